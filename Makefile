@@ -1,0 +1,44 @@
+# boardlab: `make run` starts the main job, `make test` runs the whole suite.
+# Both set up a local .venv and install everything they need on a fresh machine.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
+
+.PHONY: run test bench lint venv chromium play clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+# Debian's Chromium for the browser tests (Playwright cannot download browsers here).
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
+	fi
+
+run: venv
+	$(VENV)/bin/boardlab serve
+
+play: venv
+	$(VENV)/bin/boardlab play blast-radius --seat 0=human --seat 1=random
+
+test: venv chromium
+	$(PY) -m pytest -n 2 -q
+
+bench: venv
+	$(PY) bench/run.py
+
+lint: venv
+	$(VENV)/bin/ruff check src tests bench
+	$(VENV)/bin/ruff format --check src tests bench
+
+clean:
+	rm -rf $(VENV) artifacts .pytest_cache

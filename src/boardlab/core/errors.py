@@ -1,0 +1,29 @@
+"""Exceptions raised by the engine.
+
+Every refusal carries an explanation a player understands; the state that
+refused is never changed.
+"""
+
+from __future__ import annotations
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal now (wrong seat, not a legal move, malformed).
+
+    ``explanation`` is a sentence meant for the player; ``player`` and
+    ``action`` say what was attempted.
+    """
+
+    def __init__(self, explanation: str, *, player: int | None = None, action: object = None) -> None:
+        super().__init__(explanation)
+        self.explanation = explanation
+        self.player = player
+        self.action = action
+
+
+class OutOfTurnError(IllegalActionError):
+    """A seat tried to act when it is not that seat's decision."""
+
+
+class UnknownActionString(IllegalActionError):
+    """A move label that names no legal action."""

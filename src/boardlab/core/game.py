@@ -1,0 +1,471 @@
+"""The game protocol: :class:`Game` (rules and options) and :class:`State` (one position).
+
+The vocabulary is OpenSpiel's, so adapters stay thin:
+
+>>> import boardlab
+>>> game = boardlab.make("blast-radius", board_side=5)
+>>> state = game.new_initial_state()
+>>> state.current_player()
+0
+>>> a = state.legal_actions()[0]
+>>> state.action_to_string(0, a)
+'a1'
+>>> state.apply_action(a)
+>>> state.history()
+[0]
+
+A game module subclasses both classes and fills in the ``_``-prefixed hooks;
+the public methods here do the checking, the history and the bookkeeping, so
+every game refuses bad input the same way and never changes on a refusal.
+
+Hooks a game implements (see ``games/blast_radius.py`` for a complete one):
+
+* ``current_player()``, ``is_terminal()``, ``returns()``
+* ``_legal_actions(player)``: sorted legal actions of a seat at its decision
+  (or at a simultaneous node)
+* ``_chance_outcomes()``: ``[(action, probability)]`` at chance nodes
+* ``_apply(action)``: apply a validated seat or chance action
+* ``_apply_joint(actions)``: apply validated simultaneous actions (one per seat)
+* ``_action_to_string(player, action)``
+* ``observation(player)``: JSON-able view of what that seat (or a spectator) knows
+* ``resample(player, rng)``: only for games with hidden information
+* ``_explain(player, action)``: optional, a specific reason an action is illegal
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from .constants import CHANCE, SIMULTANEOUS, TERMINAL, player_name
+from .errors import IllegalActionError, OutOfTurnError, UnknownActionString
+from .options import Option, validate_options
+
+Action = int
+HistoryEntry = int | list[int | None]
+
+
+class Game:
+    """A game with its options fixed. Create one with :func:`boardlab.make`.
+
+    Class attributes describe the game (they are the same for every option
+    setting); ``params`` holds this instance's validated option values.
+    """
+
+    id: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    #: Players when ``new_initial_state()`` is called without a count.
+    default_players: ClassVar[int | None] = None
+    #: Declared options (name, type, default, allowed values, description).
+    options: ClassVar[tuple[Option, ...]] = ()
+    rules_version: ClassVar[str] = "1"
+    #: Short tags shown by ``boardlab list`` and the lobby.
+    mechanics: ClassVar[tuple[str, ...]] = ()
+    playing_time: ClassVar[str] = ""
+    perfect_information: ClassVar[bool] = True
+    cooperative: ClassVar[bool] = False
+    #: Plain statements of what is our invention rather than the designer's.
+    inventions: ClassVar[tuple[str, ...]] = ()
+    #: One-line summary for listings.
+    summary: ClassVar[str] = ""
+    state_class: ClassVar[type[State]]
+
+    def __init__(self, **options: Any) -> None:
+        self.params: dict[str, Any] = validate_options(self.id, self.options, options)
+        self._setup()
+
+    def _setup(self) -> None:
+        """Precompute option-dependent tables (geometry, masks). Override as needed."""
+
+    # -- sizes ------------------------------------------------------------
+    def num_distinct_actions(self) -> int:
+        """Seat actions are ``0 .. num_distinct_actions() - 1``."""
+        raise NotImplementedError
+
+    def max_chance_outcomes(self) -> int:
+        """Chance actions are ``0 .. max_chance_outcomes() - 1`` (0 without chance)."""
+        return 0
+
+    def max_game_length(self) -> int:
+        """A safety cap on history length for drivers; never a rule of the game."""
+        raise NotImplementedError
+
+    # -- states -----------------------------------------------------------
+    def resolve_num_players(self, num_players: int | None) -> int:
+        if num_players is None:
+            num_players = self.default_players or self.min_players
+        if isinstance(num_players, bool) or not isinstance(num_players, int):
+            raise ValueError(f"number of players must be an integer; got {num_players!r}")
+        if not self.min_players <= num_players <= self.max_players:
+            raise ValueError(f"{self.id!r} is played by {self.players_text()} players; got {num_players}")
+        return num_players
+
+    def players_text(self) -> str:
+        if self.min_players == self.max_players:
+            return str(self.min_players)
+        return f"{self.min_players}-{self.max_players}"
+
+    def new_initial_state(self, num_players: int | None = None) -> State:
+        return self.state_class(self, self.resolve_num_players(num_players))
+
+    def state_from_history(self, history: Sequence[HistoryEntry], num_players: int | None = None) -> State:
+        """Replay ``history`` (chance outcomes included) from the start; every step is checked."""
+        state = self.new_initial_state(num_players)
+        for i, entry in enumerate(history):
+            try:
+                if isinstance(entry, list):
+                    state.apply_actions(entry)
+                else:
+                    state.apply_action(entry)
+            except IllegalActionError as e:
+                raise IllegalActionError(
+                    f"history step {i} ({entry!r}) is not legal: {e.explanation}", player=e.player, action=entry
+                ) from None
+        return state
+
+    def state_from_json(self, text: str | Mapping[str, Any]) -> State:
+        """Load a state written by :meth:`State.to_json`."""
+        data = json.loads(text) if isinstance(text, str) else dict(text)
+        if data.get("game") != self.id:
+            raise ValueError(f"this state is of game {data.get('game')!r}, not {self.id!r}")
+        if str(data.get("rules_version", self.rules_version)) != self.rules_version:
+            raise ValueError(
+                f"state written under rules version {data.get('rules_version')!r}; "
+                f"this is {self.id!r} rules version {self.rules_version!r}"
+            )
+        options = data.get("options", {})
+        if validate_options(self.id, self.options, options) != self.params:
+            raise ValueError(f"state written with options {options!r}; this game has {self.params!r}")
+        return self.state_from_history(data.get("history", []), data.get("num_players"))
+
+    # -- presentation -----------------------------------------------------
+    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+        """Describe how ``observation`` looks (see :mod:`boardlab.core.scene`).
+
+        ``legal`` lists ``(action, label)`` for the seat that observes. The
+        scene must be built from these two arguments only.
+        """
+        raise NotImplementedError
+
+    def metadata(self) -> dict[str, Any]:
+        """JSON-able description for listings, the lobby and records."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "summary": self.summary,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "default_players": self.default_players or self.min_players,
+            "mechanics": list(self.mechanics),
+            "playing_time": self.playing_time,
+            "perfect_information": self.perfect_information,
+            "cooperative": self.cooperative,
+            "rules_version": self.rules_version,
+            "inventions": list(self.inventions),
+            "options": [o.describe() for o in self.options],
+            "params": dict(self.params),
+        }
+
+    def __repr__(self) -> str:
+        return f"boardlab.make({self.id!r}, **{self.params!r})"
+
+
+class State:
+    """One position of a game, with the full history that led to it."""
+
+    def __init__(self, game: Game, num_players: int) -> None:
+        self.game = game
+        self.num_players = num_players
+        self._history: list[HistoryEntry] = []
+        #: Who made each history entry: a seat, CHANCE or SIMULTANEOUS.
+        self._actors: list[int] = []
+        #: History length before which undo may not go (chance, reveals).
+        self._barrier = 0
+
+    # -- hooks ------------------------------------------------------------
+    def current_player(self) -> int:
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def returns(self) -> list[float]:
+        raise NotImplementedError
+
+    def _legal_actions(self, player: int) -> list[int]:
+        raise NotImplementedError
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        raise NotImplementedError
+
+    def _apply(self, action: int) -> None:
+        raise NotImplementedError
+
+    def _apply_joint(self, actions: list[int | None]) -> None:
+        raise NotImplementedError
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return str(action)
+
+    def _is_legal(self, player: int, action: int) -> bool:
+        return action in self._legal_actions(player)
+
+    def _explain(self, player: int, action: int) -> str | None:
+        """A game-specific reason why ``action`` is illegal for ``player`` now, or ``None``."""
+        return None
+
+    def observation(self, player: int | None = None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def resample(self, player: int | None, rng: random.Random) -> State:
+        """A complete state consistent with everything ``player`` has observed.
+
+        Perfect-information games return a copy; games with hidden information
+        override this and redraw what ``player`` cannot know.
+        """
+        if not self.game.perfect_information:
+            raise NotImplementedError(f"{self.game.id} must implement resample()")
+        return self.clone()
+
+    def _mark_irreversible(self) -> None:
+        """Call from ``_apply`` when the action being applied reveals hidden information."""
+        self._barrier = len(self._history) + 1
+
+    # -- public API -------------------------------------------------------
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Sorted legal actions of ``player`` (default: the player to move).
+
+        At a chance node, the chance outcomes; at a simultaneous node, the
+        given seat's; ``[]`` for a seat that does not decide now.
+        """
+        cp = self.current_player()
+        if player is None:
+            player = cp
+        if cp == TERMINAL:
+            return []
+        if cp == CHANCE:
+            return [a for a, _ in self._chance_outcomes()] if player == CHANCE else []
+        if cp == SIMULTANEOUS:
+            if player < 0:
+                raise ValueError("at a simultaneous node, ask legal_actions(seat) for each seat")
+            return self._legal_actions(player) if player < self.num_players else []
+        return self._legal_actions(cp) if player == cp else []
+
+    def legal_moves(self, player: int | None = None) -> list[tuple[int, str]]:
+        """``[(action, label)]`` for ``player`` (default: the player to move)."""
+        if player is None:
+            player = self.current_player()
+        return [(a, self.action_to_string(player, a)) for a in self.legal_actions(player)]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``[(action, probability)]`` at a chance node, else ``[]``."""
+        if self.current_player() != CHANCE:
+            return []
+        return self._chance_outcomes()
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def is_simultaneous_node(self) -> bool:
+        return self.current_player() == SIMULTANEOUS
+
+    def apply_action(self, action: int, player: int | None = None) -> None:
+        """Apply a seat's (or chance's) action.
+
+        With ``player`` given, the action is refused with :class:`OutOfTurnError`
+        unless it is that seat's decision. Illegal or malformed actions raise
+        :class:`IllegalActionError` and leave the state unchanged.
+        """
+        cp = self.current_player()
+        if player is not None and player != cp:
+            raise OutOfTurnError(self._turn_text(player), player=player, action=action)
+        if type(action) is not int:
+            if isinstance(action, int) and not isinstance(action, bool):
+                action = int(action)
+            else:
+                raise IllegalActionError(f"{action!r} is not an action number", player=cp, action=action)
+        if cp >= 0:
+            if not self._is_legal(cp, action):
+                raise IllegalActionError(self.explain_illegal(cp, action), player=cp, action=action)
+        elif cp == CHANCE:
+            if not any(a == action for a, _ in self._chance_outcomes()):
+                raise IllegalActionError(f"{action} is not a possible chance outcome now", player=cp, action=action)
+        elif cp == SIMULTANEOUS:
+            raise IllegalActionError(
+                "every seat decides at once now: use apply_actions([one action per seat])", player=cp, action=action
+            )
+        else:
+            raise IllegalActionError("the game is over", player=cp, action=action)
+        self._apply(action)
+        self._history.append(action)
+        self._actors.append(cp)
+        if cp == CHANCE:
+            self._barrier = len(self._history)
+
+    def apply_actions(self, actions: Sequence[int | None]) -> None:
+        """At a simultaneous node, apply one action per seat together.
+
+        A seat with no legal action passes ``None``. Refused as a whole, with
+        the state unchanged, if any seat's action is illegal.
+        """
+        cp = self.current_player()
+        if cp != SIMULTANEOUS:
+            raise IllegalActionError(
+                "this is not a simultaneous decision; use apply_action", player=cp, action=list(actions)
+            )
+        if len(actions) != self.num_players:
+            raise IllegalActionError(
+                f"give exactly one action per seat ({self.num_players}); got {len(actions)}",
+                player=cp,
+                action=list(actions),
+            )
+        joint: list[int | None] = []
+        for seat, a in enumerate(actions):
+            legal = self._legal_actions(seat)
+            if not legal:
+                if a is not None:
+                    raise IllegalActionError(
+                        f"{player_name(seat)} has no decision to make now; pass None", player=seat, action=a
+                    )
+                joint.append(None)
+                continue
+            if isinstance(a, bool) or not isinstance(a, int):
+                raise IllegalActionError(f"{a!r} is not an action number", player=seat, action=a)
+            if int(a) not in legal:
+                raise IllegalActionError(self.explain_illegal(seat, int(a)), player=seat, action=a)
+            joint.append(int(a))
+        self._apply_joint(joint)
+        self._history.append(joint)
+        self._actors.append(SIMULTANEOUS)
+        self._barrier = len(self._history)
+
+    def history(self) -> list[HistoryEntry]:
+        """Every action so far, chance outcomes included; joint actions are lists."""
+        return [list(h) if isinstance(h, list) else h for h in self._history]
+
+    def actors(self) -> list[int]:
+        """Who made each history entry (a seat, ``CHANCE`` or ``SIMULTANEOUS``)."""
+        return list(self._actors)
+
+    def move_number(self) -> int:
+        return len(self._history)
+
+    def clone(self) -> State:
+        """An independent copy (the game object is shared)."""
+        return copy.deepcopy(self, {id(self.game): self.game})
+
+    def child(self, action: int) -> State:
+        s = self.clone()
+        s.apply_action(action)
+        return s
+
+    def to_json(self) -> str:
+        """The state as JSON: game, options, rules version, players and history."""
+        return json.dumps(
+            {
+                "game": self.game.id,
+                "options": self.game.params,
+                "rules_version": self.game.rules_version,
+                "num_players": self.num_players,
+                "history": self._history,
+            }
+        )
+
+    def action_to_string(self, player: int | None, action: int) -> str:
+        """The label of ``action`` for ``player`` (``CHANCE`` for chance outcomes)."""
+        if player is None:
+            player = self.current_player()
+        return self._action_to_string(player, action)
+
+    def string_to_action(self, player: int | None, text: str) -> int:
+        """The legal action of ``player`` whose label is ``text`` (case and spaces ignored).
+
+        A plain action number is accepted too.
+        """
+        if player is None:
+            player = self.current_player()
+        key = _norm(text)
+        legal = self.legal_actions(player)
+        for a in legal:
+            if _norm(self._action_to_string(player, a)) == key:
+                return a
+        if key.lstrip("-").isdigit() and int(key) in legal:
+            return int(key)
+        sample = ", ".join(self._action_to_string(player, a) for a in legal[:12])
+        more = "…" if len(legal) > 12 else ""
+        if not legal:
+            raise UnknownActionString(f"{player_name(player)} has no move now", player=player, action=text)
+        raise UnknownActionString(
+            f"{text!r} is not a legal move now; legal: {sample}{more}", player=player, action=text
+        )
+
+    def explain_illegal(self, player: int | None, action: Any) -> str:
+        """A sentence saying why ``action`` is not legal for ``player`` now (or that it is legal)."""
+        cp = self.current_player()
+        if player is None:
+            player = cp
+        if cp == TERMINAL:
+            return "The game is over."
+        if isinstance(action, bool) or not isinstance(action, int):
+            return f"{action!r} is not an action number."
+        if (cp >= 0 and player != cp) or (cp == CHANCE and player != CHANCE):
+            return self._turn_text(player)
+        if player >= 0 and not 0 <= action < self.game.num_distinct_actions():
+            return f"{action} is not an action of this game (actions are 0-{self.game.num_distinct_actions() - 1})."
+        if cp == SIMULTANEOUS and player >= 0 and not self._legal_actions(player):
+            return f"{player_name(player).capitalize()} has no decision to make now."
+        if action in self.legal_actions(player):
+            return f"{self.action_to_string(player, action)} is legal now."
+        reason = self._explain(player, action)
+        label = self.action_to_string(player, action)
+        if reason:
+            return f"{label} is not legal: {reason}"
+        return f"{label} is not one of the legal moves now."
+
+    def _turn_text(self, player: int | None) -> str:
+        cp = self.current_player()
+        if cp == TERMINAL:
+            return "The game is over."
+        if cp == SIMULTANEOUS:
+            return "Every seat decides at once now."
+        if cp == CHANCE:
+            return f"It is not {player_name(player)}'s turn: chance decides next."
+        return f"It is not {player_name(player)}'s turn: seat {cp} is to move."
+
+    def scene(self, player: int | None = None) -> dict[str, Any]:
+        """How the game looks to ``player`` (``None``: spectator), with click targets."""
+        legal = self.legal_moves(player) if player is not None and player >= 0 else []
+        return self.game.scene(self.observation(player), legal)
+
+    def undo_point(self, player: int | None, *, cross_seats: bool = True) -> int | None:
+        """The history length to rewind to in order to take back ``player``'s last decision.
+
+        ``player=None`` takes back the last decision of any seat. Never reaches
+        back across a chance outcome, a simultaneous reveal or a reveal that the
+        game marked. With ``cross_seats=False``, only while no other seat has
+        acted since. ``None`` when there is nothing to take back.
+        """
+        for i in range(len(self._actors) - 1, self._barrier - 1, -1):
+            actor = self._actors[i]
+            if actor < 0:
+                return None
+            if player is None or actor == player:
+                return i
+            if not cross_seats:
+                return None
+        return None
+
+    def __str__(self) -> str:
+        return json.dumps(self.observation(None), sort_keys=True)
+
+    def __repr__(self) -> str:
+        return f"<{self.game.id} state after {len(self._history)} actions>"
+
+
+def _norm(text: str) -> str:
+    return " ".join(str(text).strip().lower().split())

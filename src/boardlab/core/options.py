@@ -1,0 +1,115 @@
+"""Declared game options: type, default, allowed values and a one-line description.
+
+>>> spec = (Option("board_side", int, 6, (5, 6, 7), "Cells along each edge of the hexagon."),)
+>>> validate_options("blast-radius", spec, {"board_side": "5"})
+{'board_side': 5}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a game. ``allowed`` is a tuple of values, or ``None`` for any value of ``type``.
+
+    ``minimum``/``maximum`` bound numeric options without listing every value.
+    """
+
+    name: str
+    type: type
+    default: Any
+    allowed: tuple[Any, ...] | None
+    description: str
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def describe(self) -> dict[str, Any]:
+        """A JSON-able description (used by the CLI, the lobby and the API)."""
+        return {
+            "name": self.name,
+            "type": self.type.__name__,
+            "default": self.default,
+            "allowed": list(self.allowed) if self.allowed is not None else None,
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "description": self.description,
+        }
+
+    def allowed_text(self) -> str:
+        if self.allowed is not None:
+            return ", ".join(repr(v) for v in self.allowed)
+        if self.minimum is not None or self.maximum is not None:
+            return f"{self.type.__name__} from {self.minimum} to {self.maximum}"
+        return f"any {self.type.__name__}"
+
+    def coerce(self, game_id: str, value: Any) -> Any:
+        """Convert ``value`` (possibly a string from a command line or a form) and check it."""
+        v = value
+        try:
+            if self.type is bool:
+                if isinstance(v, str):
+                    low = v.strip().lower()
+                    if low in ("1", "true", "yes", "on"):
+                        v = True
+                    elif low in ("0", "false", "no", "off"):
+                        v = False
+                    else:
+                        raise ValueError(v)
+                elif not isinstance(v, bool):
+                    raise ValueError(v)
+            elif self.type is int:
+                if isinstance(v, bool):
+                    raise ValueError(v)
+                if isinstance(v, float) and not v.is_integer():
+                    raise ValueError(v)
+                v = int(v)
+            elif self.type is float:
+                if isinstance(v, bool):
+                    raise ValueError(v)
+                v = float(v)
+            elif self.type is str:
+                if not isinstance(v, str):
+                    raise ValueError(v)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"option {self.name!r} of {game_id!r} must be {self.type.__name__}; got {value!r} "
+                f"(allowed: {self.allowed_text()})"
+            ) from None
+        if self.allowed is not None and v not in self.allowed:
+            raise ValueError(
+                f"option {self.name!r} of {game_id!r} does not allow {value!r}; allowed: {self.allowed_text()}"
+            )
+        if (self.minimum is not None and v < self.minimum) or (self.maximum is not None and v > self.maximum):
+            raise ValueError(
+                f"option {self.name!r} of {game_id!r} must lie between {self.minimum} and {self.maximum}; got {value!r}"
+            )
+        return v
+
+
+def validate_options(game_id: str, spec: Iterable[Option], given: Mapping[str, Any]) -> dict[str, Any]:
+    """Return every declared option with its value: given ones checked and coerced, the others defaulted.
+
+    Raises ``ValueError`` naming an unknown option and listing the known ones.
+    """
+    spec = tuple(spec)
+    by_name = {o.name: o for o in spec}
+    unknown = [k for k in given if k not in by_name]
+    if unknown:
+        known = ", ".join(by_name) or "none"
+        raise ValueError(f"unknown option {unknown[0]!r} for {game_id!r}; known options: {known}")
+    return {o.name: (o.coerce(game_id, given[o.name]) if o.name in given else o.default) for o in spec}
+
+
+def parse_option_pairs(pairs: Iterable[str]) -> dict[str, str]:
+    """``["board_side=5", "pie=true"]`` → ``{"board_side": "5", "pie": "true"}``."""
+    out: dict[str, str] = {}
+    for p in pairs:
+        if "=" not in p:
+            raise ValueError(f"option {p!r} must look like name=value")
+        k, v = p.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out

@@ -1,0 +1,139 @@
+"""The game record: one JSON format for replays, simulations, bug reports and regression tests.
+
+>>> import boardlab
+>>> game = boardlab.make("blast-radius", board_side=5)
+>>> state = game.new_initial_state()
+>>> state.apply_action(30)
+>>> rec = GameRecord.from_state(state, seats=["alice", "random"])
+>>> GameRecord.from_json(rec.to_json()).replay().history()
+[30]
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .game import HistoryEntry, State
+
+
+@dataclass
+class GameRecord:
+    game: str
+    options: dict[str, Any]
+    rules_version: str
+    num_players: int
+    history: list[HistoryEntry]
+    seats: list[str] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_state(cls, state: State, seats: list[str] | None = None, **meta: Any) -> GameRecord:
+        return cls(
+            game=state.game.id,
+            options=dict(state.game.params),
+            rules_version=state.game.rules_version,
+            num_players=state.num_players,
+            history=state.history(),
+            seats=list(seats) if seats else [f"seat {i}" for i in range(state.num_players)],
+            result=result_of(state),
+            meta=dict(meta),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": "boardlab-record/1",
+            "game": self.game,
+            "options": self.options,
+            "rules_version": self.rules_version,
+            "num_players": self.num_players,
+            "seats": self.seats,
+            "history": self.history,
+            "result": self.result,
+            "meta": self.meta,
+        }
+
+    def to_json(self, indent: int | None = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameRecord:
+        if not isinstance(data, dict):
+            raise ValueError("a game record is a JSON object")
+        missing = [k for k in ("game", "history") if k not in data]
+        if missing:
+            raise ValueError(f"game record lacks {', '.join(missing)}")
+        history = data["history"]
+        if not isinstance(history, list) or not all(
+            (isinstance(h, int) and not isinstance(h, bool))
+            or (isinstance(h, list) and all(x is None or (isinstance(x, int) and not isinstance(x, bool)) for x in h))
+            for h in history
+        ):
+            raise ValueError("a record's history is a list of action numbers (lists for joint actions)")
+        options = data.get("options") or {}
+        if not isinstance(options, dict):
+            raise ValueError("a record's options are a JSON object")
+        from ..games import make
+
+        game = make(str(data["game"]), **options)
+        num_players = data.get("num_players")
+        return cls(
+            game=game.id,
+            options=dict(game.params),
+            rules_version=str(data.get("rules_version", game.rules_version)),
+            num_players=game.resolve_num_players(num_players),
+            history=history,
+            seats=list(data.get("seats") or []),
+            result=data.get("result"),
+            meta=dict(data.get("meta") or {}),
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> GameRecord:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"not valid JSON: {e}") from None
+        return cls.from_dict(data)
+
+    def replay(self, upto: int | None = None) -> State:
+        """The state after the first ``upto`` actions (all by default); every step is checked."""
+        from ..games import make
+
+        game = make(self.game, **self.options)
+        if self.rules_version != game.rules_version:
+            raise ValueError(
+                f"record made under {self.game} rules version {self.rules_version}; this is version {game.rules_version}"
+            )
+        hist = self.history if upto is None else self.history[:upto]
+        return game.state_from_history(hist, self.num_players)
+
+    def states(self) -> list[State]:
+        """Every state from the start to the end (for step-through viewers)."""
+        from ..games import make
+
+        game = make(self.game, **self.options)
+        s = game.new_initial_state(self.num_players)
+        out = [s.clone()]
+        for h in self.history:
+            if isinstance(h, list):
+                s.apply_actions(h)
+            else:
+                s.apply_action(h)
+            out.append(s.clone())
+        return out
+
+
+def outcome(returns: list[float]) -> dict[str, Any]:
+    """Classify final returns: winners are seats with a positive return; a draw is all zeros."""
+    winners = [i for i, r in enumerate(returns) if r > 0]
+    draw = all(r == 0 for r in returns)
+    return {"returns": list(returns), "winners": winners, "draw": draw}
+
+
+def result_of(state: State) -> dict[str, Any] | None:
+    if not state.is_terminal():
+        return None
+    return outcome(state.returns())

@@ -1,0 +1,326 @@
+"""Blast Radius (Mark Steere, 2024): towers on a hexhex board, exclusion zones and blasts.
+
+Rules: ``docs/rules/blast-radius.md``; clause numbers are cited as ``§n``.
+
+Seat 0 is Red, who opens (§3); seat 1 is Blue. An action is a cell index
+(reading order, labels ``a1``…); with the pie rule, action ``len(board)`` is
+the swap (§3.2).
+
+Speed matters here (random playouts drive the designer's lab), so the state
+keeps incremental tables: ``cover[i]`` counts the towers whose exclusion zone
+holds cell ``i``, ``free`` is the sorted list of empty cells outside every zone
+(§4a), and distance rings around every cell are precomputed per board.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from typing import Any
+
+from ..core import scene as sc
+from ..core.constants import TERMINAL
+from ..core.game import Game, State
+from ..core.options import Option
+from ..geometry.hexgrid import HexBoard, bounding_box
+
+COLOUR_NAMES = ("Red", "Blue")
+Table = tuple[tuple[tuple[int, ...], ...], ...]
+_BOARDS: dict[int, tuple[HexBoard, Table, Table]] = {}
+
+
+def _board(side: int) -> tuple[HexBoard, Table, Table]:
+    """The board, ``rings[i][k]`` (cells at distance k from i) and ``zones[i][k]`` (distance 1..k)."""
+    if side not in _BOARDS:
+        board = HexBoard.of_side(side)
+        rings = board.rings_table(2 * side)
+        zones = tuple(tuple(tuple(c for r in rs[1 : k + 1] for c in r) for k in range(len(rs))) for rs in rings)
+        _BOARDS[side] = (board, rings, zones)
+    return _BOARDS[side]
+
+
+class BlastRadiusGame(Game):
+    id = "blast-radius"
+    title = "Blast Radius"
+    summary = "Place pieces to form the smallest tower possible; growing towers blast every tower in their zone."
+    min_players = 2
+    max_players = 2
+    options = (
+        Option("board_side", int, 6, (5, 6, 7), "Cells along each edge of the hexagonal board (§1)."),
+        Option("pie", bool, False, (False, True), "After Red's opening piece, Blue may swap sides (§3.2)."),
+    )
+    rules_version = "1"
+    mechanics = ("hex board", "perfect information", "placement", "captures")
+    playing_time = "10 min"
+    inventions = (
+        "The board size is not in the rules summary: side 6 (91 cells) follows the reference implementation; "
+        "sides 5 and 7 are options.",
+    )
+
+    def _setup(self) -> None:
+        self.board, self.rings, self.zones = _board(self.params["board_side"])
+        self.n = len(self.board)
+        self.swap_action = self.n
+        polys = self.board.cell_polygons(1.0)
+        self._scene_cells = [
+            sc.cell(self.board.labels[i], _center(p), p, label=self.board.labels[i]) for i, p in enumerate(polys)
+        ]
+        self._viewbox = bounding_box([pt for p in polys for pt in p], margin=0.6)
+
+    def num_distinct_actions(self) -> int:
+        return self.n + 1
+
+    def max_game_length(self) -> int:
+        return 20 * self.n
+
+    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+        return _scene(self, observation, legal)
+
+
+class BlastRadiusState(State):
+    game: BlastRadiusGame
+
+    def __init__(self, game: BlastRadiusGame, num_players: int) -> None:
+        super().__init__(game, num_players)
+        n = game.n
+        self.height = [0] * n
+        self.owner = [-1] * n
+        self.cover = [0] * n
+        self.free = list(range(n))
+        self.towers = [0, 0]
+        #: ``stacks[p][h]``: the cells of seat ``p``'s towers of height ``h`` (§4b looks up the smallest).
+        self.stacks: list[list[set[int]]] = [[set()], [set()]]
+        self.red = 0  # seat playing Red; 1 after a pie swap
+        self.ply = 0
+        self.to_move = 0
+        self.winner = -1
+
+    # -- turn order and result (§3, §6) -----------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self.winner >= 0 else self.to_move
+
+    def is_terminal(self) -> bool:
+        return self.winner >= 0
+
+    def returns(self) -> list[float]:
+        if self.winner < 0:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
+
+    # -- legal moves (§4) -------------------------------------------------
+    def _smallest_height(self, player: int) -> int:
+        for h, cells in enumerate(self.stacks[player]):
+            if cells:
+                return h
+        return 0
+
+    def _smallest_towers(self, player: int) -> list[int]:
+        for cells in self.stacks[player]:
+            if cells:
+                return sorted(cells)
+        return []
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if self.winner >= 0 or (player is not None and player != self.to_move):
+            return []
+        if self.ply == 1 and self.game.params["pie"]:
+            return [*self.free, self.game.swap_action]
+        if self.free:
+            return self.free[:]
+        return self._smallest_towers(self.to_move)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.legal_actions(player)
+
+    def _is_legal(self, player: int, action: int) -> bool:
+        n = self.game.n
+        if action == n:
+            return self.ply == 1 and self.game.params["pie"]
+        if not 0 <= action < n:
+            return False
+        if self.free:
+            return self.height[action] == 0 and self.cover[action] == 0
+        return self.owner[action] == player and self.height[action] == self._smallest_height(player)
+
+    def _explain(self, player: int, action: int) -> str | None:
+        board = self.game.board
+        if action == self.game.swap_action:
+            return "swapping sides is allowed only as Blue's first move, with the pie rule (§3.2)"
+        if self.owner[action] not in (-1, player):
+            return "that hex holds your opponent's tower; pieces go only on empty hexes or your own towers (§4)"
+        if self.height[action] == 0 and self.cover[action]:
+            sources = [
+                board.labels[j]
+                for k in range(1, 2 * board.side)
+                for j in self.game.rings[action][k]
+                if self.height[j] >= k
+            ]
+            return f"it lies in the exclusion zone of the tower at {', '.join(sources)} (§2)"
+        if self.free:
+            return "while an empty hex lies outside every exclusion zone you must place there (§4a)"
+        return f"you must grow one of your smallest towers (height {self._smallest_height(player)}) (§4b)"
+
+    # -- applying a move (§4, §5, §6) -------------------------------------
+    def apply_action(self, action: int, player: int | None = None) -> None:
+        # Fast path for the common case, a placement on a free hex (§4a); every
+        # other case goes through the core's checks and explanations.
+        if (
+            type(action) is int
+            and self.winner < 0
+            and (player is None or player == self.to_move)
+            and self.free
+            and 0 <= action < self.game.n
+            and self.height[action] == 0
+            and self.cover[action] == 0
+        ):
+            p = self.to_move
+            self._apply(action)
+            self._history.append(action)
+            self._actors.append(p)
+        else:
+            super().apply_action(action, player)
+
+    def _apply(self, action: int) -> None:
+        game = self.game
+        p = self.to_move
+        if action == game.swap_action:  # §3.2: the opening piece changes hands
+            for i in range(game.n):
+                if self.owner[i] == 0:
+                    self.owner[i] = 1
+            self.towers = [self.towers[1], self.towers[0]]
+            self.stacks = [self.stacks[1], self.stacks[0]]
+            self.red = 1
+            self.to_move = 0
+            self.ply += 1
+            return
+        rings = game.rings[action]
+        cover, free, height, owner = self.cover, self.free, self.height, self.owner
+        h = height[action] + 1
+        height[action] = h
+        stacks = self.stacks[p]
+        if len(stacks) <= h:
+            stacks.append(set())
+        stacks[h].add(action)
+        if h == 1:  # a new tower on a free hex (§4a)
+            owner[action] = p
+            self.towers[p] += 1
+            free.remove(action)
+        else:  # §5: the grown zone blasts every tower at distance h
+            stacks[h - 1].discard(action)
+            for j in rings[h]:
+                if height[j]:
+                    self._remove(j)
+        if free:
+            for j in rings[h]:
+                c = cover[j]
+                cover[j] = c + 1
+                if c == 0 and height[j] == 0:
+                    free.remove(j)
+        else:  # no hex is free, so none can stop being free
+            for j in rings[h]:
+                cover[j] += 1
+        self.ply += 1
+        opponent = 1 - p
+        if self.ply > 1 and self.towers[opponent] == 0:  # §6
+            self.winner = p
+        self.to_move = opponent
+
+    def _remove(self, j: int) -> None:
+        """Take tower ``j`` off the board and shrink the zone it cast (§5)."""
+        cover, free, height = self.cover, self.free, self.height
+        k = height[j]
+        self.towers[self.owner[j]] -= 1
+        self.stacks[self.owner[j]][k].discard(j)
+        height[j] = 0
+        self.owner[j] = -1
+        for x in self.game.zones[j][k]:
+            c = cover[x] - 1
+            cover[x] = c
+            if c == 0 and height[x] == 0:
+                insort(free, x)
+        if cover[j] == 0:
+            insort(free, j)
+
+    def clone(self) -> BlastRadiusState:
+        s = BlastRadiusState.__new__(BlastRadiusState)
+        s.__dict__.update(self.__dict__)
+        s._history = self._history[:]
+        s._actors = self._actors[:]
+        s.height = self.height[:]
+        s.owner = self.owner[:]
+        s.cover = self.cover[:]
+        s.free = self.free[:]
+        s.towers = self.towers[:]
+        s.stacks = [[set(c) for c in st] for st in self.stacks]
+        return s
+
+    # -- notation and views -----------------------------------------------
+    def _action_to_string(self, player: int, action: int) -> str:
+        if action == self.game.swap_action:
+            return "swap"
+        if 0 <= action < self.game.n:
+            return self.game.board.labels[action]
+        return f"#{action}"
+
+    def colour_of(self, seat: int) -> str:
+        return COLOUR_NAMES[0 if seat == self.red else 1]
+
+    def observation(self, player: int | None = None) -> dict[str, Any]:
+        last = None
+        if self._history:
+            a = self._history[-1]
+            assert isinstance(a, int)
+            last = self._action_to_string(self._actors[-1], a)
+        return {
+            "board_side": self.game.params["board_side"],
+            "height": self.height[:],
+            "owner": self.owner[:],
+            "zone": [c > 0 for c in self.cover],
+            "colours": [self.colour_of(0), self.colour_of(1)],
+            "to_move": self.current_player(),
+            "ply": self.ply,
+            "last": last,
+            "winner": self.winner,
+            "pieces": [sum(h for h, o in zip(self.height, self.owner, strict=True) if o == s) for s in (0, 1)],
+        }
+
+
+def _center(poly: list[tuple[float, float]]) -> tuple[float, float]:
+    return (sum(p[0] for p in poly) / len(poly), sum(p[1] for p in poly) / len(poly))
+
+
+def _scene(game: BlastRadiusGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+    labels = game.board.labels
+    colours = obs["colours"]
+    if obs["winner"] >= 0:
+        prompt = f"{colours[obs['winner']]} wins: only their pieces remain."
+    elif legal:
+        if any(a == game.swap_action for a, _ in legal):
+            prompt = "Place a piece on an empty hex outside every exclusion zone, or swap sides."
+        elif obs["height"][legal[0][0]] == 0:
+            prompt = "Place a piece on an empty hex outside every exclusion zone."
+        else:
+            prompt = "No empty hex is free: grow one of your smallest towers."
+    else:
+        prompt = f"{colours[obs['to_move']]} to move."
+    s = sc.new_scene(prompt, game._viewbox)
+    s["cells"] = [
+        dict(c, fill="zone" if obs["zone"][i] and not obs["height"][i] else None)
+        for i, c in enumerate(game._scene_cells)
+    ]
+    for i, h in enumerate(obs["height"]):
+        if h:
+            o = obs["owner"][i]
+            red = colours[o] == "Red"
+            s["pieces"].append(sc.piece(labels[i], 0 if red else 1, "tower", label=str(h) if h > 1 else None, height=h))
+    if obs["last"] and obs["last"] != "swap":
+        s["highlights"].append({"at": obs["last"], "kind": "last"})
+    for a, label in legal:
+        if a < game.n:
+            s["targets"].append({"at": labels[a], "action": a, "label": label})
+    s["status"] = [f"{colours[k]}: {obs['pieces'][k]} pieces" for k in (0, 1)] + [f"ply {obs['ply']}"]
+    s["players"] = [sc.player(k if colours[k] == "Red" else 1 - k, f"seat {k} ({colours[k]})") for k in (0, 1)]
+    return sc.finish_scene(s, legal)
+
+
+BlastRadiusGame.state_class = BlastRadiusState
+GAME_CLASS = BlastRadiusGame

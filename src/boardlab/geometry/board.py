@@ -1,0 +1,112 @@
+"""Boards described as data, for games whose board pictures are missing.
+
+A :class:`BoardData` holds nodes (cells or points) with positions, adjacency,
+straight lines, colours, regions and blocked nodes, and optionally edges.
+It loads from and saves to plain JSON-able dicts so that a corrected board can
+replace ours without touching code.
+
+>>> b = BoardData.from_dict({"nodes": [{"id": "a", "x": 0, "y": 0}, {"id": "b", "x": 1, "y": 0}],
+...                          "adjacency": [["a", "b"]]})
+>>> b.neighbours[b.index["a"]]
+(1,)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class BoardData:
+    """A board as data. Node ``i`` has ``ids[i]``, position ``xy[i]`` and neighbours ``neighbours[i]``.
+
+    ``lines``: ordered straight sequences of node indices. ``colours``/``regions``:
+    per-node labels (or ``None``). ``blocked``: node indices that take no piece.
+    ``edges``: index pairs (for games played on edges). ``source`` says where the
+    design comes from; ``unverified`` marks our reconstruction.
+    """
+
+    ids: tuple[str, ...]
+    xy: tuple[tuple[float, float], ...]
+    neighbours: tuple[tuple[int, ...], ...]
+    lines: tuple[tuple[int, ...], ...] = ()
+    colours: tuple[str | None, ...] = ()
+    regions: tuple[str | None, ...] = ()
+    blocked: frozenset[int] = frozenset()
+    edges: tuple[tuple[int, int], ...] = ()
+    source: str = ""
+    unverified: bool = False
+    index: dict[str, int] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.index:
+            object.__setattr__(self, "index", {k: i for i, k in enumerate(self.ids)})
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BoardData:
+        nodes = data["nodes"]
+        ids = tuple(str(n["id"]) for n in nodes)
+        index = {k: i for i, k in enumerate(ids)}
+        if len(index) != len(ids):
+            raise ValueError("board node ids must be unique")
+        adj: list[set[int]] = [set() for _ in ids]
+        for a, b in data.get("adjacency", []):
+            ia, ib = index[str(a)], index[str(b)]
+            adj[ia].add(ib)
+            adj[ib].add(ia)
+        return cls(
+            ids=ids,
+            xy=tuple((float(n["x"]), float(n["y"])) for n in nodes),
+            neighbours=tuple(tuple(sorted(s)) for s in adj),
+            lines=tuple(tuple(index[str(x)] for x in line) for line in data.get("lines", [])),
+            colours=tuple(n.get("colour") for n in nodes),
+            regions=tuple(n.get("region") for n in nodes),
+            blocked=frozenset(index[str(x)] for x in data.get("blocked", [])),
+            edges=tuple((index[str(a)], index[str(b)]) for a, b in data.get("edges", [])),
+            source=str(data.get("source", "")),
+            unverified=bool(data.get("unverified", False)),
+            index=index,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        nodes = []
+        for i, k in enumerate(self.ids):
+            n: dict[str, Any] = {"id": k, "x": self.xy[i][0], "y": self.xy[i][1]}
+            if self.colours and self.colours[i] is not None:
+                n["colour"] = self.colours[i]
+            if self.regions and self.regions[i] is not None:
+                n["region"] = self.regions[i]
+            nodes.append(n)
+        return {
+            "nodes": nodes,
+            "adjacency": [[self.ids[i], self.ids[j]] for i, nb in enumerate(self.neighbours) for j in nb if i < j],
+            "lines": [[self.ids[i] for i in line] for line in self.lines],
+            "blocked": [self.ids[i] for i in sorted(self.blocked)],
+            "edges": [[self.ids[a], self.ids[b]] for a, b in self.edges],
+            "source": self.source,
+            "unverified": self.unverified,
+        }
+
+    def connected_groups(self, members: set[int] | frozenset[int]) -> list[set[int]]:
+        """Connected components of ``members`` under the board's adjacency."""
+        seen: set[int] = set()
+        groups = []
+        for start in members:
+            if start in seen:
+                continue
+            group = {start}
+            stack = [start]
+            seen.add(start)
+            while stack:
+                x = stack.pop()
+                for y in self.neighbours[x]:
+                    if y in members and y not in seen:
+                        seen.add(y)
+                        group.add(y)
+                        stack.append(y)
+            groups.append(group)
+        return groups

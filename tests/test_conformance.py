@@ -1,0 +1,235 @@
+"""Conformance: every registered game obeys the core's contracts (issue 2 §4).
+
+Parametrised over ``boardlab.games()`` so every game added later is checked for free.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import random
+
+import pytest
+
+import boardlab
+from boardlab.core.constants import CHANCE, SIMULTANEOUS, TERMINAL
+from boardlab.core.errors import IllegalActionError, OutOfTurnError
+from boardlab.core.play import random_playout
+from boardlab.core.record import GameRecord
+from boardlab.core.scene import check_scene
+from conftest import fingerprint, random_step
+
+GAMES = boardlab.games()
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def player_counts(game: boardlab.Game) -> list[int]:
+    return list(range(game.min_players, min(game.max_players, game.min_players + 3) + 1))
+
+
+def sampled_states(game: boardlab.Game, seed: int, every: int = 1) -> list[boardlab.State]:
+    """States along one random game (every ``every``-th), for several player counts."""
+    rng = random.Random(seed)
+    out = []
+    for n in player_counts(game):
+        s = game.new_initial_state(n)
+        cap = game.max_game_length()
+        k = 0
+        while not s.is_terminal() and s.move_number() < cap:
+            if k % every == 0:
+                out.append(s.clone())
+            random_step(s, rng)
+            k += 1
+        out.append(s)
+    return out
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_metadata_and_rules_document(game_id: str) -> None:
+    game = boardlab.make(game_id)
+    meta = game.metadata()
+    assert meta["id"] == game_id and meta["title"] and meta["mechanics"] and meta["playing_time"]
+    assert 1 <= game.min_players <= game.max_players
+    assert game.num_distinct_actions() > 0 and game.max_game_length() > 0
+    for opt in game.options:
+        assert opt.description and (opt.allowed is None or opt.default in opt.allowed)
+    doc = ROOT / "docs" / "rules" / f"{game_id}.md"
+    text = doc.read_text()
+    assert "## Decisions" in text and "## Our inventions" in text
+    assert any(line.lstrip().startswith(("1.", "§1", "**1")) for line in text.splitlines())
+    for opt in game.options:
+        assert f"`{opt.name}`" in text, f"option {opt.name} is not documented in {doc.name}"
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_bad_options_and_player_counts_are_refused(game_id: str) -> None:
+    with pytest.raises(ValueError, match="no_such_option"):
+        boardlab.make(game_id, no_such_option=1)
+    game = boardlab.make(game_id)
+    with pytest.raises(ValueError):
+        game.new_initial_state(game.max_players + 1)
+    for opt in game.options:
+        if opt.allowed is not None and opt.type is not bool:
+            with pytest.raises(ValueError, match=opt.name):
+                boardlab.make(game_id, **{opt.name: "definitely-not-allowed"})
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_random_games_end_within_the_cap(game_id: str) -> None:
+    game = boardlab.make(game_id)
+    for n in player_counts(game):
+        for seed in range(8):
+            state, capped = random_playout(game.new_initial_state(n), random.Random(seed))
+            assert not capped, f"{game_id} ({n} players, seed {seed}) hit the safety cap"
+            assert state.current_player() == TERMINAL
+            r = state.returns()
+            assert len(r) == n and all(isinstance(x, float) for x in r)
+            assert state.legal_actions() == []
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_same_seed_same_game(game_id: str) -> None:
+    game = boardlab.make(game_id)
+    a, _ = random_playout(game.new_initial_state(), random.Random(42))
+    b, _ = random_playout(game.new_initial_state(), random.Random(42))
+    assert a.history() == b.history() and fingerprint(a) == fingerprint(b)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_legal_action_applies_and_illegal_ones_change_nothing(game_id: str) -> None:
+    game = boardlab.make(game_id)
+    rng = random.Random(7)
+    for s in sampled_states(game, seed=3, every=3):
+        cp = s.current_player()
+        before = fingerprint(s)
+        if cp >= 0:
+            legal = s.legal_actions()
+            assert legal == sorted(legal) and len(set(legal)) == len(legal) and legal
+            for a in legal:
+                c = s.clone()
+                c.apply_action(a)
+                assert c.move_number() == s.move_number() + 1
+            labels = [s.action_to_string(cp, a) for a in legal]
+            assert len(set(labels)) == len(labels), f"two legal actions share a label: {labels}"
+            for a, label in zip(legal, labels):
+                assert s.string_to_action(cp, label) == a
+            illegal = [a for a in range(-2, game.num_distinct_actions() + 2) if a not in legal]
+            for a in rng.sample(illegal, min(5, len(illegal))) + ["x", None, 1.5, True]:
+                with pytest.raises(IllegalActionError) as info:
+                    s.apply_action(a)  # type: ignore[arg-type]
+                assert info.value.explanation
+                assert isinstance(s.explain_illegal(cp, a), str)
+                assert fingerprint(s) == before
+            other = (cp + 1) % s.num_players
+            if other != cp:
+                with pytest.raises(OutOfTurnError):
+                    s.apply_action(legal[0], player=other)
+                assert fingerprint(s) == before
+            with pytest.raises(IllegalActionError):
+                s.apply_actions([legal[0]] * s.num_players)
+        elif cp == SIMULTANEOUS:
+            joint = [rng.choice(s.legal_actions(p)) if s.legal_actions(p) else None for p in range(s.num_players)]
+            with pytest.raises(IllegalActionError):
+                s.apply_action(joint[0] if joint[0] is not None else 0)
+            with pytest.raises(IllegalActionError):
+                s.apply_actions(joint[:-1])
+            deciding = [p for p in range(s.num_players) if s.legal_actions(p)]
+            bad = list(joint)
+            bad[deciding[0]] = game.num_distinct_actions() + 5
+            with pytest.raises(IllegalActionError):
+                s.apply_actions(bad)
+            assert fingerprint(s) == before
+            c = s.clone()
+            c.apply_actions(joint)
+        elif cp == CHANCE:
+            outcomes = s.chance_outcomes()
+            assert outcomes and all(p > 0 for _, p in outcomes)
+            assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+            assert len({a for a, _ in outcomes}) == len(outcomes)
+            assert all(0 <= a < max(1, game.max_chance_outcomes()) for a, _ in outcomes)
+            with pytest.raises(IllegalActionError):
+                s.apply_action(max(a for a, _ in outcomes) + 1000)
+            assert fingerprint(s) == before
+        else:
+            assert s.is_terminal()
+            with pytest.raises(IllegalActionError):
+                s.apply_action(0)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_json_round_trip_replay_and_record(game_id: str) -> None:
+    game = boardlab.make(game_id)
+    for s in sampled_states(game, seed=11, every=7):
+        text = s.to_json()
+        json.loads(text)
+        assert fingerprint(game.state_from_json(text)) == fingerprint(s)
+        assert fingerprint(game.state_from_history(s.history(), s.num_players)) == fingerprint(s)
+        assert fingerprint(s.clone()) == fingerprint(s)
+        rec = GameRecord.from_json(GameRecord.from_state(s).to_json())
+        assert fingerprint(rec.replay()) == fingerprint(s)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_clone_is_independent(game_id: str) -> None:
+    game = boardlab.make(game_id)
+    rng = random.Random(5)
+    for s in sampled_states(game, seed=5, every=9):
+        if s.is_terminal():
+            continue
+        before = fingerprint(s)
+        c = s.clone()
+        for _ in range(5):
+            if c.is_terminal():
+                break
+            random_step(c, rng)
+        assert fingerprint(s) == before
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_observations_and_scenes(game_id: str) -> None:
+    game = boardlab.make(game_id)
+    for s in sampled_states(game, seed=13, every=4):
+        for p in [*range(s.num_players), None]:
+            obs = s.observation(p)
+            json.dumps(obs)
+            legal = s.legal_moves(p) if p is not None else []
+            scene = s.scene(p)
+            assert check_scene(scene, legal) == [], (p, check_scene(scene, legal))
+            assert scene["prompt"]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_hidden_information_never_leaks(game_id: str) -> None:
+    """``observation(p)`` and ``scene(p)`` are identical on every state ``resample(p)`` returns."""
+    game = boardlab.make(game_id)
+    rng = random.Random(17)
+    varied = False
+    for s in sampled_states(game, seed=17, every=2):
+        for p in [*range(s.num_players), None]:
+            obs = json.dumps(s.observation(p), sort_keys=True)
+            scene = json.dumps(s.scene(p), sort_keys=True)
+            for _ in range(3):
+                r = s.resample(p, rng)
+                assert json.dumps(r.observation(p), sort_keys=True) == obs
+                assert json.dumps(r.scene(p), sort_keys=True) == scene
+                assert r.current_player() == s.current_player()
+                if p is not None and r.current_player() >= 0:
+                    assert r.legal_actions(p) == s.legal_actions(p)
+                if fingerprint(r) != fingerprint(s):
+                    varied = True
+    if not game.perfect_information:
+        assert varied, "resample never changed anything: hidden information is not being redrawn"
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_undo_points_respect_barriers(game_id: str) -> None:
+    game = boardlab.make(game_id)
+    for s in sampled_states(game, seed=19, every=5):
+        actors = s.actors()
+        for p in range(s.num_players):
+            k = s.undo_point(p)
+            if k is None:
+                continue
+            assert actors[k] == p and all(a >= 0 for a in actors[k:])
+            back = game.state_from_history(s.history()[:k], s.num_players)
+            assert back.current_player() == p
