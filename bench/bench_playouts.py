@@ -1,0 +1,59 @@
+"""Random playouts per second and plies per second on one core, for every registered game.
+
+Driven through the public API only: ``legal_actions`` / ``apply_action`` (and
+``chance_outcomes`` / ``apply_actions`` where the game has chance or
+simultaneous moves), from a fresh ``new_initial_state()`` each game.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import boardlab
+from boardlab.core.constants import CHANCE, SIMULTANEOUS, TERMINAL
+from boardlab.core.play import sample_chance
+
+
+def playouts(game: boardlab.Game, seconds: float, seed: int = 0) -> tuple[int, int, float]:
+    rng = random.Random(seed)
+    choice = rng.choice
+    games = plies = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        s = game.new_initial_state()
+        while True:
+            cp = s.current_player()
+            if cp == TERMINAL:
+                break
+            if cp >= 0:
+                s.apply_action(choice(s.legal_actions()))
+            elif cp == CHANCE:
+                s.apply_action(sample_chance(s, rng))
+            elif cp == SIMULTANEOUS:
+                s.apply_actions(
+                    [choice(s.legal_actions(p)) if s.legal_actions(p) else None for p in range(s.num_players)]
+                )
+            plies += 1
+        games += 1
+    return games, plies, time.perf_counter() - start
+
+
+def run(quick: bool) -> list[dict]:
+    seconds = 1.0 if quick else 5.0
+    rows = []
+    configs: list[tuple[str, dict]] = [(g, {}) for g in boardlab.games()]
+    configs += [("blast-radius", {"board_side": 5}), ("blast-radius", {"board_side": 7})]
+    for game_id, options in sorted(configs, key=lambda c: (c[0], sorted(c[1].items()))):
+        game = boardlab.make(game_id, **options)
+        games, plies, dt = playouts(game, seconds)
+        rows.append(
+            {
+                "game": game_id + "".join(f" {k}={v}" for k, v in options.items()),
+                "playouts/s": games / dt,
+                "plies/s": plies / dt,
+                "mean plies": plies / max(1, games),
+            }
+        )
+    return rows
