@@ -240,6 +240,27 @@ class BlastRadiusState(State):
         if cover[j] == 0:
             insort(free, j)
 
+    def _rebuild_tables(self) -> None:
+        """Recompute ``cover``, ``free``, ``stacks`` and ``towers`` from ``height``/``owner``.
+
+        Only for setting up positions by hand (tests, analysis): such a state has
+        no history, so it cannot be replayed or saved.
+        """
+        game = self.game
+        self.cover = [0] * game.n
+        self.stacks = [[set()], [set()]]
+        self.towers = [0, 0]
+        for i, h in enumerate(self.height):
+            if h:
+                p = self.owner[i]
+                self.towers[p] += 1
+                while len(self.stacks[p]) <= h:
+                    self.stacks[p].append(set())
+                self.stacks[p][h].add(i)
+                for x in game.zones[i][h]:
+                    self.cover[x] += 1
+        self.free = [i for i in range(game.n) if self.height[i] == 0 and self.cover[i] == 0]
+
     def clone(self) -> BlastRadiusState:
         s = BlastRadiusState.__new__(BlastRadiusState)
         s.__dict__.update(self.__dict__)
