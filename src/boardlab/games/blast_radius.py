@@ -26,6 +26,7 @@ from ..geometry.hexgrid import HexBoard, bounding_box
 COLOUR_NAMES = ("Red", "Blue")
 Table = tuple[tuple[tuple[int, ...], ...], ...]
 _BOARDS: dict[int, tuple[HexBoard, Table, Table]] = {}
+_RING_SETS: dict[int, tuple[tuple[frozenset[int], ...], ...]] = {}
 
 
 def _board(side: int) -> tuple[HexBoard, Table, Table]:
@@ -35,6 +36,7 @@ def _board(side: int) -> tuple[HexBoard, Table, Table]:
         rings = board.rings_table(2 * side)
         zones = tuple(tuple(tuple(c for r in rs[1 : k + 1] for c in r) for k in range(len(rs))) for rs in rings)
         _BOARDS[side] = (board, rings, zones)
+        _RING_SETS[side] = tuple(tuple(frozenset(r) for r in rs) for rs in rings)
     return _BOARDS[side]
 
 
@@ -58,6 +60,8 @@ class BlastRadiusGame(Game):
 
     def _setup(self) -> None:
         self.board, self.rings, self.zones = _board(self.params["board_side"])
+        self.ring_sets = _RING_SETS[self.params["board_side"]]
+        self.pie = bool(self.params["pie"])
         self.n = len(self.board)
         self.swap_action = self.n
         polys = self.board.cell_polygons(1.0)
@@ -86,6 +90,7 @@ class BlastRadiusState(State):
         self.owner = [-1] * n
         self.cover = [0] * n
         self.free = list(range(n))
+        self.occupied: set[int] = set()
         self.towers = [0, 0]
         #: ``stacks[p][h]``: the cells of seat ``p``'s towers of height ``h`` (§4b looks up the smallest).
         self.stacks: list[list[set[int]]] = [[set()], [set()]]
@@ -122,7 +127,7 @@ class BlastRadiusState(State):
     def legal_actions(self, player: int | None = None) -> list[int]:
         if self.winner >= 0 or (player is not None and player != self.to_move):
             return []
-        if self.ply == 1 and self.game.params["pie"]:
+        if self.ply == 1 and self.game.pie:
             return [*self.free, self.game.swap_action]
         if self.free:
             return self.free[:]
@@ -134,7 +139,7 @@ class BlastRadiusState(State):
     def _is_legal(self, player: int, action: int) -> bool:
         n = self.game.n
         if action == n:
-            return self.ply == 1 and self.game.params["pie"]
+            return self.ply == 1 and self.game.pie
         if not 0 <= action < n:
             return False
         if self.free:
@@ -204,11 +209,11 @@ class BlastRadiusState(State):
             owner[action] = p
             self.towers[p] += 1
             free.remove(action)
+            self.occupied.add(action)
         else:  # §5: the grown zone blasts every tower at distance h
             stacks[h - 1].discard(action)
-            for j in rings[h]:
-                if height[j]:
-                    self._remove(j)
+            for j in self.occupied & game.ring_sets[action][h]:
+                self._remove(j)
         if free:
             for j in rings[h]:
                 c = cover[j]
@@ -232,6 +237,7 @@ class BlastRadiusState(State):
         self.stacks[self.owner[j]][k].discard(j)
         height[j] = 0
         self.owner[j] = -1
+        self.occupied.discard(j)
         for x in self.game.zones[j][k]:
             c = cover[x] - 1
             cover[x] = c
@@ -250,6 +256,7 @@ class BlastRadiusState(State):
         self.cover = [0] * game.n
         self.stacks = [[set()], [set()]]
         self.towers = [0, 0]
+        self.occupied = {i for i, h in enumerate(self.height) if h}
         for i, h in enumerate(self.height):
             if h:
                 p = self.owner[i]
@@ -270,6 +277,7 @@ class BlastRadiusState(State):
         s.owner = self.owner[:]
         s.cover = self.cover[:]
         s.free = self.free[:]
+        s.occupied = set(self.occupied)
         s.towers = self.towers[:]
         s.stacks = [[set(c) for c in st] for st in self.stacks]
         return s
