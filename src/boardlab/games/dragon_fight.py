@@ -1,0 +1,552 @@
+"""Dragon Fight: a micro-game duel of two dragons on a 5x5 board, with secret orders revealed together.
+
+Rules: ``docs/rules/dragon-fight.md``; clause numbers are cited as ``§n``.
+
+Seat 0 is Red (starts on c1, facing row 5), seat 1 is Green (starts on c5,
+facing row 1) (§1, §2). Coordinates: ``x`` 0..4 is the column ``a``..``e``,
+``y`` 0..4 is the row ``1``..``5``; facings 0..3 are N (toward row 5), E, S, W,
+so a facing in degrees clockwise from up is ``90 * facing``.
+
+Actions (§3, §6):
+
+* ``0 .. 23``: the secret order of a turn, ``4 * movement + attack``: one
+  movement token (:data:`MOVES`) and one attack token (:data:`ATTACKS`),
+  chosen by both seats at one simultaneous node;
+* ``24 .. 29``: give up movement token ``action - 24`` as a wound (§6).
+
+Hidden information (§8): attack tokens of a turn that ended in a collision or
+in a flight off the board are never revealed. ``observation(seat)`` shows a
+seat its own orders and only the opponent's revealed ones; ``resample`` redraws
+the opponent's unrevealed attack tokens.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..core import scene as sc
+from ..core.constants import SIMULTANEOUS, TERMINAL
+from ..core.game import Game, State
+from ..core.options import Option
+from ..geometry.squaregrid import SquareGrid
+
+SIZE = 5
+COLOUR_NAMES = ("Red", "Green")
+#: Movement tokens (§4), in token order.
+MOVES = ("forward", "forward & turn around", "veer left", "veer right", "strafe left", "strafe right")
+#: Attack tokens (§5), in token order.
+ATTACKS = ("claw", "breathe fire", "tail whip", "wing buffet")
+CLAW, FIRE, TAIL, WING = range(4)
+N_ORDERS = len(MOVES) * len(ATTACKS)  # 24
+WOUND_BASE = N_ORDERS  # actions 24..29 give up a movement token
+ALL_MOVES = (1 << len(MOVES)) - 1
+#: Facing vectors N, E, S, W with y growing toward row 5.
+DIRS = ((0, 1), (1, 0), (0, -1), (-1, 0))
+FACING_NAMES = ("N", "E", "S", "W")
+START = ((2, 0, 0), (2, SIZE - 1, 2))  # §2: (x, y, facing) of Red and Green
+POINTS_TO_WIN = 3  # §7a
+
+GRID = SquareGrid(SIZE, SIZE)
+
+
+def cell_label(x: int, y: int) -> str:
+    return f"{'abcde'[x]}{y + 1}"
+
+
+def on_board(x: int, y: int) -> bool:
+    return 0 <= x < SIZE and 0 <= y < SIZE
+
+
+def move_dragon(x: int, y: int, f: int, move: int) -> tuple[int, int, int]:
+    """Where movement token ``move`` takes a dragon at ``(x, y)`` facing ``f`` (§4)."""
+    fx, fy = DIRS[f]
+    right = (f + 1) % 4
+    left = (f + 3) % 4
+    rx, ry = DIRS[right]
+    if move == 0:  # §4.1 forward
+        return x + fx, y + fy, f
+    if move == 1:  # §4.2 forward and turn around
+        return x + fx, y + fy, (f + 2) % 4
+    if move == 2:  # §4.3 diagonally forward-left, turn left
+        return x + fx - rx, y + fy - ry, left
+    if move == 3:  # §4.4 diagonally forward-right, turn right
+        return x + fx + rx, y + fy + ry, right
+    if move == 4:  # §4.5 strafe left
+        return x - rx, y - ry, f
+    return x + rx, y + ry, f  # §4.6 strafe right
+
+
+def relative(ax: int, ay: int, af: int, tx: int, ty: int) -> tuple[int, int]:
+    """The target's offset ``(right, forward)`` as the attacker at ``(ax, ay)`` facing ``af`` sees it."""
+    dx, dy = tx - ax, ty - ay
+    fx, fy = DIRS[af]
+    rx, ry = DIRS[(af + 1) % 4]
+    return dx * rx + dy * ry, dx * fx + dy * fy
+
+
+def attack_damage(attack: int, ax: int, ay: int, af: int, tx: int, ty: int, wing_buffet: str = "rays") -> int:
+    """Damage that ``attack`` from a dragon at ``(ax, ay)`` facing ``af`` deals to one at ``(tx, ty)`` (§5)."""
+    right, fwd = relative(ax, ay, af, tx, ty)
+    if attack == CLAW:  # §5.1: one or two squares straight to the left or right
+        return 1 if fwd == 0 and abs(right) in (1, 2) else 0
+    if attack == FIRE:  # §5.2: 2 straight ahead; 1 two ahead or diagonally ahead
+        if (right, fwd) == (0, 1):
+            return 2
+        return 1 if (right, fwd) in ((0, 2), (-1, 1), (1, 1)) else 0
+    if attack == TAIL:  # §5.3: directly behind or diagonally behind
+        return 1 if fwd == -1 and abs(right) <= 1 else 0
+    # §5.4 wing buffet: exactly three squares away
+    dx, dy = abs(tx - ax), abs(ty - ay)
+    if wing_buffet == "chebyshev":
+        return 1 if max(dx, dy) == 3 else 0
+    if wing_buffet == "manhattan":
+        return 1 if dx + dy == 3 else 0
+    return 1 if max(dx, dy) == 3 and (dx == 0 or dy == 0 or dx == dy) else 0
+
+
+def order_label(action: int) -> str:
+    return f"{MOVES[action // 4]} + {ATTACKS[action % 4]}"
+
+
+class DragonFightGame(Game):
+    id = "dragon-fight"
+    title = "Dragon Fight"
+    summary = (
+        "Two dragons duel on a 5x5 board: secretly pick a movement and an attack, reveal together, "
+        "first to deal three damage wins."
+    )
+    min_players = 2
+    max_players = 2
+    options = (
+        Option(
+            "wing_buffet",
+            str,
+            "rays",
+            ("rays", "chebyshev", "manhattan"),
+            "Which squares are 'exactly three squares away' for the wing buffet (§5.4).",
+        ),
+        Option(
+            "after_collision",
+            str,
+            "stay",
+            ("stay", "return"),
+            "After a collision the dragons stay on the shared square, or return to where the turn began (§3d).",
+        ),
+        Option(
+            "swap_collides",
+            bool,
+            False,
+            (False, True),
+            "Two dragons that swap squares in one turn collide too (§3d).",
+        ),
+    )
+    rules_version = "1"
+    mechanics = ("square grid", "simultaneous secret orders", "hidden information", "facing", "duel")
+    playing_time = "5-10 min"
+    perfect_information = False
+    inventions = (
+        "Facings are the four orthogonal directions and each dragon starts facing its opponent; "
+        "the text does not say (§2).",
+        "After a collision both dragons stay on the shared square (option after_collision) (§3d).",
+        "Two dragons swapping squares do not collide (option swap_collides) (§3d).",
+        "Wing buffet reaches the squares exactly three steps away along the eight lines of a king's moves "
+        "(option wing_buffet) (§5.4).",
+        "Collision damage counts toward the three points, like attack damage (§3d, §7a).",
+        "When both dragons take damage, both riders give up their wound tokens at the same time, "
+        "one token per step (§6b).",
+        "Damage that ends the game asks for no wound token (§6c).",
+    )
+
+    def _setup(self) -> None:
+        self._scene_cells = []
+        for y in range(SIZE):
+            for x in range(SIZE):
+                i = GRID.index(x, SIZE - 1 - y)
+                poly = GRID.cell_polygon(i)
+                fill = "dark" if (x + y) % 2 == 0 else "light"
+                self._scene_cells.append(
+                    sc.cell(cell_label(x, y), GRID.center(i), poly, label=cell_label(x, y), fill=fill)
+                )
+        # §1: the scoring areas are the coloured borders beside each player's home row.
+        self._scene_edges = [
+            sc.edge("border-red", (0, SIZE + 0.2), (SIZE, SIZE + 0.2), owner=0, kind="border"),
+            sc.edge("border-green", (0, -0.2), (SIZE, -0.2), owner=1, kind="border"),
+        ]
+
+    def num_distinct_actions(self) -> int:
+        return N_ORDERS + len(MOVES)
+
+    def max_game_length(self) -> int:
+        # A driver's safety cap, never a rule: two evasive dragons could in principle fly forever.
+        return 600
+
+    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+        return _scene(self, observation, legal)
+
+
+class DragonFightState(State):
+    game: DragonFightGame
+
+    def __init__(self, game: DragonFightGame, num_players: int) -> None:
+        super().__init__(game, num_players)
+        self.x = [START[0][0], START[1][0]]
+        self.y = [START[0][1], START[1][1]]
+        self.f = [START[0][2], START[1][2]]
+        #: Bitmask of the movement tokens each seat still owns (§6a).
+        self.owned = [ALL_MOVES, ALL_MOVES]
+        #: ``wounds[p]``: the opponent's movement tokens in seat ``p``'s scoring area (§6a).
+        self.wounds: list[list[int]] = [[], []]
+        self.damage = [0, 0]  # damage taken (§7a)
+        self.pending = [0, 0]  # wound tokens still to give this turn (§6)
+        self.over = False
+        self.winner = -1  # -1 with ``over``: a tie
+        self.end_reason = ""
+        #: One record per turn (see :meth:`_turn_record`); attacks may be hidden (§8).
+        self.log: list[dict[str, Any]] = []
+        #: ``(history index, log index)`` of the turns whose attack tokens stay hidden (§8).
+        self.hidden: list[tuple[int, int]] = []
+
+    # -- turn order and result (§3, §7) -----------------------------------
+    def current_player(self) -> int:
+        if self.over:
+            return TERMINAL
+        p0, p1 = self.pending
+        if p0 and p1:
+            return SIMULTANEOUS  # §6b: both give up wound tokens at once
+        if p0:
+            return 0
+        if p1:
+            return 1
+        return SIMULTANEOUS  # §3a: both choose their orders at once
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def returns(self) -> list[float]:
+        if not self.over or self.winner < 0:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
+
+    # -- legal moves (§3a, §6a) -------------------------------------------
+    def _legal_actions(self, player: int) -> list[int]:
+        if self.over or not 0 <= player < 2:
+            return []
+        owned = self.owned[player]
+        if self.pending[0] or self.pending[1]:
+            if not self.pending[player]:
+                return []
+            return [WOUND_BASE + m for m in range(len(MOVES)) if owned >> m & 1]
+        return [4 * m + k for m in range(len(MOVES)) if owned >> m & 1 for k in range(len(ATTACKS))]
+
+    def _explain(self, player: int, action: int) -> str | None:
+        wounding = bool(self.pending[0] or self.pending[1])
+        if action >= WOUND_BASE:
+            m = action - WOUND_BASE
+            if not wounding:
+                return "a movement token is given up only for damage just taken (§6a)"
+            if not self.owned[player] >> m & 1:
+                return f"your {MOVES[m]} token is already in your opponent's scoring area (§6a)"
+            return None
+        if wounding:
+            return "you must first give up a movement token for each point of damage you took (§6a)"
+        m = action // 4
+        if not self.owned[player] >> m & 1:
+            return (
+                f"your {MOVES[m]} token was given to your opponent as a wound and may not be used "
+                "for the rest of the match (§6a)"
+            )
+        return None
+
+    # -- applying decisions -----------------------------------------------
+    def _apply(self, action: int) -> None:
+        # Only a single damaged seat decides alone: it gives up one movement token (§6a).
+        p = 0 if self.pending[0] else 1
+        self._give(p, action - WOUND_BASE)
+
+    def _apply_joint(self, actions: list[int | None]) -> None:
+        if self.pending[0] or self.pending[1]:  # §6b: both give up a token at once
+            for p, a in enumerate(actions):
+                if a is not None:
+                    self._give(p, a - WOUND_BASE)
+            return
+        a0, a1 = actions
+        assert a0 is not None and a1 is not None
+        self._resolve_turn(a0, a1)
+
+    def _give(self, p: int, move: int) -> None:
+        """Seat ``p`` gives movement token ``move`` to its opponent as a wound (§6a)."""
+        self.owned[p] &= ~(1 << move)
+        self.wounds[1 - p].append(move)
+        self.pending[p] -= 1
+        self.log[-1]["given"][p].append(move)
+
+    def _resolve_turn(self, a0: int, a1: int) -> None:
+        """§3b-§3e: move both dragons, then flight, collision or attacks."""
+        params = self.game.params
+        moves = (a0 // 4, a1 // 4)
+        attacks = (a0 % 4, a1 % 4)
+        start = [(self.x[p], self.y[p], self.f[p]) for p in (0, 1)]
+        end = [move_dragon(*start[p], moves[p]) for p in (0, 1)]
+        entry: dict[str, Any] = {
+            "moves": list(moves),
+            "attacks": list(attacks),
+            "from": [list(s) for s in start],
+            "to": [list(e) for e in end],
+            "event": "attacks",
+            "damage": [0, 0],
+            "given": [[], []],
+        }
+        self.log.append(entry)
+        for p in (0, 1):
+            self.x[p], self.y[p], self.f[p] = end[p]
+        off = [not on_board(end[p][0], end[p][1]) for p in (0, 1)]
+        if off[0] or off[1]:  # §3c: flight ends the game at once; attacks stay hidden
+            entry["event"] = "flight"
+            self.hidden.append((len(self._history), len(self.log) - 1))
+            self.over = True
+            if off[0] and off[1]:
+                self.winner = -1
+                self.end_reason = "both dragons flew off the board"
+            else:
+                loser = 0 if off[0] else 1
+                self.winner = 1 - loser
+                self.end_reason = f"{COLOUR_NAMES[loser]}'s dragon flew off the board"
+            return
+        same = end[0][:2] == end[1][:2]
+        swapped = end[0][:2] == start[1][:2] and end[1][:2] == start[0][:2]
+        if same or (swapped and params["swap_collides"]):  # §3d: collision
+            entry["event"] = "collision" if same else "swap collision"
+            self.hidden.append((len(self._history), len(self.log) - 1))
+            if params["after_collision"] == "return":
+                for p in (0, 1):
+                    self.x[p], self.y[p], self.f[p] = start[p]
+                entry["to"] = [list(s) for s in start]
+            self._deal([1, 1])
+            return
+        # §3e: attacks are revealed; both resolve against the positions after moving.
+        wing = params["wing_buffet"]
+        dealt = [
+            attack_damage(attacks[1 - p], *end[1 - p], end[p][0], end[p][1], wing)  # damage taken by p
+            for p in (0, 1)
+        ]
+        self._deal(dealt)
+
+    def _deal(self, dmg: list[int]) -> None:
+        """Both dragons take their damage at once, then the end check (§6, §7a)."""
+        entry = self.log[-1]
+        entry["damage"] = list(dmg)
+        for p in (0, 1):
+            self.damage[p] += dmg[p]
+        beaten = [self.damage[p] >= POINTS_TO_WIN for p in (0, 1)]
+        if beaten[0] or beaten[1]:  # §7a; §6c: no wound tokens are given for the final damage
+            self.over = True
+            if beaten[0] and beaten[1]:
+                self.winner = -1
+                self.end_reason = "both dragons took their third point of damage at once"
+            else:
+                self.winner = 1 if beaten[0] else 0
+                self.end_reason = f"{COLOUR_NAMES[self.winner]} dealt three points of damage"
+            return
+        self.pending = list(dmg)
+
+    def clone(self) -> DragonFightState:
+        s = DragonFightState.__new__(DragonFightState)
+        s.__dict__.update(self.__dict__)
+        s._history = [h[:] if isinstance(h, list) else h for h in self._history]
+        s._actors = self._actors[:]
+        s.x, s.y, s.f = self.x[:], self.y[:], self.f[:]
+        s.owned = self.owned[:]
+        s.wounds = [w[:] for w in self.wounds]
+        s.damage = self.damage[:]
+        s.pending = self.pending[:]
+        s.log = [dict(e, attacks=e["attacks"][:], given=[g[:] for g in e["given"]]) for e in self.log]
+        s.hidden = self.hidden[:]
+        return s
+
+    # -- hidden information (§8) ------------------------------------------
+    def resample(self, player: int | None, rng: random.Random) -> DragonFightState:
+        """A state ``player`` cannot tell from this one: unrevealed opponent attacks are redrawn.
+
+        Every attack token is always available (§3a), so each redraw is uniform
+        over the four. Attacks of a hidden turn had no effect (§3c, §3d), so the
+        rest of the state is unchanged; the result equals replaying the edited
+        history from the start.
+        """
+        s = self.clone()
+        seats = [q for q in (0, 1) if q != player]
+        for hist_index, log_index in self.hidden:
+            joint = s._history[hist_index]
+            assert isinstance(joint, list)
+            for q in seats:
+                a = joint[q]
+                assert a is not None
+                k = rng.randrange(len(ATTACKS))
+                joint[q] = 4 * (a // 4) + k
+                s.log[log_index]["attacks"][q] = k
+        return s
+
+    # -- notation and views -----------------------------------------------
+    def _action_to_string(self, player: int, action: int) -> str:
+        if 0 <= action < N_ORDERS:
+            return order_label(action)
+        if WOUND_BASE <= action < WOUND_BASE + len(MOVES):
+            return f"give up {MOVES[action - WOUND_BASE]}"
+        return f"#{action}"
+
+    def observation(self, player: int | None = None) -> dict[str, Any]:
+        if player is not None and player not in (0, 1):
+            raise ValueError(f"Dragon Fight has seats 0 and 1; got {player!r}")
+        hidden_logs = {i for _, i in self.hidden}
+        log = []
+        for i, e in enumerate(self.log):
+            attacks = [ATTACKS[k] if i not in hidden_logs or q == player else None for q, k in enumerate(e["attacks"])]
+            log.append(
+                {
+                    "turn": i + 1,
+                    "moves": [MOVES[m] for m in e["moves"]],
+                    "attacks": attacks,
+                    "from": e["from"],
+                    "to": e["to"],
+                    "event": e["event"],
+                    "damage": e["damage"][:],
+                    "given": [[MOVES[m] for m in g] for g in e["given"]],
+                }
+            )
+        return {
+            "seat": player,
+            "colours": list(COLOUR_NAMES),
+            "dragons": [
+                {"x": self.x[p], "y": self.y[p], "facing": self.f[p], "on_board": on_board(self.x[p], self.y[p])}
+                for p in (0, 1)
+            ],
+            "movement_tokens": [[MOVES[m] for m in range(len(MOVES)) if self.owned[p] >> m & 1] for p in (0, 1)],
+            "attack_tokens": [list(ATTACKS), list(ATTACKS)],
+            "wounds": [[MOVES[m] for m in w] for w in self.wounds],
+            "damage": self.damage[:],
+            "pending": self.pending[:],
+            "turn": len(self.log) + (0 if self.over or any(self.pending) else 1),
+            "to_move": self.current_player(),
+            "over": self.over,
+            "winner": self.winner,
+            "end_reason": self.end_reason,
+            "log": log,
+            "options": dict(self.game.params),
+        }
+
+
+# -- scene ------------------------------------------------------------------
+def _dest_label(dragon: dict[str, Any], move: int) -> str | None:
+    x, y, _ = move_dragon(dragon["x"], dragon["y"], dragon["facing"], move)
+    return cell_label(x, y) if on_board(x, y) else None
+
+
+def _where(d: dict[str, Any]) -> str:
+    if not d["on_board"]:
+        return "off the board"
+    return f"{cell_label(d['x'], d['y'])} facing {FACING_NAMES[d['facing']]}"
+
+
+def _turn_summary(e: dict[str, Any], colours: list[str]) -> str:
+    orders = []
+    for p in (0, 1):
+        attack = e["attacks"][p] if e["attacks"][p] is not None else "(hidden attack)"
+        orders.append(f"{colours[p]} {e['moves'][p]} + {attack}")
+    text = f"Turn {e['turn']}: {'; '.join(orders)}"
+    if e["event"] == "flight":
+        return f"{text}: flight off the board."
+    if e["event"] != "attacks":
+        text += f"; {e['event']}, 1 damage each"
+    else:
+        hits = [f"{colours[1 - p]} dealt {e['damage'][p]}" for p in (0, 1) if e["damage"][p]]
+        text += "; " + (", ".join(hits) if hits else "no hits")
+    given = [f"{colours[p]} gave up {', '.join(g)}" for p, g in enumerate(e["given"]) if g]
+    if given:
+        text += "; " + "; ".join(given)
+    return text + "."
+
+
+def _scene(game: DragonFightGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+    colours = obs["colours"]
+    seat = obs["seat"]
+    dragons = obs["dragons"]
+    if obs["over"]:
+        head = "Tie" if obs["winner"] < 0 else f"{colours[obs['winner']]} wins"
+        prompt = f"{head}: {obs['end_reason']}."
+    elif any(obs["pending"]):
+        if legal:
+            left = obs["pending"][seat]
+            prompt = (
+                f"Your dragon is wounded: give one of your movement tokens to {colours[1 - seat]} ({left} to give up)."
+            )
+        else:
+            who = " and ".join(colours[p] for p in (0, 1) if obs["pending"][p])
+            prompt = f"{who} must give up movement tokens for the damage taken."
+    elif legal:
+        prompt = "Choose a movement token and an attack token, secretly."
+    else:
+        prompt = "Both riders choose a movement token and an attack token in secret."
+    s = sc.new_scene(prompt, (-0.6, -0.8, SIZE + 1.2, SIZE + 1.6))
+    s["cells"] = [dict(c) for c in game._scene_cells]
+    s["edges"] = [dict(e) for e in game._scene_edges]
+    for p in (0, 1):
+        d = dragons[p]
+        if d["on_board"]:
+            s["pieces"].append(
+                sc.piece(cell_label(d["x"], d["y"]), p, "dragon", label=colours[p][0], facing=90.0 * d["facing"])
+            )
+    if obs["log"]:
+        last = obs["log"][-1]
+        for p in (0, 1):
+            x, y, _ = last["from"][p]
+            s["highlights"].append({"at": cell_label(x, y), "kind": "last"})
+    for p in (0, 1):
+        s["zones"].append(
+            sc.zone(
+                f"moves-{p}",
+                f"{colours[p]}'s movement tokens",
+                [sc.item(f"move-{p}-{MOVES.index(m)}", m, "token") for m in obs["movement_tokens"][p]],
+                owner=p,
+            )
+        )
+        s["zones"].append(
+            sc.zone(
+                f"attacks-{p}",
+                f"{colours[p]}'s attack tokens",
+                [sc.item(f"attack-{p}-{k}", a, "token") for k, a in enumerate(obs["attack_tokens"][p])],
+                owner=p,
+            )
+        )
+        s["zones"].append(
+            sc.zone(
+                f"wounds-{p}",
+                f"{colours[p]}'s scoring area (wounds dealt)",
+                [
+                    sc.item(f"wound-{p}-{i}", "wound", "token", detail=f"{colours[1 - p]}'s {m} token")
+                    for i, m in enumerate(obs["wounds"][p])
+                ],
+                owner=p,
+            )
+        )
+    if seat is not None and legal:
+        me = dragons[seat]
+        for a, label in legal:
+            if a >= WOUND_BASE:  # §6a: click the token to give up
+                s["targets"].append({"at": f"move-{seat}-{a - WOUND_BASE}", "action": a, "label": label})
+                continue
+            dest = _dest_label(me, a // 4)
+            if dest is not None:  # the square the dragon would reach
+                s["targets"].append({"at": dest, "action": a, "label": label})
+            else:  # §3c: legal, but it loses the game
+                s["buttons"].append({"action": a, "label": f"{label} (flies off the board: you lose)"})
+    s["status"] = [f"{colours[p]}: {obs['damage'][p]} of {POINTS_TO_WIN} damage taken" for p in (0, 1)]
+    if not obs["over"]:
+        s["status"].append(f"turn {obs['turn']}")
+    if obs["log"]:
+        s["status"].append(_turn_summary(obs["log"][-1], colours))
+    s["players"] = [sc.player(p, f"seat {p} ({colours[p]})", _where(dragons[p])) for p in (0, 1)]
+    return sc.finish_scene(s, legal)
+
+
+DragonFightGame.state_class = DragonFightState
+GAME_CLASS = DragonFightGame
