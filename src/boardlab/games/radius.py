@@ -1,0 +1,518 @@
+"""Radius (Rey Alicea, 2020): pawns leap in straight lines and drop stones around where they land.
+
+Rules: ``docs/rules/radius.md``; clause numbers are cited as ``§n``.
+
+Seat 0 is Orange, seat 1 is Blue (§2). A turn is a sequence of small
+decisions by the same seat (§5.1), each a legal action on its own:
+
+* setup (§3): a cell index, where to put a pawn;
+* a move (§4, §5): the cell of the pawn to move, then its destination cell
+  (which fixes the direction and the distance ``n``), then one cell per stone,
+  ``n`` times;
+* a blocked player (§6): the single action ``pass``.
+
+Actions ``0 .. cells-1`` are cell indices (labels ``a1``…, rows lettered from
+the top); action ``cells`` is ``pass``. The meaning of a cell action depends on
+the phase, which the observation and the prompt spell out.
+
+Speed: the board, its neighbour lists and the straight rays from every cell
+(at most 6 cells long, since no destination has more than 6 neighbours, §4.4)
+are precomputed per board size; the legal moves of the player to move are
+computed once at the start of each turn and shared by every step of it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import scene as sc
+from ..core.constants import TERMINAL
+from ..core.game import Game, State
+from ..core.options import Option
+from ..geometry.hexgrid import HEX_DIRECTIONS, HexBoard, bounding_box
+
+COLOUR_NAMES = ("Orange", "Blue")
+
+# Cell contents: 0 empty, 1 + seat for a stone, 3 + seat for a pawn (a cell holds one thing, §2).
+EMPTY = 0
+STONE = 1
+PAWN = 3
+
+# Phases of the game and of a turn.
+PLACE = "place"  # §3.1: put a pawn on the board
+PICK = "pawn"  # §4.1: choose the pawn to move
+DEST = "destination"  # §4.1-§4.4: choose where it lands
+STONES = "stones"  # §5: place the stones one by one
+PASS = "pass"  # §6.1: blocked, must pass
+OVER = "over"
+
+#: ``Moves``: for each movable pawn's cell, ``{destination: distance}``.
+Moves = dict[int, dict[int, int]]
+#: ``rays[i][d]``: the cells on the straight line from cell ``i`` in direction ``d``, nearest first.
+Rays = tuple[tuple[tuple[int, ...], ...], ...]
+_BOARDS: dict[int, tuple[HexBoard, Rays, Rays]] = {}
+
+
+def _board(side: int) -> tuple[HexBoard, Rays, Rays]:
+    """The board, its full rays (for explanations) and the rays cut at 6 cells (for move generation, §4.4)."""
+    if side not in _BOARDS:
+        board = HexBoard.of_side(side)
+        rays: list[tuple[tuple[int, ...], ...]] = []
+        for q, r in board.cells:
+            lines: list[tuple[int, ...]] = []
+            for dq, dr in HEX_DIRECTIONS:
+                line: list[int] = []
+                k = 1
+                while (q + k * dq, r + k * dr) in board.index:
+                    line.append(board.index[(q + k * dq, r + k * dr)])
+                    k += 1
+                lines.append(tuple(line))
+            rays.append(tuple(lines))
+        full = tuple(rays)
+        short = tuple(tuple(line[:6] for line in lines) for lines in full)
+        _BOARDS[side] = (board, full, short)
+    return _BOARDS[side]
+
+
+class RadiusGame(Game):
+    id = "radius"
+    title = "Radius"
+    summary = "Leap a pawn n cells in a straight line, then drop n stones around it; the largest group wins."
+    min_players = 2
+    max_players = 2
+    options = (
+        Option("board_side", int, 5, (4, 5, 6, 7), "Cells along each edge of the hexagonal board (§1)."),
+        Option(
+            "first_mover",
+            str,
+            "first_placer",
+            ("first_placer", "second_placer"),
+            "Who makes the first move after the pawns are placed (§3.2).",
+        ),
+        Option(
+            "end_rule",
+            str,
+            "both_blocked",
+            ("both_blocked", "mover_blocked"),
+            "Game end: when neither player can move (a blocked player passes), or as soon as the player to "
+            "move is blocked (§6).",
+        ),
+        Option(
+            "scoring",
+            str,
+            "largest_group",
+            ("largest_group", "connected_stones"),
+            "Score: the size of the largest group, or every stone that touches another of its colour (§7).",
+        ),
+        Option(
+            "tie_break",
+            bool,
+            False,
+            (False, True),
+            "Break equal scores by comparing the next-largest groups in turn (§7.3).",
+        ),
+    )
+    rules_version = "1"
+    mechanics = ("hex board", "perfect information", "movement", "placement", "captures", "connection")
+    playing_time = "20 min"
+    inventions = (
+        "The board picture is missing: the hexagonal board of side 5 (61 cells) is our reconstruction; "
+        "sides 4, 6 and 7 are options.",
+        "Orange is seat 0 and places the first pawn; pawns are placed alternately, and the first placer moves "
+        "first (option first_mover).",
+        "A player who cannot move passes, and the game ends when neither player can move (option end_rule).",
+        "'Greater number of connected stones' is read as the size of the largest group; a tie is a draw "
+        "(options scoring and tie_break).",
+    )
+
+    def _setup(self) -> None:
+        board, self.full_rays, self.rays = _board(self.params["board_side"])
+        self.board = board
+        self.n = len(board)
+        self.pass_action = self.n
+        self.neighbours = board.neighbours
+        polys = board.cell_polygons(1.0)
+        self._scene_cells = [
+            sc.cell(board.labels[i], _center(p), p, label=board.labels[i]) for i, p in enumerate(polys)
+        ]
+        self._viewbox = bounding_box([pt for p in polys for pt in p], margin=0.6)
+
+    def num_distinct_actions(self) -> int:
+        return self.n + 1
+
+    def max_game_length(self) -> int:
+        # §8: at most cells-4 moves of at most 8 decisions each, at most one pass per move, 4 placements.
+        return 9 * self.n
+
+    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+        return _scene(self, observation, legal)
+
+
+class RadiusState(State):
+    game: RadiusGame
+
+    def __init__(self, game: RadiusGame, num_players: int) -> None:
+        super().__init__(game, num_players)
+        self.content = [EMPTY] * game.n
+        self.pawns: list[list[int]] = [[], []]
+        self.phase = PLACE
+        self.to_move = 0
+        #: The mover's legal moves for this turn (§4); replaced, never changed in place.
+        self.moves: Moves = {}
+        self.origin = -1  # the chosen pawn's cell (§4.1)
+        self.dest = -1  # where it landed (§4.3)
+        self.reach: list[int] = []  # cells still open for a stone (§4.4, §5)
+        self.left = 0  # stones still to place (§5)
+        self.hit_empty = False  # a stone of this move went on an empty cell (§5)
+        self.turn_cells: list[int] = []
+        self.last_cells: list[int] = []
+        self.passes = 0
+        self.winner = -1  # -1 playing, 0/1 a seat, 2 draw
+
+    # -- turn order and result (§3, §6, §7) -------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self.phase == OVER else self.to_move
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def returns(self) -> list[float]:
+        if self.winner == 0:
+            return [1.0, -1.0]
+        if self.winner == 1:
+            return [-1.0, 1.0]
+        return [0.0, 0.0]
+
+    # -- legal moves (§3, §4, §5, §6) ------------------------------------
+    def _moves_of(self, p: int) -> Moves:
+        """Every legal (pawn, destination) of seat ``p``, with the distance (§4.1-§4.4)."""
+        content = self.content
+        nbrs = self.game.neighbours
+        enemy = STONE + 1 - p
+        out: Moves = {}
+        for o in self.pawns[p]:
+            dests: dict[int, int] = {}
+            for ray in self.game.rays[o]:
+                k = 0
+                for t in ray:
+                    c = content[t]
+                    if c >= PAWN:  # §4.2: only pawns (and the edge) obstruct
+                        break
+                    k += 1
+                    if c:  # §4.3: a stone may be passed over but not landed on
+                        continue
+                    e = x = 0
+                    for j in nbrs[t]:
+                        cj = content[j]
+                        if cj == EMPTY or j == o:  # §4.4: the vacated origin counts as empty
+                            e += 1
+                        elif cj == enemy:
+                            x += 1
+                    if e and e + x >= k:
+                        dests[t] = k
+            if dests:
+                out[o] = dests
+        return out
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if self.phase == OVER or (player is not None and player != self.to_move):
+            return []
+        phase = self.phase
+        if phase == PICK:
+            return sorted(self.moves)
+        if phase == DEST:
+            return sorted(self.moves[self.origin])
+        if phase == STONES:
+            if self.left == 1 and not self.hit_empty:
+                content = self.content
+                return sorted(c for c in self.reach if content[c] == EMPTY)
+            return sorted(self.reach)
+        if phase == PASS:
+            return [self.game.pass_action]
+        return [i for i, c in enumerate(self.content) if c == EMPTY]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.legal_actions(player)
+
+    def _is_legal(self, player: int, action: int) -> bool:
+        phase = self.phase
+        if phase == PICK:
+            return action in self.moves
+        if phase == DEST:
+            return action in self.moves[self.origin]
+        if phase == STONES:
+            return action in self.reach and (self.left > 1 or self.hit_empty or self.content[action] == EMPTY)
+        if phase == PASS:
+            return action == self.game.pass_action
+        return 0 <= action < self.game.n and self.content[action] == EMPTY
+
+    def _explain(self, player: int, action: int) -> str | None:
+        game = self.game
+        labels = game.board.labels
+        phase = self.phase
+        if action == game.pass_action:
+            return "you may pass only when none of your pawns can move (§6.1)"
+        if not 0 <= action < game.n:
+            return None
+        c = self.content[action]
+        if phase == PLACE:
+            return "a pawn goes on an empty cell (§3.1)"
+        if phase == PASS:
+            return "none of your pawns can move, so you must pass (§6.1)"
+        if phase == PICK:
+            if action not in self.pawns[player]:
+                return f"{labels[action]} holds no pawn of yours; choose one of your pawns to move (§4.1)"
+            return "that pawn has no legal move: every landing cell fails §4.2-§4.4"
+        if phase == DEST:
+            return self._explain_destination(player, action)
+        # STONES (§5)
+        if action == self.dest or action not in game.neighbours[self.dest]:
+            return f"stones go on cells next to the pawn at {labels[self.dest]} (§5)"
+        if c >= PAWN:
+            return "a cell with a pawn cannot take a stone (§4.4)"
+        if c == STONE + player:
+            return "that cell already holds your stone (§4.4, §5)"
+        return "at least one stone of the move must go on an empty cell: this last one must (§5)"
+
+    def _explain_destination(self, player: int, t: int) -> str:
+        game = self.game
+        labels = game.board.labels
+        o = self.origin
+        for ray in game.full_rays[o]:
+            if t not in ray:
+                continue
+            k = ray.index(t) + 1
+            for j in ray[: k - 1]:
+                if self.content[j] >= PAWN:
+                    return f"the pawn at {labels[j]} is in the way (§4.2)"
+            if self.content[t] != EMPTY:
+                return f"the pawn must land on an empty cell; {labels[t]} is taken (§4.3)"
+            enemy = STONE + 1 - player
+            e = sum(1 for j in game.neighbours[t] if self.content[j] == EMPTY or j == o)
+            x = sum(1 for j in game.neighbours[t] if self.content[j] == enemy)
+            if e == 0:
+                return f"no cell next to {labels[t]} is empty (§4.4)"
+            return (
+                f"after {k} step{'s' if k > 1 else ''} the pawn needs at least {k} neighbouring cells that are "
+                f"empty or hold {COLOUR_NAMES[1 - player]} stones; {labels[t]} has {e + x} (§4.4)"
+            )
+        return f"{labels[t]} is not in a straight line from the pawn at {labels[o]} (§4.1)"
+
+    # -- applying a decision ---------------------------------------------
+    def _apply(self, action: int) -> None:
+        phase = self.phase
+        p = self.to_move
+        content = self.content
+        if phase == STONES:  # §5: one stone; an enemy stone there is removed first
+            if content[action] == EMPTY:
+                self.hit_empty = True
+            content[action] = STONE + p
+            self.reach.remove(action)
+            self.turn_cells.append(action)
+            self.left -= 1
+            if self.left == 0:
+                self._end_turn()
+        elif phase == PICK:  # §4.1
+            self.origin = action
+            self.turn_cells = [action]
+            self.phase = DEST
+        elif phase == DEST:  # §4.1-§4.4: the pawn leaps; its reach is fixed now
+            o = self.origin
+            self.left = self.moves[o][action]
+            content[o] = EMPTY
+            content[action] = PAWN + p
+            pawns = self.pawns[p]
+            pawns[pawns.index(o)] = action
+            self.dest = action
+            enemy = STONE + 1 - p
+            self.reach = [j for j in self.game.neighbours[action] if content[j] == EMPTY or content[j] == enemy]
+            self.hit_empty = False
+            self.turn_cells.append(action)
+            self.phase = STONES
+        elif phase == PASS:  # §6.1
+            self.passes += 1
+            self.last_cells = []
+            self.to_move = 1 - p
+            self.moves = self._moves_of(self.to_move)
+            self.phase = PICK
+        else:  # PLACE, §3.1
+            content[action] = PAWN + p
+            self.pawns[p].append(action)
+            self.last_cells = [action]
+            if len(self.pawns[1]) < 2:
+                self.to_move = 1 - p
+            else:  # §3.2: all four pawns are down
+                second = self.game.params["first_mover"] == "second_placer"
+                self._start_turn(1 if second else 0)
+
+    def _end_turn(self) -> None:
+        self.last_cells = self.turn_cells
+        self.turn_cells = []
+        self.origin = self.dest = -1
+        self.reach = []
+        self._start_turn(1 - self.to_move)
+
+    def _start_turn(self, p: int) -> None:
+        """Hand the turn to ``p``: a move, a forced pass, or the end of the game (§6)."""
+        self.to_move = p
+        moves = self._moves_of(p)
+        if moves:
+            self.moves = moves
+            self.phase = PICK
+            return
+        self.moves = {}
+        if self.game.params["end_rule"] == "both_blocked" and self._moves_of(1 - p):
+            self.phase = PASS
+            return
+        self._finish()
+
+    def _finish(self) -> None:
+        """§7: compare scores; the higher wins, equal scores draw (or go to the tie-break, §7.3)."""
+        self.phase = OVER
+        g0, g1 = self.groups(0), self.groups(1)
+        k0: list[int] = [self.score(0, g0)]
+        k1: list[int] = [self.score(1, g1)]
+        if self.game.params["tie_break"]:  # then the groups, largest first; having one beats lacking it
+            k0 += g0
+            k1 += g1
+        self.winner = 0 if k0 > k1 else 1 if k1 > k0 else 2
+
+    # -- scoring (§7) ------------------------------------------------------
+    def groups(self, p: int) -> list[int]:
+        """Sizes of seat ``p``'s connected groups of stones, largest first (§7)."""
+        content = self.content
+        nbrs = self.game.neighbours
+        code = STONE + p
+        seen = [False] * len(content)
+        sizes = []
+        for i, c in enumerate(content):
+            if c != code or seen[i]:
+                continue
+            seen[i] = True
+            stack = [i]
+            size = 0
+            while stack:
+                j = stack.pop()
+                size += 1
+                for k in nbrs[j]:
+                    if not seen[k] and content[k] == code:
+                        seen[k] = True
+                        stack.append(k)
+            sizes.append(size)
+        sizes.sort(reverse=True)
+        return sizes
+
+    def score(self, p: int, sizes: list[int] | None = None) -> int:
+        if sizes is None:
+            sizes = self.groups(p)
+        if self.game.params["scoring"] == "connected_stones":
+            return sum(s for s in sizes if s >= 2)
+        return sizes[0] if sizes else 0
+
+    def clone(self) -> RadiusState:
+        s = RadiusState.__new__(RadiusState)
+        s.__dict__.update(self.__dict__)
+        s._history = self._history[:]
+        s._actors = self._actors[:]
+        s.content = self.content[:]
+        s.pawns = [self.pawns[0][:], self.pawns[1][:]]
+        s.reach = self.reach[:]
+        s.turn_cells = self.turn_cells[:]
+        s.last_cells = self.last_cells[:]
+        return s
+
+    # -- notation and views -----------------------------------------------
+    def _action_to_string(self, player: int, action: int) -> str:
+        if action == self.game.pass_action:
+            return "pass"
+        if 0 <= action < self.game.n:
+            return self.game.board.labels[action]
+        return f"#{action}"
+
+    def observation(self, player: int | None = None) -> dict[str, Any]:
+        g = [self.groups(0), self.groups(1)]
+        return {
+            "board_side": self.game.params["board_side"],
+            "scoring": self.game.params["scoring"],
+            "stones": [c - STONE if STONE <= c < PAWN else -1 for c in self.content],
+            "pawns": [sorted(self.pawns[0]), sorted(self.pawns[1])],
+            "phase": self.phase,
+            "to_move": self.current_player(),
+            "origin": self.origin if self.phase in (DEST, STONES) else None,
+            "destination": self.dest if self.phase == STONES else None,
+            "stones_left": self.left if self.phase == STONES else 0,
+            "must_hit_empty": self.phase == STONES and self.left == 1 and not self.hit_empty,
+            "this_turn": self.turn_cells[:],
+            "last_turn": self.last_cells[:],
+            "passes": self.passes,
+            "groups": g,
+            "scores": [self.score(0, g[0]), self.score(1, g[1])],
+            "winner": self.winner if self.winner in (0, 1) else None,
+            "draw": self.winner == 2,
+            "colours": list(COLOUR_NAMES),
+        }
+
+
+def _center(poly: list[tuple[float, float]]) -> tuple[float, float]:
+    return (sum(p[0] for p in poly) / len(poly), sum(p[1] for p in poly) / len(poly))
+
+
+def _prompt(game: RadiusGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
+    labels = game.board.labels
+    colours = obs["colours"]
+    phase = obs["phase"]
+    what = "largest group" if obs["scoring"] == "largest_group" else "connected stones"
+    if phase == OVER:
+        a, b = obs["scores"]
+        if obs["draw"]:
+            return f"Draw: {a} to {b} ({what})."
+        w = obs["winner"]
+        tie = " after the tie-break" if a == b else ""
+        return f"{colours[w]} wins {max(a, b)} to {min(a, b)} ({what}){tie}."
+    if not legal:
+        return f"{colours[obs['to_move']]} to move."
+    if phase == PLACE:
+        placed = sum(len(x) for x in obs["pawns"])
+        return f"Place a pawn on an empty cell ({placed} of 4 placed)."
+    if phase == PICK:
+        return "Choose one of your pawns to move."
+    if phase == DEST:
+        return f"Choose where the pawn on {labels[obs['origin']]} lands, in a straight line."
+    if phase == STONES:
+        k = obs["stones_left"]
+        near = labels[obs["destination"]]
+        if obs["must_hit_empty"]:
+            return f"Place your last stone on an empty cell next to {near}: one stone must go on an empty cell."
+        enemy = colours[1 - obs["to_move"]]
+        return f"Place {k} more stone{'s' if k > 1 else ''} next to {near}, on empty cells or {enemy} stones."
+    return "None of your pawns can move: you must pass."
+
+
+def _scene(game: RadiusGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+    labels = game.board.labels
+    colours = obs["colours"]
+    s = sc.new_scene(_prompt(game, obs, legal), game._viewbox)
+    s["cells"] = [dict(c) for c in game._scene_cells]
+    for i, o in enumerate(obs["stones"]):
+        if o >= 0:
+            s["pieces"].append(sc.piece(labels[i], o, "stone"))
+    for seat in (0, 1):
+        for i in obs["pawns"][seat]:
+            s["pieces"].append(sc.piece(labels[i], seat, "pawn", label="P"))
+    for i in obs["this_turn"]:
+        s["highlights"].append({"at": labels[i], "kind": "selected"})
+    for i in obs["last_turn"]:
+        s["highlights"].append({"at": labels[i], "kind": "last"})
+    for a, label in legal:
+        if a < game.n:
+            s["targets"].append({"at": labels[a], "action": a, "label": label})
+    what = "largest group" if obs["scoring"] == "largest_group" else "connected stones"
+    s["status"] = [f"{colours[k]}: {what} {obs['scores'][k]}, {sum(obs['groups'][k])} stones" for k in (0, 1)]
+    if obs["phase"] == STONES:
+        s["status"].append(f"stones to place: {obs['stones_left']}")
+    s["players"] = [sc.player(k, f"seat {k} ({colours[k]})") for k in (0, 1)]
+    return sc.finish_scene(s, legal)
+
+
+RadiusGame.state_class = RadiusState
+GAME_CLASS = RadiusGame
