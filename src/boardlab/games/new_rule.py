@@ -1,0 +1,579 @@
+"""New Rule (author unknown): a cooperative game of pennies compressed and dispersed on a chessboard.
+
+Rules: ``docs/rules/new-rule.md``; clause numbers are cited as ``§n``.
+
+Every seat plays for the same team (§7). A turn is a sequence of small
+decisions: the seat chooses a square (§4a), then for every penny that leaves
+it the coin is flipped (a chance node, §4b) and the seat chooses one of the
+four directions the coin allows (§4c). Settling between rounds (§5) works the
+same way, decided by the round's settler.
+
+Actions:
+
+* ``0 … 63``: a square, row-major from the top-left as drawn (``a8`` is 0,
+  ``h1`` is 63), labelled like chess squares;
+* ``64 … 71``: a direction, clockwise from north: ``N NE E SE S SW W NW``
+  (even: orthogonal, odd: diagonal);
+* chance outcomes ``0`` (heads) and ``1`` (tails).
+
+The state is incremental: ``counts`` per square, ``multi`` (squares holding 2+
+pennies) and the pool are updated move by move; rays from every square in
+every direction are precomputed, so a move is a table look-up.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import scene as sc
+from ..core.constants import CHANCE, TERMINAL
+from ..core.game import Game, State
+from ..core.options import Option
+from ..geometry.squaregrid import SquareGrid
+
+SIZE = 8
+SQUARES = SIZE * SIZE
+PENNIES = 100
+SETUP_PENNIES = 8
+MAX_ROUNDS = 25
+SETTLE_AT = 4  # §5: squares with this many pennies or more are settled
+BLOB_MIN = 5  # §6a: the blob needs at least this many stacks
+LOSS_MULTI = 4  # §6b-ii: at most this many stacks loses
+
+DIRECTION_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+DIRECTION_STEPS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))  # (dx, dy), y down
+DIR0 = SQUARES  # action of the first direction
+NUM_ACTIONS = SQUARES + len(DIRECTION_NAMES)
+HEADS, TAILS = 0, 1
+ORTHOGONAL_ACTIONS = [DIR0 + k for k in range(0, 8, 2)]
+DIAGONAL_ACTIONS = [DIR0 + k for k in range(1, 8, 2)]
+
+# Phases of the state machine.
+SETUP_FLIP, SETUP_PLACE, CHOOSE_SQUARE, FLIP, DIRECTION, SETTLE_CHOOSE, OVER = range(7)
+PHASE_NAMES = ("setup-flip", "setup-place", "choose-square", "flip", "direction", "settle-choose", "over")
+
+GRID = SquareGrid(SIZE, SIZE)
+LABELS = GRID.labels()
+COORDS = tuple(GRID.coords(i) for i in range(SQUARES))
+DARK = tuple(GRID.is_dark(i) for i in range(SQUARES))
+DARK_SQUARES = [i for i in range(SQUARES) if DARK[i]]
+LIGHT_SQUARES = [i for i in range(SQUARES) if not DARK[i]]
+ALL_SQUARES = list(range(SQUARES))
+#: ``RAYS[s][k]``: the squares 1, 2, … steps from ``s`` in direction ``k`` until the edge.
+RAYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            GRID.index(COORDS[s][0] + dx * d, COORDS[s][1] + dy * d)
+            for d in range(1, SIZE)
+            if GRID.inside(COORDS[s][0] + dx * d, COORDS[s][1] + dy * d)
+        )
+        for dx, dy in DIRECTION_STEPS
+    )
+    for s in range(SQUARES)
+)
+
+
+def destination(square: int, direction: int, distance: int) -> int:
+    """The square ``distance`` steps from ``square`` along direction ``direction`` (0-7), or -1 off the board."""
+    ray = RAYS[square][direction]
+    return ray[distance - 1] if distance <= len(ray) else -1
+
+
+def spread(squares: list[int]) -> tuple[int, int, int, int]:
+    """``(min col, min row, max col, max row)`` of a non-empty list of squares."""
+    cols = [COORDS[s][0] for s in squares]
+    rows = [COORDS[s][1] for s in squares]
+    return min(cols), min(rows), max(cols), max(rows)
+
+
+def block_text(box: tuple[int, int, int, int]) -> str:
+    """The corner labels of a box, e.g. ``a1-c3``."""
+    c0, r0, c1, r1 = box
+    return f"{LABELS[GRID.index(c0, r1)]}-{LABELS[GRID.index(c1, r0)]}"
+
+
+class NewRuleGame(Game):
+    id = "new-rule"
+    title = "New Rule"
+    summary = "Cooperative: compress squares of pennies so they disperse by coin flips, and gather a 3×3 blob in time."
+    min_players = 1
+    max_players = 4
+    default_players = 1
+    options = (
+        Option(
+            "win",
+            str,
+            "blob",
+            ("blob", "literal"),
+            "blob: every square with 2+ pennies lies in one 3×3 block, at least 5 of them (§6a); "
+            "literal: all pennies on the board in a 3×3 block, which can never happen (§6a).",
+        ),
+        Option(
+            "settle_dynamic",
+            bool,
+            False,
+            (False, True),
+            "Settling also disperses squares that reach 4+ pennies during the settling itself (§5d).",
+        ),
+        Option(
+            "win_before_loss",
+            bool,
+            True,
+            (False, True),
+            "When the win and a loss condition hold at the same check, the players win (§6c).",
+        ),
+    )
+    rules_version = "1"
+    mechanics = ("cooperative", "chance (coin flips)", "square board", "perfect information", "multi-step turns")
+    playing_time = "20 min"
+    cooperative = True
+    inventions = (
+        "The default win (option win=blob): every square holding 2+ pennies lies in one 3×3 block and there are at "
+        "least 5 such squares. The text's own goal (all pennies in a 3×3 block) can never be met, because no square "
+        "is ever emptied; it is kept as win=literal.",
+        "Who decides during settling: one seat per round, the settler, rotating with the round (seat 0 settles "
+        "round 1, seat 1 round 2, …).",
+        "The player count is capped at 4 (the text says 1+).",
+        "Win and loss are checked only after a whole turn and after a whole settling, never during setup.",
+    )
+
+    def num_distinct_actions(self) -> int:
+        return NUM_ACTIONS
+
+    def max_chance_outcomes(self) -> int:
+        return 2
+
+    def max_game_length(self) -> int:
+        # Setup (2 entries per penny); at most 28 turns (the pool), each at most one square choice and a flip and
+        # a direction per penny on the board; at most 25 settlings of at most 64 squares (3 entries each).
+        turns = PENNIES - SQUARES - SETUP_PENNIES
+        return 2 * SETUP_PENNIES + turns * (1 + 2 * PENNIES) + MAX_ROUNDS * SQUARES * 3
+
+    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+        return _scene(observation, legal)
+
+
+class NewRuleState(State):
+    game: NewRuleGame
+
+    def __init__(self, game: NewRuleGame, num_players: int) -> None:
+        super().__init__(game, num_players)
+        self.counts = [1] * SQUARES  # §2a
+        self.pool = PENNIES - SQUARES  # §2b
+        self.removed = 0
+        self.multi = 0  # squares holding 2+ pennies
+        self.phase = SETUP_FLIP
+        self.to_move = 0
+        self.placed = 0  # setup pennies placed (§2c)
+        self.coin = -1  # the coin showing now (HEADS / TAILS), -1 before any flip
+        self.round = 1
+        self.turns = 0
+        self.seat_in_round = 0
+        self.settling = False
+        self.settler = 0
+        self.active = -1  # square being compressed or settled
+        self.pending: list[int] = []  # §5: squares still to settle this round
+        self.settled: list[int] = []  # squares settled this round (for settle_dynamic)
+        self.outcome = 0  # 1 win, -1 loss
+        self.reason = ""
+        self.last_from = -1
+        self.last_to = -1  # -1 with last_from set: the penny left the board
+        self.last_dir = -1
+
+    # -- turn order and result (§3, §7) -------------------------------------
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase in (SETUP_FLIP, FLIP):
+            return CHANCE
+        if phase == OVER:
+            return TERMINAL
+        return self.to_move
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def returns(self) -> list[float]:
+        return [float(self.outcome)] * self.num_players
+
+    # -- legal moves (§2c, §4, §5) ---------------------------------------------
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        phase = self.phase
+        if phase in (SETUP_FLIP, FLIP):
+            return [HEADS, TAILS] if player == CHANCE or player is None else []
+        if phase == OVER or (player is not None and player != self.to_move):
+            return []
+        if phase == CHOOSE_SQUARE:
+            return ALL_SQUARES[:]
+        if phase == DIRECTION:
+            return (ORTHOGONAL_ACTIONS if self.coin == HEADS else DIAGONAL_ACTIONS)[:]
+        if phase == SETUP_PLACE:
+            return (DARK_SQUARES if self.coin == HEADS else LIGHT_SQUARES)[:]
+        return self.pending[:]  # SETTLE_CHOOSE
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.legal_actions(player)
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(HEADS, 0.5), (TAILS, 0.5)]
+
+    def _is_legal(self, player: int, action: int) -> bool:
+        phase = self.phase
+        if phase == CHOOSE_SQUARE:
+            return 0 <= action < SQUARES
+        if phase == DIRECTION:
+            return DIR0 <= action < NUM_ACTIONS and (action - DIR0) % 2 == self.coin
+        if phase == SETUP_PLACE:
+            return 0 <= action < SQUARES and DARK[action] == (self.coin == HEADS)
+        return action in self.pending
+
+    def _explain(self, player: int, action: int) -> str | None:
+        phase = self.phase
+        is_square = 0 <= action < SQUARES
+        if phase in (SETUP_PLACE, CHOOSE_SQUARE, SETTLE_CHOOSE) and not is_square:
+            return "choose a square now; directions come after the coin is flipped (§4)"
+        if phase == DIRECTION and is_square:
+            kind = (
+                "orthogonal direction (N, E, S or W)" if self.coin == HEADS else "diagonal direction (NE, SE, SW or NW)"
+            )
+            return f"choose an {kind} for the penny leaving {LABELS[self.active]} (§4c)"
+        if phase == SETUP_PLACE:
+            side = "heads: a dark" if self.coin == HEADS else "tails: a light"
+            return f"the coin showed {side} square must take this penny (§2c)"
+        if phase == DIRECTION:
+            if self.coin == HEADS:
+                return "the coin showed heads: the penny moves orthogonally (N, E, S or W) (§4b)"
+            return "the coin showed tails: the penny moves diagonally (NE, SE, SW or NW) (§4b)"
+        if phase == SETTLE_CHOOSE:
+            names = ", ".join(LABELS[s] for s in self.pending)
+            return f"only squares still waiting to settle may be chosen: {names} (§5a)"
+        return None
+
+    # -- applying a move ---------------------------------------------------------
+    def apply_action(self, action: int, player: int | None = None) -> None:
+        # Fast path for the common cases (chance and seat decisions); the rest,
+        # and every refusal, goes through the core's checks and explanations.
+        if type(action) is int and (player is None or player == self.current_player()):
+            phase = self.phase
+            if phase in (SETUP_FLIP, FLIP):
+                ok = action in (HEADS, TAILS)
+                actor = CHANCE
+            elif phase == OVER:
+                ok = False
+                actor = TERMINAL
+            else:
+                ok = self._is_legal(self.to_move, action)
+                actor = self.to_move
+            if ok:
+                self._apply(action)
+                self._history.append(action)
+                self._actors.append(actor)
+                if actor == CHANCE:
+                    self._barrier = len(self._history)
+                return
+        super().apply_action(action, player)
+
+    def _apply(self, action: int) -> None:
+        phase = self.phase
+        if phase in (FLIP, SETUP_FLIP):  # §2c, §4b
+            self.coin = action
+            self.phase = DIRECTION if phase == FLIP else SETUP_PLACE
+        elif phase == DIRECTION:
+            self._move(action - DIR0)
+        elif phase == CHOOSE_SQUARE:  # §4a
+            self.pool -= 1
+            self._add(action)
+            self.active = action
+            self.last_from, self.last_to, self.last_dir = action, action, -1
+            if self.counts[action] >= 2:
+                self.phase = FLIP
+            else:  # cannot happen (no square is ever empty), kept for safety
+                self._end_turn()
+        elif phase == SETUP_PLACE:  # §2c
+            self.pool -= 1
+            self._add(action)
+            self.last_from, self.last_to, self.last_dir = action, action, -1
+            self.placed += 1
+            if self.placed == SETUP_PENNIES:
+                self.phase = CHOOSE_SQUARE
+                self.to_move = 0
+            else:
+                self.phase = SETUP_FLIP
+                self.to_move = self.placed % self.num_players
+        else:  # SETTLE_CHOOSE (§5b)
+            self.pending.remove(action)
+            self._settle(action)
+
+    def _add(self, square: int) -> None:
+        c = self.counts[square] + 1
+        self.counts[square] = c
+        if c == 2:
+            self.multi += 1
+
+    def _move(self, direction: int) -> None:
+        """Move one penny out of the active square, as far as it holds pennies (§4d, §4e)."""
+        s = self.active
+        counts = self.counts
+        c = counts[s]
+        target = destination(s, direction, c)
+        counts[s] = c - 1
+        if c == 2:
+            self.multi -= 1
+        if target < 0:
+            self.removed += 1
+        else:
+            self._add(target)
+        self.last_from, self.last_to, self.last_dir = s, target, direction
+        if self.settling:
+            self._next_settle()
+        elif c - 1 >= 2:  # §4f
+            self.phase = FLIP
+        else:
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        self.turns += 1
+        self.active = -1
+        if self._check_end(round_complete=False):
+            return
+        self.seat_in_round += 1
+        if self.seat_in_round < self.num_players:  # §3
+            self.to_move = self.seat_in_round
+            self.phase = CHOOSE_SQUARE
+            return
+        # §5: the round's turns are over; settle.
+        self.settling = True
+        self.settler = (self.round - 1) % self.num_players
+        self.to_move = self.settler
+        self.settled = []
+        self.pending = [s for s in range(SQUARES) if self.counts[s] >= SETTLE_AT]  # §5a snapshot
+        self._next_settle()
+
+    def _next_settle(self) -> None:
+        if self.game.params["settle_dynamic"]:  # §5d
+            done = set(self.settled)
+            self.pending = [s for s in range(SQUARES) if self.counts[s] >= SETTLE_AT and s not in done]
+        if len(self.pending) > 1:
+            self.phase = SETTLE_CHOOSE
+            self.active = -1
+        elif self.pending:  # §5b: a sole square needs no choice
+            self._settle(self.pending.pop())
+        else:
+            self._end_round()
+
+    def _settle(self, square: int) -> None:
+        self.settled.append(square)
+        self.active = square
+        self.phase = FLIP
+
+    def _end_round(self) -> None:
+        self.settling = False
+        self.active = -1
+        self.pending = []
+        if self._check_end(round_complete=True):
+            return
+        self.round += 1
+        self.seat_in_round = 0
+        self.to_move = 0
+        self.phase = CHOOSE_SQUARE
+
+    # -- the end (§6) ------------------------------------------------------------
+    def blob(self) -> tuple[bool, str]:
+        """Whether the default goal holds (§6a, win=blob), and a short reason."""
+        stacks = [s for s in range(SQUARES) if self.counts[s] >= 2]
+        if len(stacks) < BLOB_MIN:
+            return False, f"only {len(stacks)} squares hold 2+ pennies ({BLOB_MIN} needed)"
+        box = spread(stacks)
+        w, h = box[2] - box[0] + 1, box[3] - box[1] + 1
+        if w <= 3 and h <= 3:
+            return True, f"all {len(stacks)} stacks lie within {block_text(box)}"
+        return False, f"the {len(stacks)} stacks span {w}×{h} squares"
+
+    def literal_goal(self) -> bool:
+        """The text's goal (§6a, win=literal): every penny on the board lies within one 3×3 block."""
+        occupied = [s for s in range(SQUARES) if self.counts[s] > 0]
+        box = spread(occupied)
+        return box[2] - box[0] <= 2 and box[3] - box[1] <= 2
+
+    def losses(self, round_complete: bool) -> list[str]:
+        """The loss conditions that hold now (§6b)."""
+        out = []
+        if self.pool == 0:
+            out.append("the pool is empty (§6b-i)")
+        if self.multi <= LOSS_MULTI:
+            out.append(f"only {self.multi} squares hold more than one penny (§6b-ii)")
+        if round_complete and self.round >= MAX_ROUNDS:
+            out.append(f"{MAX_ROUNDS} rounds have been played (§6b-iii)")
+        return out
+
+    def _check_end(self, round_complete: bool) -> bool:
+        params = self.game.params
+        won = self.blob()[0] if params["win"] == "blob" else self.literal_goal()
+        lost = self.losses(round_complete)
+        if won and (params["win_before_loss"] or not lost):  # §6c
+            self.outcome = 1
+            if params["win"] == "blob":
+                self.reason = f"the blob is complete: {self.blob()[1]} (§6a)"
+            else:
+                self.reason = "every penny lies within one 3×3 block (§6a)"
+        elif lost:
+            self.outcome = -1
+            self.reason = "; ".join(lost)
+        else:
+            return False
+        self.phase = OVER
+        self.to_move = TERMINAL
+        return True
+
+    def clone(self) -> NewRuleState:
+        s = NewRuleState.__new__(NewRuleState)
+        s.__dict__.update(self.__dict__)
+        s._history = self._history[:]
+        s._actors = self._actors[:]
+        s.counts = self.counts[:]
+        s.pending = self.pending[:]
+        s.settled = self.settled[:]
+        return s
+
+    def _recount(self) -> None:
+        """Recompute ``multi`` from ``counts`` (for tests that build positions directly)."""
+        self.multi = sum(1 for c in self.counts if c >= 2)
+
+    # -- notation and views ------------------------------------------------------
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == CHANCE:
+            face = "heads" if action == HEADS else "tails" if action == TAILS else f"#{action}"
+            if self.phase == SETUP_FLIP:
+                return f"{face} ({'dark' if action == HEADS else 'light'})"
+            if self.phase == FLIP:
+                return f"{face} ({'orthogonal' if action == HEADS else 'diagonal'})"
+            return face
+        if 0 <= action < SQUARES:
+            return LABELS[action]
+        if DIR0 <= action < NUM_ACTIONS:
+            return DIRECTION_NAMES[action - DIR0]
+        return f"#{action}"
+
+    def observation(self, player: int | None = None) -> dict[str, Any]:
+        blob, blob_text = self.blob()
+        distance = self.counts[self.active] if self.active >= 0 and self.phase in (FLIP, DIRECTION) else 0
+        return {
+            "num_players": self.num_players,
+            "win_rule": self.game.params["win"],
+            "counts": self.counts[:],
+            "pool": self.pool,
+            "removed": self.removed,
+            "multi": self.multi,
+            "blob": blob,
+            "blob_text": blob_text,
+            "phase": PHASE_NAMES[self.phase],
+            "to_move": self.current_player(),
+            "round": self.round,
+            "max_rounds": MAX_ROUNDS,
+            "turns": self.turns,
+            "setup_placed": self.placed,
+            "coin": ("heads", "tails")[self.coin] if self.coin >= 0 else None,
+            "settling": self.settling,
+            "settler": self.settler,
+            "active": LABELS[self.active] if self.active >= 0 else None,
+            "distance": distance,
+            "pending": [LABELS[s] for s in self.pending],
+            "last_from": LABELS[self.last_from] if self.last_from >= 0 else None,
+            "last_to": LABELS[self.last_to] if self.last_to >= 0 else None,
+            "last_dir": DIRECTION_NAMES[self.last_dir] if self.last_dir >= 0 else None,
+            "outcome": self.outcome,
+            "reason": self.reason,
+        }
+
+
+# -- the scene -------------------------------------------------------------------
+_CELLS = [
+    sc.cell(LABELS[i], GRID.center(i), GRID.cell_polygon(i), label=LABELS[i], fill="dark" if DARK[i] else "light")
+    for i in range(SQUARES)
+]
+_INDEX = {label: i for i, label in enumerate(LABELS)}
+
+
+def _prompt(obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
+    phase = obs["phase"]
+    if phase == "over":
+        return ("You win: " if obs["outcome"] > 0 else "You lose: ") + obs["reason"] + "."
+    coin = obs["coin"] or ""
+    d = obs["distance"]
+    k = obs["setup_placed"] + 1
+    if phase == "setup-flip":
+        return (
+            f"Setup: the coin is flipped for penny {k} of {SETUP_PENNIES} (heads: a dark square, tails: a light one)."
+        )
+    if phase == "flip":
+        return f"The coin is flipped for the penny leaving {obs['active']}: heads moves it {d} squares orthogonally, tails diagonally."
+    who = f"Seat {obs['to_move']}"
+    mine = bool(legal)
+    if phase == "setup-place":
+        colour = "dark" if coin == "heads" else "light"
+        if mine:
+            return f"{coin.capitalize()}: place penny {k} of {SETUP_PENNIES} on any {colour} square."
+        return f"{who} places setup penny {k} of {SETUP_PENNIES} on a {colour} square."
+    if phase == "direction":
+        how = "orthogonally" if coin == "heads" else "diagonally"
+        if mine:
+            return f"{coin.capitalize()}: move a penny {d} squares {how} from {obs['active']} — choose a direction."
+        return f"{who} chooses the direction for a penny leaving {obs['active']} ({d} squares {how})."
+    if phase == "settle-choose":
+        if mine:
+            return "Settling: choose the next square with 4+ pennies to disperse one penny from."
+        return f"Settling: {who.lower()} chooses the next square to disperse."
+    if mine:
+        return f"Round {obs['round']}: choose a square to compress (a penny from the pool goes on it)."
+    return f"Round {obs['round']}: {who.lower()} chooses a square to compress."
+
+
+def _scene(obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+    s = sc.new_scene(_prompt(obs, legal), (-0.5, -0.5, SIZE + 1, SIZE + 1))
+    s["cells"] = [dict(c) for c in _CELLS]
+    for i, c in enumerate(obs["counts"]):
+        if c:
+            s["pieces"].append(sc.piece(LABELS[i], None, "penny", label=str(c), height=c))
+    s["zones"].append(sc.zone("pool", "Pool", [sc.item("pool-pennies", f"{obs['pool']} pennies", "counter")]))
+    s["zones"].append(sc.zone("out", "Out of play", [sc.item("out-pennies", f"{obs['removed']} pennies", "counter")]))
+    if obs["coin"] is not None:
+        s["zones"].append(sc.zone("coin", "Coin", [sc.item("coin-face", obs["coin"], "coin")]))
+    if obs["last_from"] is not None:
+        s["highlights"].append({"at": obs["last_from"], "kind": "last"})
+        if obs["last_to"] is not None and obs["last_to"] != obs["last_from"]:
+            s["highlights"].append({"at": obs["last_to"], "kind": "last"})
+    if obs["active"] is not None:
+        s["highlights"].append({"at": obs["active"], "kind": "selected"})
+    for label in obs["pending"]:
+        s["highlights"].append({"at": label, "kind": "hint"})
+    if obs["phase"] == "direction":
+        src = _INDEX[obs["active"]]
+        for a, label in legal:
+            target = destination(src, a - DIR0, obs["distance"])
+            if target >= 0:
+                s["targets"].append({"at": LABELS[target], "action": a, "label": f"{label} to {LABELS[target]}"})
+            else:
+                s["buttons"].append({"action": a, "label": f"{label} (off the board)"})
+    else:
+        for a, label in legal:
+            if 0 <= a < SQUARES:
+                s["targets"].append({"at": LABELS[a], "action": a, "label": label})
+    blob = "yes" if obs["blob"] else "no"
+    if obs["win_rule"] == "literal":
+        goal = "Goal (literal): every penny in one 3×3 block — unreachable, every square keeps a penny"
+    else:
+        goal = f"Blob: {blob} ({obs['blob_text']})"
+    s["status"] = [
+        f"Round {obs['round']} of {obs['max_rounds']}",
+        f"Pool: {obs['pool']} pennies",
+        f"Squares with 2+ pennies: {obs['multi']}",
+        goal,
+        f"Out of play: {obs['removed']}",
+    ]
+    for k in range(obs["num_players"]):
+        detail = "settles this round" if obs["settling"] and k == obs["settler"] else None
+        s["players"].append(sc.player(k, f"seat {k}", detail))
+    return sc.finish_scene(s, legal)
+
+
+NewRuleGame.state_class = NewRuleState
+GAME_CLASS = NewRuleGame
