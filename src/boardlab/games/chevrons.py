@@ -1,0 +1,455 @@
+"""Chevrons (Rey Alicea, 2020): two-edge chevrons on a hexagon of triangles; enclosed areas are claimed.
+
+Rules: ``docs/rules/chevrons.md``; clause numbers are cited as ``§n``.
+
+Seat 0 is Red, who opens (§3); seat 1 is Blue. The board is the triangular
+lattice inside a regular hexagon of side ``board_side`` (§1), from
+:class:`boardlab.geometry.TriLattice`: points, unit edges and unit triangles.
+
+A placement is two decisions by the same seat (§4): action ``e`` (an edge
+index, ``0 .. E-1``) chooses the chevron's first edge, then action ``E + f``
+chooses its second edge ``f``, which must meet ``e`` at 120°. Both actions are
+labelled by the edge they name (``c3-d4``: its two end points).
+
+State tables are incremental: ``free[e]`` (edge unoccupied and not inside an
+enclosed area), ``mates[e]`` (how many free edges meet ``e`` at 120°) and the
+sorted list ``starts`` of free edges with at least one such mate: exactly the
+legal first edges. After a placement only the areas touching the two new edges
+can change, so at most four flood fills run, each stopping as soon as it meets
+an uncovered border edge (§5).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import scene as sc
+from ..core.constants import TERMINAL
+from ..core.game import Game, State
+from ..core.options import Option
+from ..geometry.hexgrid import HEX_DIRECTIONS, SQRT3, HexBoard, bounding_box
+from ..geometry.lattice import TriLattice
+
+COLOUR_NAMES = ("Red", "Blue")
+_ROWS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+class _Board:
+    """Geometry tables for one board side, shared by every game and state of that size."""
+
+    def __init__(self, side: int) -> None:
+        lat = TriLattice.hexagon(side)
+        self.side = side
+        self.lattice = lat
+        self.num_edges = len(lat.edges)
+        self.num_triangles = len(lat.triangles)
+        self.point_labels: tuple[str, ...] = HexBoard.of_side(side + 1).labels
+        self.edge_labels = tuple(f"{self.point_labels[i]}-{self.point_labels[j]}" for i, j in lat.edges)
+        self.edge_by_label = {lab: e for e, lab in enumerate(self.edge_labels)}
+        for e, (i, j) in enumerate(lat.edges):
+            self.edge_by_label[f"{self.point_labels[j]}-{self.point_labels[i]}"] = e
+        #: ``border[e]``: the edge lies on the hexagon's outline (it has one triangle).
+        self.border = tuple(len(ts) == 1 for ts in lat.edge_triangles)
+        #: ``tri_links[t]``: ``(edge, triangle across it or -1 at the border)`` for its three edges.
+        self.tri_links = tuple(
+            tuple((e, next((u for u in lat.edge_triangles[e] if u != t), -1)) for e in lat.triangle_edges[t])
+            for t in range(self.num_triangles)
+        )
+        # §2: two edges form a chevron when they share an end point at 120°, i.e. they leave it in
+        # lattice directions d and d±2.
+        mates: list[list[int]] = [[] for _ in lat.edges]
+        corner: dict[tuple[int, int], int] = {}
+        for v, (q, r) in enumerate(lat.points):
+            out = {}
+            for d, (dq, dr) in enumerate(HEX_DIRECTIONS):
+                w = lat.point_index.get((q + dq, r + dr))
+                if w is not None:
+                    out[d] = lat.edge_index[(min(v, w), max(v, w))]
+            for d, e in out.items():
+                f = out.get((d + 2) % 6)
+                if f is not None:
+                    mates[e].append(f)
+                    mates[f].append(e)
+                    corner[(e, f)] = corner[(f, e)] = v
+        self.mates = tuple(tuple(sorted(m)) for m in mates)
+        self.corner = corner
+        self.num_chevrons = len(corner) // 2
+        # Drawing: unit edges, y grows downwards, rows of points are horizontal.
+        size = 1.0 / SQRT3
+        self.xy = tuple(lat.xy(i, size) for i in range(len(lat.points)))
+        self.tri_polygons = tuple(tuple(self.xy[i] for i in t) for t in lat.triangles)
+        self.tri_centres = tuple(
+            (sum(p[0] for p in poly) / 3.0, sum(p[1] for p in poly) / 3.0) for poly in self.tri_polygons
+        )
+        # Triangle labels: rows lettered from the top in capitals, numbered from the left (``A1``…).
+        rows: dict[float, list[int]] = {}
+        for t, poly in enumerate(self.tri_polygons):
+            rows.setdefault(round(min(pt[1] for pt in poly), 6), []).append(t)
+        labels = [""] * self.num_triangles
+        for k, y in enumerate(sorted(rows)):
+            for m, t in enumerate(sorted(rows[y], key=lambda t: self.tri_centres[t][0])):
+                labels[t] = f"{_ROWS[k]}{m + 1}"
+        self.tri_labels = tuple(labels)
+        order = sorted(range(self.num_triangles), key=lambda t: (labels[t][0], int(labels[t][1:])))
+        #: ``tri_rank[t]``: the triangle's place in reading order (for listing an area's triangles).
+        self.tri_rank = tuple(order.index(t) for t in range(self.num_triangles))
+        self.viewbox = bounding_box(list(self.xy), margin=0.5)
+
+
+_BOARDS: dict[int, _Board] = {}
+
+
+def _board(side: int) -> _Board:
+    if side not in _BOARDS:
+        _BOARDS[side] = _Board(side)
+    return _BOARDS[side]
+
+
+class ChevronsGame(Game):
+    id = "chevrons"
+    title = "Chevrons"
+    summary = "Lay chevrons on a hexagon of triangles; every area you close in with more of your edges is yours."
+    min_players = 2
+    max_players = 2
+    options = (
+        Option(
+            "board_side",
+            int,
+            4,
+            (3, 4, 5),
+            "Unit edges along each side of the hexagonal board: 3, 4 or 5 (54, 96 or 150 triangles) (§1).",
+        ),
+        Option(
+            "count_internal_edges",
+            bool,
+            False,
+            (False, True),
+            "Edges lying inside a newly enclosed area (both sides in it) also count toward its majority (§6.1).",
+        ),
+    )
+    rules_version = "1"
+    mechanics = ("triangular lattice", "perfect information", "edge placement", "territory")
+    playing_time = "15 min"
+    inventions = (
+        "The board size is not in the rules: a hexagon of side 4 (96 triangles) is our choice; sides 3 and 5 "
+        "are options. The board is our reconstruction from the text ('a hexagonal board made up of triangles').",
+        "The board's outline is not a wall: an area is enclosed only when chevrons cover every outline edge it "
+        "touches (otherwise the empty board would already be enclosed).",
+        "Majorities count unit edges on the area's boundary (a chevron gives two), not chevrons; edges lying "
+        "inside the area do not count unless the option count_internal_edges is on.",
+        "Areas enclosed with a tie are closed to play and score for nobody; a tied final score is a draw.",
+        "A placement is entered as two decisions: the first edge, then the second edge at 120 degrees to it.",
+    )
+
+    def _setup(self) -> None:
+        self.board = _board(self.params["board_side"])
+        self.num_edges = self.board.num_edges
+        b = self.board
+        self._scene_cells = [
+            sc.cell(b.tri_labels[t], b.tri_centres[t], b.tri_polygons[t], label=b.tri_labels[t])
+            for t in range(b.num_triangles)
+        ] + [
+            sc.cell(b.point_labels[v], b.xy[v], None, label=b.point_labels[v], radius=0.07, kind="point")
+            for v in range(len(b.xy))
+        ]
+
+    def num_distinct_actions(self) -> int:
+        return 2 * self.num_edges
+
+    def max_game_length(self) -> int:
+        # Every placement covers two edges, so a game has at most E actions (§4, §7).
+        return self.num_edges
+
+    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+        return _scene(self, observation, legal)
+
+
+class ChevronsState(State):
+    game: ChevronsGame
+
+    def __init__(self, game: ChevronsGame, num_players: int) -> None:
+        super().__init__(game, num_players)
+        b = game.board
+        ne = b.num_edges
+        self.owner = [-1] * ne  # edge -> seat whose chevron covers it
+        self.free = [True] * ne  # unoccupied and not inside an enclosed area (§4.2)
+        self.mates = [len(m) for m in b.mates]  # free edges meeting it at 120°
+        self.starts = [e for e in range(ne) if self.mates[e]]  # legal first edges, sorted
+        self.area = [-1] * b.num_triangles  # triangle -> index into ``areas`` once enclosed
+        #: Enclosed areas in the order claimed: ``(owner or -1, triangles, (red edges, blue edges))``.
+        self.areas: list[tuple[int, tuple[int, ...], tuple[int, int]]] = []
+        self.score = [0, 0]
+        self.first = -1  # the first edge of the chevron being placed (§4.1)
+        self.last: tuple[int, int] | None = None
+        self.placements = 0
+        self.to_move = 0
+        self.over = False
+
+    # -- turn order and result (§3, §7, §8) ---------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self.over else self.to_move
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def returns(self) -> list[float]:
+        if not self.over or self.score[0] == self.score[1]:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if self.score[0] > self.score[1] else [-1.0, 1.0]
+
+    # -- legal moves (§4) -------------------------------------------------
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if self.over or (player is not None and player != self.to_move):
+            return []
+        if self.first < 0:
+            return self.starts[:]
+        ne = self.game.num_edges
+        free = self.free
+        return [ne + f for f in self.game.board.mates[self.first] if free[f]]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.legal_actions(player)
+
+    def _is_legal(self, player: int, action: int) -> bool:
+        ne = self.game.num_edges
+        if self.first < 0:
+            return 0 <= action < ne and self.free[action] and self.mates[action] > 0
+        f = action - ne
+        return 0 <= f < ne and self.free[f] and f in self.game.board.mates[self.first]
+
+    def _explain(self, player: int, action: int) -> str | None:
+        b = self.game.board
+        ne = self.game.num_edges
+        e = action if self.first < 0 else action - ne
+        if not 0 <= e < ne:
+            if self.first < 0:
+                return "choose the chevron's first edge first (§4.1)"
+            return f"choose the second edge of the chevron started at {b.edge_labels[self.first]} (§4.1)"
+        if self.owner[e] >= 0:
+            return f"that edge already holds {COLOUR_NAMES[self.owner[e]]}'s chevron (§4.2)"
+        if not self.free[e]:
+            return "that edge lies inside an enclosed area (§4.2)"
+        if self.first < 0:
+            return "no free edge meets it at 120°, so no chevron can use it (§4.1)"
+        return f"it does not meet {b.edge_labels[self.first]} at 120° (§2)"
+
+    # -- applying a move (§4, §5, §6) -------------------------------------
+    def apply_action(self, action: int, player: int | None = None) -> None:
+        # Fast path for legal moves; everything else goes through the core's checks.
+        if (
+            type(action) is int
+            and not self.over
+            and (player is None or player == self.to_move)
+            and self._is_legal(self.to_move, action)
+        ):
+            p = self.to_move
+            self._apply(action)
+            self._history.append(action)
+            self._actors.append(p)
+        else:
+            super().apply_action(action, player)
+
+    def _apply(self, action: int) -> None:
+        if self.first < 0:  # §4.1: the first edge; the same seat chooses the second next
+            self.first = action
+            return
+        game = self.game
+        b = game.board
+        p = self.to_move
+        e, f = self.first, action - game.num_edges
+        self.first = -1
+        self.owner[e] = p
+        self.owner[f] = p
+        self._close(e)
+        self._close(f)
+        self.last = (e, f)
+        self.placements += 1
+        # §5: only areas touching the new edges can have changed.
+        seen: set[int] = set()
+        for x in (e, f):
+            for t in b.lattice.edge_triangles[x]:
+                if t not in seen and self.area[t] < 0:
+                    comp = self._enclosed_area(t)
+                    if comp is not None:
+                        seen.update(comp)
+                        self._claim(comp)
+        if not self.starts:  # §7: nobody can place a chevron any more
+            self.over = True
+        self.to_move = 1 - p
+
+    def _close(self, e: int) -> None:
+        """Edge ``e`` stops being available (covered, or inside an enclosed area)."""
+        self.free[e] = False
+        starts = self.starts
+        mates = self.mates
+        if mates[e]:
+            starts.remove(e)
+        for g in self.game.board.mates[e]:
+            m = mates[g] - 1
+            mates[g] = m
+            if m == 0 and self.free[g]:
+                starts.remove(g)
+
+    def _enclosed_area(self, t: int) -> list[int] | None:
+        """The area of triangle ``t`` if it is enclosed (§5), else ``None`` (stops at the first open border)."""
+        links = self.game.board.tri_links
+        owner = self.owner
+        comp = [t]
+        seen = {t}
+        i = 0
+        while i < len(comp):
+            for e, u in links[comp[i]]:
+                if owner[e] < 0:
+                    if u < 0:
+                        return None  # an uncovered border edge: the area is open
+                    if u not in seen:
+                        seen.add(u)
+                        comp.append(u)
+            i += 1
+        return comp
+
+    def _claim(self, comp: list[int]) -> None:
+        """§6: the colour with more edges on the area's boundary puts a cube in it."""
+        links = self.game.board.tri_links
+        owner = self.owner
+        internal = self.game.params["count_internal_edges"]
+        inside = set(comp)
+        counts = [0, 0]
+        for t in comp:
+            for e, u in links[t]:
+                o = owner[e]
+                if o >= 0 and (u not in inside or (internal and t < u)):
+                    counts[o] += 1
+        winner = 0 if counts[0] > counts[1] else 1 if counts[1] > counts[0] else -1
+        k = len(self.areas)
+        self.areas.append((winner, tuple(sorted(comp)), (counts[0], counts[1])))
+        if winner >= 0:
+            self.score[winner] += len(comp)
+        free = self.free
+        for t in comp:
+            self.area[t] = k
+            for e, _ in links[t]:
+                if free[e]:
+                    self._close(e)
+
+    def clone(self) -> ChevronsState:
+        s = ChevronsState.__new__(ChevronsState)
+        s.__dict__.update(self.__dict__)
+        s._history = self._history[:]
+        s._actors = self._actors[:]
+        s.owner = self.owner[:]
+        s.free = self.free[:]
+        s.mates = self.mates[:]
+        s.starts = self.starts[:]
+        s.area = self.area[:]
+        s.areas = self.areas[:]
+        s.score = self.score[:]
+        return s
+
+    # -- notation and views -----------------------------------------------
+    def _action_to_string(self, player: int, action: int) -> str:
+        ne = self.game.num_edges
+        if 0 <= action < 2 * ne:
+            return self.game.board.edge_labels[action % ne]
+        return f"#{action}"
+
+    def string_to_action(self, player: int | None, text: str) -> int:
+        """Edge labels are accepted with their end points in either order (``d4-c3`` for ``c3-d4``)."""
+        e = self.game.board.edge_by_label.get("".join(str(text).split()).lower())
+        if e is not None:
+            ne = self.game.num_edges
+            legal = self.legal_actions(player)
+            for a in (e, ne + e):
+                if a in legal:
+                    return a
+        return super().string_to_action(player, text)
+
+    def observation(self, player: int | None = None) -> dict[str, Any]:
+        b = self.game.board
+        areas = []
+        for owner, tris, counts in self.areas:
+            areas.append(
+                {
+                    "owner": owner,
+                    "triangles": [b.tri_labels[t] for t in sorted(tris, key=b.tri_rank.__getitem__)],
+                    "cube": b.tri_labels[_cube_triangle(b, tris)],
+                    "edges": list(counts),
+                }
+            )
+        return {
+            "board_side": b.side,
+            "edges": self.owner[:],
+            "areas": areas,
+            "selected": b.edge_labels[self.first] if self.first >= 0 else None,
+            "last": [b.edge_labels[x] for x in self.last] if self.last else None,
+            "to_move": self.current_player(),
+            "placements": self.placements,
+            "score": self.score[:],
+            "open_triangles": sum(1 for a in self.area if a < 0),
+            "over": self.over,
+        }
+
+
+def _cube_triangle(b: _Board, tris: tuple[int, ...]) -> int:
+    """Where the claiming cube sits: the area's triangle nearest its centre (ties: lowest index)."""
+    cx = sum(b.tri_centres[t][0] for t in tris) / len(tris)
+    cy = sum(b.tri_centres[t][1] for t in tris) / len(tris)
+    return min(tris, key=lambda t: ((b.tri_centres[t][0] - cx) ** 2 + (b.tri_centres[t][1] - cy) ** 2, t))
+
+
+def _scene(game: ChevronsGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+    b = game.board
+    ne = b.num_edges
+    score = obs["score"]
+    if obs["over"]:
+        if score[0] == score[1]:
+            result = f"Draw, {score[0]}-{score[1]}"
+        else:
+            w = 0 if score[0] > score[1] else 1
+            result = f"{COLOUR_NAMES[w]} wins {score[w]}-{score[1 - w]}"
+        prompt = f"{result}: no chevron can be placed."
+    else:
+        mover = COLOUR_NAMES[obs["to_move"]]
+        if not legal:
+            prompt = f"{mover} to move."
+        elif obs["selected"] is None:
+            prompt = f"{mover}: choose the first edge of your chevron."
+        else:
+            prompt = f"{mover}: choose the second edge, meeting {obs['selected']} at 120°."
+    s = sc.new_scene(prompt, b.viewbox)
+    tri_index = {lab: t for t, lab in enumerate(b.tri_labels)}
+    fills: list[str | None] = [None] * b.num_triangles
+    for area in obs["areas"]:
+        fill = f"seat{area['owner']}" if area["owner"] >= 0 else "neutral"
+        for lab in area["triangles"]:
+            fills[tri_index[lab]] = fill
+        label = "=" if area["owner"] < 0 else str(len(area["triangles"]))
+        s["pieces"].append(
+            sc.piece(area["cube"], area["owner"] if area["owner"] >= 0 else None, "cube", label=label, shape="square")
+        )
+    s["cells"] = [dict(c, fill=fills[t]) if t < b.num_triangles else c for t, c in enumerate(game._scene_cells)]
+    lat = b.lattice
+    for e, (i, j) in enumerate(lat.edges):
+        o = obs["edges"][e]
+        s["edges"].append(
+            sc.edge(
+                b.edge_labels[e], b.xy[i], b.xy[j], owner=o if o >= 0 else None, kind="chevron" if o >= 0 else "line"
+            )
+        )
+    if obs["selected"] is not None:
+        s["highlights"].append({"at": obs["selected"], "kind": "selected"})
+    for lab in obs["last"] or ():
+        s["highlights"].append({"at": lab, "kind": "last"})
+    for a, label in legal:
+        if 0 <= a < 2 * ne:
+            s["targets"].append({"at": b.edge_labels[a % ne], "action": a, "label": label})
+    s["status"] = [f"{COLOUR_NAMES[k]}: {score[k]} triangles" for k in (0, 1)] + [
+        f"open: {obs['open_triangles']} triangles",
+        f"placements: {obs['placements']}",
+    ]
+    s["players"] = [sc.player(k, f"seat {k} ({COLOUR_NAMES[k]})") for k in (0, 1)]
+    return sc.finish_scene(s, legal)
+
+
+ChevronsGame.state_class = ChevronsState
+GAME_CLASS = ChevronsGame
