@@ -1,0 +1,631 @@
+"""Hamlet: seven role cards, three rounds, and the sole survivor decides who wins.
+
+Rules: ``docs/rules/hamlet.md``; clause numbers are cited as ``§n``.
+
+Cards are numbered 0-6 in the order of :data:`CARDS`. Seat actions are
+``0 lock``, ``1 trade``, ``2 draw`` (§4b, §4c). Chance actions are a card
+number (a deal or a draw, §4a, §7) or, before round 1 when the option
+``first`` is ``random``, the seat that goes first (§3a).
+
+Hidden information (§9) is kept per viewer as an event list inside each round
+(seat 0, seat 1, spectator): an event carries a card only for the viewers
+allowed to see it. Everything a viewer is shown (its hand, the opponent's card
+when a trade told it, the cards it knows to lie in the pool) is computed from
+that viewer's events alone, so a view can never contain more than the events
+gave it. ``resample`` redraws the chance outcomes of every round among all
+those that give the viewer exactly the same events (§9f: rounds are
+independent once their cards are revealed, and every consistent history is
+equally likely, because the pool sizes are fixed by the public actions).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..core import scene as sc
+from ..core.constants import CHANCE, TERMINAL
+from ..core.game import Game, State
+from ..core.options import Option
+
+#: The seven roles (§1), by card number.
+CARDS = ("Claudius", "Gertrude", "Hamlet", "Laertes", "Ophelia", "Polonius", "Rosencrantz & Guildenstern")
+TITLES = (
+    "King Claudius",
+    "Queen Gertrude",
+    "Prince Hamlet",
+    "Knight Laertes",
+    "Maiden Ophelia",
+    "Advisor Polonius",
+    "The Fools Rosencrantz and Guildenstern",
+)
+C, G, H, L, O, P, R = range(7)  # noqa: E741 (the initials of the roles)
+#: ``DEFEATS[a]``: the cards that card ``a`` defeats (§2).
+DEFEATS: tuple[frozenset[int], ...] = (
+    frozenset({G, H, L, O, P}),
+    frozenset({H, L, O, R}),
+    frozenset({L, P, R}),
+    frozenset({O, P, R}),
+    frozenset({H, P, R}),
+    frozenset({G, R}),
+    frozenset({C}),
+)
+#: §8a: if one of these survives, the player who won more rounds wins; otherwise (§8b) the one who won fewer.
+MORE_ROUNDS_WIN = frozenset({C, G, H, L})
+
+# §2a: the relation is a complete tournament, so a round always has exactly one winner.
+for _a in range(7):
+    for _b in range(_a + 1, 7):
+        if (_b in DEFEATS[_a]) == (_a in DEFEATS[_b]):
+            raise RuntimeError(f"the defeats table must decide {CARDS[_a]} against {CARDS[_b]} one way (§2a)")
+
+LOCK, TRADE, DRAW = 0, 1, 2
+ACTION_NAMES = ("lock", "trade", "draw")
+ROUNDS = 3
+
+# Stages of a round (who decides: chance, the first player, the second player).
+COIN, DEAL_FIRST, DEAL_SECOND, ACT_FIRST, DRAW_FIRST, ACT_SECOND, DRAW_SECOND, DONE = range(8)
+STAGE_NAMES = ("coin", "deal", "deal", "first", "draw", "second", "draw", "over")
+SPECTATOR = 2  # index of the spectator's event list
+POOL = 2  # a location in the knowledge map: in the pool
+
+#: An event as one viewer saw it: (kind, seat, card, card2); -1 where the viewer saw no card.
+Event = tuple[str, int, int, int]
+
+
+def beats(a: int, b: int) -> bool:
+    """Whether card ``a`` defeats card ``b`` (§2)."""
+    return b in DEFEATS[a]
+
+
+def _role_detail(c: int) -> str:
+    wins = ", ".join(CARDS[d] for d in sorted(DEFEATS[c]))
+    losses = ", ".join(CARDS[d] for d in range(7) if c in DEFEATS[d])
+    survivor = "more" if c in MORE_ROUNDS_WIN else "fewer"
+    return (
+        f"{TITLES[c]} defeats {wins}; loses to {losses}. "
+        f"If this card is the sole survivor, the player who won {survivor} rounds wins."
+    )
+
+
+ROLE_DETAILS = tuple(_role_detail(c) for c in range(7))
+
+
+class _Round:
+    """One round (§4): the pool, the two hands, the stage and what each viewer has seen."""
+
+    __slots__ = ("cache", "events", "first", "hand", "number", "pool", "remaining", "stage", "steps", "winner")
+
+    def __init__(self, number: int, first: int, remaining: tuple[int, ...]) -> None:
+        self.number = number
+        self.first = first
+        self.remaining = remaining  # the cards in play at the start of the round (public)
+        self.pool = list(remaining)  # sorted
+        self.hand = [-1, -1]
+        self.stage = DEAL_FIRST
+        self.events: tuple[list[Event], list[Event], list[Event]] = ([], [], [])
+        self.steps: list[int] = []  # this round's history entries, chance outcomes included
+        self.winner = -1
+        #: ``resample``'s consistent step lists, by (steps so far, viewer); never shared with a clone.
+        self.cache: dict[tuple[int, int], list[list[int]]] = {}
+
+    def clone(self) -> _Round:
+        r = _Round.__new__(_Round)
+        r.number, r.first, r.remaining, r.stage, r.winner = (
+            self.number,
+            self.first,
+            self.remaining,
+            self.stage,
+            self.winner,
+        )
+        r.pool = self.pool[:]
+        r.hand = self.hand[:]
+        r.events = (self.events[0][:], self.events[1][:], self.events[2][:])
+        r.steps = self.steps[:]
+        r.cache = {}
+        return r
+
+    @property
+    def second(self) -> int:
+        return 1 - self.first
+
+    def actor(self) -> int:
+        if self.stage == ACT_FIRST:
+            return self.first
+        if self.stage == ACT_SECOND:
+            return self.second
+        return CHANCE
+
+    def legal(self, seat: int) -> list[int]:
+        if self.stage == ACT_FIRST and seat == self.first:
+            return [LOCK, TRADE, DRAW]  # §4b
+        if self.stage == ACT_SECOND and seat == self.second:
+            return [LOCK, DRAW]  # §4c
+        return []
+
+    def outcomes(self, exchange: bool) -> list[int]:
+        """The cards chance may give now: a deal (§4a) or a draw (§7a / §7b)."""
+        if self.stage in (DEAL_FIRST, DEAL_SECOND):
+            return self.pool[:]
+        seat = self.first if self.stage == DRAW_FIRST else self.second
+        if exchange:
+            return self.pool[:]
+        return sorted([*self.pool, self.hand[seat]])
+
+    def _tell(self, kind: str, seat: int, card: int = -1, to: int = -1, card2: int = -1) -> None:
+        """Record an event; ``card`` is shown only to viewer ``to`` (to everyone if ``to`` is -2)."""
+        for v in range(3):
+            seen = card if to == -2 or v == to else -1
+            self.events[v].append((kind, seat, seen, card2))
+
+    def apply(self, action: int, exchange: bool) -> None:
+        self.steps.append(action)
+        st = self.stage
+        if st in (DEAL_FIRST, DEAL_SECOND):  # §4a
+            seat = self.first if st == DEAL_FIRST else self.second
+            self.pool.remove(action)
+            self.hand[seat] = action
+            self._tell("dealt", seat, action, to=seat)
+            self.stage = DEAL_SECOND if st == DEAL_FIRST else ACT_FIRST
+        elif st == ACT_FIRST:
+            f, s = self.first, self.second
+            if action == LOCK:  # §5
+                self._tell("lock", f)
+                self.stage = ACT_SECOND
+            elif action == TRADE:  # §6
+                self.hand[f], self.hand[s] = self.hand[s], self.hand[f]
+                # §6b: each side sees the card it receives (and so knows the one it gave).
+                self.events[f].append(("trade", f, self.hand[f], f))
+                self.events[s].append(("trade", f, self.hand[s], s))
+                self.events[SPECTATOR].append(("trade", f, -1, -1))
+                self.stage = ACT_SECOND
+            else:  # §7
+                self._tell("draw", f)
+                self.stage = DRAW_FIRST
+        elif st == ACT_SECOND:
+            if action == LOCK:  # §5
+                self._tell("lock", self.second)
+                self._reveal()
+            else:  # §7
+                self._tell("draw", self.second)
+                self.stage = DRAW_SECOND
+        elif st in (DRAW_FIRST, DRAW_SECOND):  # §7: the drawer alone sees the new card
+            seat = self.first if st == DRAW_FIRST else self.second
+            old = self.hand[seat]
+            if exchange:  # §7a: take from the pool as it was, then give back the old card
+                self.pool.remove(action)
+                self.pool.append(old)
+            else:  # §7b: the old card goes in first, so it may come back
+                self.pool.append(old)
+                self.pool.remove(action)
+            self.pool.sort()
+            self.hand[seat] = action
+            self._tell("drew", seat, action, to=seat)
+            if st == DRAW_FIRST:
+                self.stage = ACT_SECOND
+            else:
+                self._reveal()
+        else:  # pragma: no cover - the state never applies to a finished round
+            raise AssertionError("round is over")
+
+    def _reveal(self) -> None:
+        """§4d: both cards are shown; the card that defeats the other wins the round."""
+        f, s = self.first, self.second
+        self.winner = f if beats(self.hand[f], self.hand[s]) else s
+        self._tell("reveal", self.winner, self.hand[0], to=-2, card2=self.hand[1])
+        self.stage = DONE
+
+
+def knowledge(remaining: tuple[int, ...], events: list[Event], exchange: bool) -> dict[int, int]:
+    """Where a viewer knows cards to be (seat 0, seat 1 or ``POOL``), from its own events only (§9).
+
+    Cards absent from the map are unknown to the viewer (in the pool or in the
+    opponent's hand); cards revealed at the end of the round are dropped.
+    """
+    loc = {c: POOL for c in remaining}  # §9d: before any deal the pool is the remaining cards
+    for kind, seat, card, card2 in events:
+        if kind == "dealt":
+            if card >= 0:
+                loc[card] = seat
+            else:  # the opponent took some pool card: pool cards are no longer certain
+                for c in [c for c, w in loc.items() if w == POOL]:
+                    del loc[c]
+        elif kind == "trade":  # §6b
+            for c, w in list(loc.items()):
+                if w in (0, 1):
+                    loc[c] = 1 - w
+            if card >= 0:
+                loc[card] = card2
+        elif kind == "drew":
+            old = next((c for c, w in loc.items() if w == seat), -1)
+            if card >= 0:  # the viewer drew: it knows what it gave back (§9c)
+                if old >= 0 and (exchange or card != old):
+                    loc[old] = POOL
+                loc[card] = seat
+            else:  # someone else drew an unseen card
+                for c in [c for c, w in loc.items() if w == POOL]:
+                    del loc[c]
+                if old >= 0:
+                    if exchange:  # §7a: it went back to the pool and cannot have come back
+                        loc[old] = POOL
+                    else:
+                        del loc[old]
+        elif kind == "reveal":
+            loc.pop(card, None)
+            loc.pop(card2, None)
+    return loc
+
+
+class HamletGame(Game):
+    id = "hamlet"
+    title = "Hamlet"
+    summary = (
+        "Lock, trade or draw a hidden role card over three rounds; the one card left at the end decides "
+        "whether winning rounds wins the game."
+    )
+    min_players = 2
+    max_players = 2
+    options = (
+        Option(
+            "draw",
+            str,
+            "exchange",
+            ("exchange", "discard_then_draw"),
+            "exchange: a draw takes a pool card, then returns yours (never your own back); "
+            "discard_then_draw: yours goes in first and may come back (§7).",
+        ),
+        Option("first", str, "random", ("random", "seat0"), "Who goes first in round 1: a coin flip or seat 0 (§3a)."),
+    )
+    rules_version = "1"
+    mechanics = ("cards", "hidden information", "chance", "bluffing", "rounds")
+    playing_time = "5 min"
+    inventions = (
+        "The rules say 'Player 1' goes first in round 1 without saying who that is: we flip a coin "
+        "(option first=seat0 makes it seat 0).",
+        "A draw takes a card from the pool before the old card goes back, so it never returns the drawer's own "
+        "card (option draw=discard_then_draw puts the old card in first).",
+        "Cards are dealt to the round's first player before the second; the order changes nothing.",
+        "What each player knows after a trade (both cards) and after a draw is our reading of a physical game.",
+    )
+
+    def _setup(self) -> None:
+        self.exchange = self.params["draw"] == "exchange"
+
+    def num_distinct_actions(self) -> int:
+        return 3
+
+    def max_chance_outcomes(self) -> int:
+        return 7
+
+    def max_game_length(self) -> int:
+        # The longest game: a coin, then per round two deals, two moves and two draws.
+        return 1 + ROUNDS * 6
+
+    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+        return _scene(observation, legal)
+
+
+class HamletState(State):
+    game: HamletGame
+
+    def __init__(self, game: HamletGame, num_players: int) -> None:
+        super().__init__(game, num_players)
+        self.rounds: list[_Round] = []
+        self.coin = -1  # the chance step choosing the first player (§3a), or -1
+        self.wins = [0, 0]
+        self.winner = -1
+        self.survivor = -1
+        if game.params["first"] == "seat0":
+            self.rounds.append(_Round(1, 0, tuple(range(7))))
+
+    # -- turn order and result (§4, §8) ------------------------------------
+    def current_player(self) -> int:
+        if self.winner >= 0:
+            return TERMINAL
+        if not self.rounds:
+            return CHANCE
+        return self.rounds[-1].actor()
+
+    def is_terminal(self) -> bool:
+        return self.winner >= 0
+
+    def returns(self) -> list[float]:
+        if self.winner < 0:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
+
+    def stage(self) -> int:
+        if self.winner >= 0:
+            return DONE
+        return self.rounds[-1].stage if self.rounds else COIN
+
+    # -- moves ---------------------------------------------------------------
+    def _legal_actions(self, player: int) -> list[int]:
+        if self.winner >= 0 or not self.rounds:
+            return []
+        return self.rounds[-1].legal(player)
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        if not self.rounds:
+            return [(0, 0.5), (1, 0.5)]  # §3a
+        cards = self.rounds[-1].outcomes(self.game.exchange)
+        p = 1.0 / len(cards)
+        return [(c, p) for c in cards]
+
+    def _explain(self, player: int, action: int) -> str | None:
+        r = self.rounds[-1]
+        if action == TRADE and player == r.second:
+            return "only the player who goes first in a round may trade; you may lock or draw (§4c)"
+        return None
+
+    def _apply(self, action: int) -> None:
+        if not self.rounds:  # §3a
+            self.coin = action
+            self.rounds.append(_Round(1, action, tuple(range(7))))
+            return
+        r = self.rounds[-1]
+        stage = r.stage
+        r.apply(action, self.game.exchange)
+        if stage == ACT_FIRST and action == TRADE:
+            self._mark_irreversible()  # both seats now know both cards (§6b)
+        if r.stage == DONE:
+            self._mark_irreversible()  # the cards were revealed (§4d)
+            self.wins[r.winner] += 1
+            left = tuple(c for c in r.remaining if c not in r.hand)  # §4e
+            if r.number < ROUNDS:
+                self.rounds.append(_Round(r.number + 1, r.winner, left))  # §4f
+            else:
+                self._finish(left)
+
+    def _finish(self, left: tuple[int, ...]) -> None:
+        """§8: the one card left is the sole survivor and decides the winner."""
+        (self.survivor,) = left
+        more = 0 if self.wins[0] > self.wins[1] else 1
+        self.winner = more if self.survivor in MORE_ROUNDS_WIN else 1 - more
+
+    def clone(self) -> HamletState:
+        s = HamletState.__new__(HamletState)
+        s.__dict__.update(self.__dict__)
+        s._history = self._history[:]
+        s._actors = self._actors[:]
+        s.rounds = [r.clone() for r in self.rounds]
+        s.wins = self.wins[:]
+        return s
+
+    # -- notation ------------------------------------------------------------
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == CHANCE:
+            if not self.rounds:
+                return f"seat {action} first" if action in (0, 1) else f"#{action}"
+            return CARDS[action] if 0 <= action < 7 else f"#{action}"
+        return ACTION_NAMES[action] if 0 <= action < 3 else f"#{action}"
+
+    # -- hidden information (§9) ----------------------------------------------
+    def _viewer(self, player: int | None) -> int:
+        if player is None:
+            return SPECTATOR
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < 2:
+            raise ValueError(f"no seat {player!r} in Hamlet; seats are 0 and 1 (None: a spectator)")
+        return player
+
+    def observation(self, player: int | None = None) -> dict[str, Any]:
+        v = self._viewer(player)
+        exchange = self.game.exchange
+        results = []
+        removed: list[str] = []
+        events: list[dict[str, Any]] = []
+        for r in self.rounds:
+            for kind, seat, card, card2 in r.events[v]:
+                e: dict[str, Any] = {"round": r.number, "event": kind}
+                if kind == "reveal":
+                    e["winner"] = seat
+                    e["cards"] = [CARDS[card], CARDS[card2]]
+                else:
+                    e["seat"] = seat
+                    if kind in ("dealt", "drew", "trade"):
+                        e["card"] = CARDS[card] if card >= 0 else None
+                events.append(e)
+            if r.stage == DONE:
+                results.append(
+                    {
+                        "round": r.number,
+                        "first": r.first,
+                        "cards": [CARDS[r.hand[0]], CARDS[r.hand[1]]],
+                        "winner": r.winner,
+                    }
+                )
+                removed += [CARDS[r.hand[r.first]], CARDS[r.hand[r.second]]]
+        hands: list[str | None] = [None, None]
+        pool_known: list[str] = []
+        dealt = [False, False]
+        actions: list[dict[str, Any]] = []
+        cur = self.rounds[-1] if self.rounds else None
+        if cur is not None and cur.stage != DONE:
+            for c, where in sorted(knowledge(cur.remaining, cur.events[v], exchange).items()):
+                if where == POOL:
+                    pool_known.append(CARDS[c])
+                else:
+                    hands[where] = CARDS[c]
+            dealt = [cur.hand[0] >= 0, cur.hand[1] >= 0]
+            actions = [
+                {"seat": seat, "action": kind}
+                for kind, seat, _, _ in cur.events[SPECTATOR]
+                if kind in ("lock", "trade", "draw")
+            ]
+        return {
+            "viewer": player,
+            "round": cur.number if cur is not None else 1,
+            "rounds_total": ROUNDS,
+            "first": cur.first if cur is not None else None,
+            "stage": STAGE_NAMES[self.stage()],
+            "to_move": self.current_player(),
+            "wins": self.wins[:],
+            "hands": hands,
+            "dealt": dealt,
+            "pool_size": len(cur.pool) if cur is not None else 7,
+            "pool_known": pool_known,
+            "round_actions": actions,
+            "results": results,
+            "removed": removed,
+            "events": events,
+            "survivor": CARDS[self.survivor] if self.survivor >= 0 else None,
+            "winner": self.winner if self.winner >= 0 else None,
+            "draw_rule": self.game.params["draw"],
+        }
+
+    def resample(self, player: int | None, rng: random.Random) -> HamletState:
+        """A state the viewer cannot tell apart from this one, uniform over all such states.
+
+        Each round is redrawn on its own: its start (the remaining cards, the
+        first player) is public, and the viewer's events of that round must
+        come out identical. Every consistent history has the same chance
+        probability, since the public actions fix every pool size.
+        """
+        v = self._viewer(player)
+        history: list[int] = [] if self.coin < 0 else [self.coin]
+        for r in self.rounds:
+            options = self._consistent_rounds(r, v)
+            history += rng.choice(options)
+        state = self.game.state_from_history(history, self.num_players)
+        assert isinstance(state, HamletState)
+        return state
+
+    def _consistent_rounds(self, actual: _Round, v: int) -> list[list[int]]:
+        """Every step list of ``actual``'s round that gives viewer ``v`` the same events."""
+        key = (len(actual.steps), v)
+        if key in actual.cache:
+            return actual.cache[key]
+        exchange = self.game.exchange
+        target = actual.events[v]
+        found: list[list[int]] = []
+
+        def extend(r: _Round) -> None:
+            i = len(r.steps)
+            if i == len(actual.steps):
+                if r.events[v] == target:
+                    found.append(r.steps)
+                return
+            if r.actor() >= 0:  # a seat's move: the same public action
+                r.apply(actual.steps[i], exchange)
+                if r.events[v] == target[: len(r.events[v])]:
+                    extend(r)
+                return
+            for card in r.outcomes(exchange):
+                c = r.clone()
+                c.apply(card, exchange)
+                if c.events[v] == target[: len(c.events[v])]:
+                    extend(c)
+
+        extend(_Round(actual.number, actual.first, actual.remaining))
+        actual.cache[key] = found
+        return found
+
+
+# -- the scene -----------------------------------------------------------------
+
+
+def _card(id: str, c: str | None, detail: str | None = None) -> dict[str, Any]:
+    if c is None:
+        return sc.item(id, "role card", face_down=True)
+    return sc.item(id, c, detail=detail if detail is not None else _detail(c))
+
+
+def _detail(c: str) -> str:
+    return ROLE_DETAILS[CARDS.index(c)]
+
+
+def _rounds(n: int) -> str:
+    return f"{n} round{'' if n == 1 else 's'} won"
+
+
+def _scene(obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+    viewer = obs["viewer"]
+    hands = obs["hands"]
+    wins = obs["wins"]
+    rnd = obs["round"]
+    first = obs["first"]
+
+    def who(seat: int) -> str:
+        return "you" if seat == viewer else f"seat {seat}"
+
+    if obs["winner"] is not None:
+        w = obs["winner"]
+        rule = "more" if CARDS.index(obs["survivor"]) in MORE_ROUNDS_WIN else "fewer"
+        prompt = (
+            f"{'You win' if w == viewer else f'Seat {w} wins'}: the sole survivor is {obs['survivor']}, "
+            f"so the player who won {rule} rounds wins ({wins[0]}-{wins[1]})."
+        )
+    elif legal and viewer is not None:
+        mine = hands[viewer]
+        other = 1 - viewer
+        if viewer == first:
+            prompt = (
+                f"Round {rnd}: you go first with {mine}. Lock it, trade it with seat {other}, or draw from the pool."
+            )
+        else:
+            done = obs["round_actions"][0]["action"] if obs["round_actions"] else "lock"
+            past = {"lock": "locked", "trade": "traded with you", "draw": "drew"}[done]
+            prompt = f"Round {rnd}: seat {other} {past}. You hold {mine}: lock it or draw from the pool."
+    else:
+        stage = obs["stage"]
+        if stage == "coin":
+            prompt = "Chance decides who goes first."
+        elif stage == "deal":
+            prompt = f"Round {rnd}: each player is dealt a random role card."
+        elif stage == "draw":
+            drawer = obs["round_actions"][-1]["seat"]
+            prompt = f"Round {rnd}: {who(drawer)} draw{'' if drawer == viewer else 's'} a card from the pool."
+        else:
+            seat = obs["to_move"]
+            moves = "lock, trade or draw" if seat == first else "lock or draw"
+            prompt = f"Round {rnd}: waiting for seat {seat} to {moves}."
+
+    s = sc.new_scene(prompt)
+    seats = [viewer, 1 - viewer] if viewer is not None else [0, 1]
+    for seat in seats:
+        title = "Your card" if seat == viewer else f"Seat {seat}'s card"
+        if obs["winner"] is None and first is not None:
+            title += " (goes first)" if seat == first else " (goes second)"
+        items = [_card(f"hand{seat}-card", hands[seat])] if obs["dealt"][seat] else []
+        s["zones"].append(sc.zone(f"hand{seat}", title, items, owner=seat))
+    if obs["winner"] is None:
+        known = obs["pool_known"]
+        n = obs["pool_size"]
+        pool = [_card(f"pool{i}", c) for i, c in enumerate(known)]
+        pool += [_card(f"pool{i}", None) for i in range(len(known), n)]
+        title = f"Pool: {n} card{'s' if n != 1 else ''}, shuffled"
+        if known:
+            title += " (you know the face-up ones are there)"
+        s["zones"].append(sc.zone("pool", title, pool))
+    for res in obs["results"]:
+        k, w = res["round"], res["winner"]
+        cards = res["cards"]
+        title = f"Round {k}: seat {w} won, {cards[w]} defeats {cards[1 - w]} (removed)"
+        items = [
+            _card(f"round{k}-seat{seat}", cards[seat], f"Seat {seat}'s card in round {k}. " + _detail(cards[seat]))
+            for seat in (0, 1)
+        ]
+        s["zones"].append(sc.zone(f"round{k}", title, items))
+    if obs["survivor"] is not None:
+        s["zones"].append(sc.zone("survivor", "Sole survivor", [_card("survivor", obs["survivor"])]))
+    s["zones"].append(sc.zone("roles", "The roles: who defeats whom", [dict(i) for i in _ROLE_ITEMS]))
+    s["status"] = [f"Round {rnd} of {obs['rounds_total']}" if obs["winner"] is None else "Game over"] + [
+        f"Seat {k}{' (you)' if k == viewer else ''}: {_rounds(wins[k])}" for k in (0, 1)
+    ]
+    if obs["winner"] is None:
+        s["status"].append(f"Pool: {obs['pool_size']} card{'s' if obs['pool_size'] != 1 else ''}")
+    s["players"] = [
+        sc.player(
+            k,
+            f"seat {k}" + (" (you)" if k == viewer else ""),
+            _rounds(wins[k]) + (", goes first" if k == first and obs["winner"] is None else ""),
+        )
+        for k in (0, 1)
+    ]
+    return sc.finish_scene(s, legal)
+
+
+_ROLE_ITEMS = tuple(sc.item(f"role{c}", CARDS[c], detail=ROLE_DETAILS[c]) for c in range(7))
+
+HamletGame.state_class = HamletState
+GAME_CLASS = HamletGame
