@@ -114,7 +114,7 @@ def test_every_legal_action_applies_and_illegal_ones_change_nothing(game_id: str
             for a, label in zip(legal, labels):
                 assert s.string_to_action(cp, label) == a
             illegal = [a for a in range(-2, game.num_distinct_actions() + 2) if a not in legal]
-            for a in rng.sample(illegal, min(5, len(illegal))) + ["x", None, 1.5, True]:
+            for a in [*rng.sample(illegal, min(5, len(illegal))), "x", None, 1.5, True]:
                 with pytest.raises(IllegalActionError) as info:
                     s.apply_action(a)  # type: ignore[arg-type]
                 assert info.value.explanation

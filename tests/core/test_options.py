@@ -5,7 +5,7 @@ from boardlab.core.options import Option, parse_option_pairs, validate_options
 
 
 def test_unknown_game_lists_known_games() -> None:
-    with pytest.raises(ValueError, match="known games: .*blast-radius"):
+    with pytest.raises(ValueError, match=r"known games: .*blast-radius"):
         boardlab.make("no-such-game")
 
 
@@ -24,7 +24,7 @@ def test_option_values_are_coerced_and_checked() -> None:
         validate_options("g", spec, {"pie": "maybe"})
     with pytest.raises(ValueError, match="between"):
         validate_options("g", spec, {"rate": 2})
-    with pytest.raises(ValueError, match="unknown option 'colour'.*known options: side, pie, rate"):
+    with pytest.raises(ValueError, match=r"unknown option 'colour'.*known options: side, pie, rate"):
         validate_options("g", spec, {"colour": "red"})
 
 

@@ -8,12 +8,12 @@ import random
 import pytest
 
 import boardlab
+from boardlab.agents import RandomAgent, make_agent, parse_agent_spec
 from boardlab.core.constants import TERMINAL
 from boardlab.core.errors import IllegalActionError, OutOfTurnError, UnknownActionString
 from boardlab.core.play import play_game, random_playout
 from boardlab.core.record import GameRecord, outcome
 from boardlab.core.view import SeatView
-from boardlab.agents import RandomAgent, make_agent, parse_agent_spec
 
 
 def test_illegal_action_carries_explanation_and_changes_nothing() -> None:

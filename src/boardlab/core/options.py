@@ -71,9 +71,8 @@ class Option:
                 if isinstance(v, bool):
                     raise ValueError(v)
                 v = float(v)
-            elif self.type is str:
-                if not isinstance(v, str):
-                    raise ValueError(v)
+            elif self.type is str and not isinstance(v, str):
+                raise ValueError(v)
         except (TypeError, ValueError):
             raise ValueError(
                 f"option {self.name!r} of {game_id!r} must be {self.type.__name__}; got {value!r} "
