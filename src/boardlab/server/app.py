@@ -1,0 +1,451 @@
+"""The FastAPI application: JSON API, WebSocket live updates and the static browser front-end.
+
+Endpoints (all JSON; errors are ``{"error": code, "message": sentence}`` with a 4xx status):
+
+=======  ====================================  =============================================
+GET      /api/health                           liveness
+GET      /api/games                            every registered game, with the AI agents
+GET      /api/games/{game}                     one game's metadata
+GET      /api/games/{game}/rules               its rules document (Markdown and HTML)
+GET      /api/agents                           AI agents and levels on offer
+POST     /api/tables                           create a table (returns seat tokens and links)
+GET      /api/tables/{id}                      the view of the token's seat (or spectator)
+POST     /api/tables/{id}/moves                play ``{"action": n | "label": s, "revision": r}``
+POST     /api/tables/{id}/undo                 take back within the rules ``{"revision": r}``
+GET      /api/tables/{id}/record               the game record (JSON) for download
+WS       /api/tables/{id}/ws                   live views and presence
+POST     /api/replays                          check a record, returns a replay id and summary
+GET      /api/replays/{rid}/{step}?seat=k      one replay frame
+=======  ====================================  =============================================
+
+Seat and spectator tokens travel in ``Authorization: Bearer <token>`` (on the
+WebSocket, in the first message), never in URLs the server sees.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import logging
+import pathlib
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any, Literal
+
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ..games import game_class, make
+from ..games import games as game_ids
+from .errors import ApiError, bad_request, not_found
+from .markdown import to_html
+from .replay import ReplayCache
+from .tables import Connection, LiveTable, Platform, Settings
+
+log = logging.getLogger("boardlab.server")
+
+WEB_DIR = pathlib.Path(__file__).resolve().parent.parent / "web"
+MAX_BODY = 2_000_000
+MAX_WS_MESSAGE = 4096
+MAX_QUEUE = 256
+
+
+# -- request bodies -----------------------------------------------------------
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class SeatIn(_Body):
+    kind: Literal["human", "ai"]
+    agent: str | None = Field(default=None, max_length=200)
+    name: str | None = Field(default=None, max_length=64)
+
+
+class CreateTableIn(_Body):
+    game: str = Field(max_length=64)
+    options: dict[str, Any] = Field(default_factory=dict, max_length=32)
+    num_players: int | None = Field(default=None, ge=1, le=16)
+    mode: Literal["ai", "hotseat", "online"] = "ai"
+    seats: list[SeatIn] | None = Field(default=None, max_length=16)
+    seed: int | None = Field(default=None, ge=0, le=2**62)
+    host_seat: int | None = Field(default=None, ge=0, le=15)
+
+
+class MoveIn(_Body):
+    action: int | None = Field(default=None, ge=-(2**31), le=2**31)
+    label: str | None = Field(default=None, max_length=200)
+    revision: int = Field(ge=0)
+
+
+class UndoIn(_Body):
+    revision: int = Field(ge=0)
+
+
+class ReplayIn(_Body):
+    record: dict[str, Any]
+
+
+# -- helpers --------------------------------------------------------------------
+def _token(authorization: str | None) -> str | None:
+    if not authorization:
+        return None
+    scheme, _, value = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not value.strip():
+        raise ApiError(401, "no_token", "send the token as 'Authorization: Bearer <token>'")
+    return value.strip()
+
+
+def rules_markdown(game_id: str) -> str | None:
+    """The rules document of a registered game (``None`` if it has none)."""
+    if game_id not in game_ids():
+        return None
+    try:
+        from .. import docs  # type: ignore[attr-defined]
+
+        text = docs.rules_text(game_id)
+        if isinstance(text, str) and text.strip():
+            return text
+    except Exception:  # the helper may be absent or not know this game: fall back to the files
+        pass
+    here = pathlib.Path(__file__).resolve()
+    for base in (here.parents[1] / "docs" / "rules", here.parents[3] / "docs" / "rules"):
+        path = base / f"{game_id}.md"
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    return None
+
+
+def game_listing(game_id: str) -> dict[str, Any]:
+    game = make(game_id)
+    meta = game.metadata()
+    meta["has_rules"] = rules_markdown(game_id) is not None
+    return meta
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:5]:
+        loc = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
+        msg = err.get("msg", "invalid")
+        if err.get("type") == "json_invalid":
+            return "the request body is not valid JSON"
+        if err.get("type") == "missing" and not loc:
+            return "the request needs a JSON body"
+        parts.append(f"{loc or 'body'}: {msg}")
+    return "; ".join(parts) or "invalid request"
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The boardlab web application (one :class:`Platform` per app)."""
+    platform = Platform(settings)
+    replays = ReplayCache()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await platform.start()
+        try:
+            yield
+        finally:
+            await platform.stop()
+
+    app = FastAPI(
+        title="boardlab",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        openapi_url="/api/openapi.json",
+        redoc_url=None,
+    )
+    app.state.platform = platform
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"error": "bad_request", "message": _validation_message(exc)}, status_code=400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return JSONResponse({"error": code, "message": str(exc.detail)}, status_code=exc.status_code)
+
+    @app.middleware("http")
+    async def _limits(request: Request, call_next: Any) -> Response:
+        length = request.headers.get("content-length")
+        if length is not None:
+            if not length.isdigit():
+                return JSONResponse({"error": "bad_request", "message": "bad Content-Length"}, status_code=400)
+            if int(length) > MAX_BODY:
+                return JSONResponse(
+                    {"error": "too_large", "message": f"request bodies are limited to {MAX_BODY} bytes"},
+                    status_code=413,
+                )
+        response: Response = await call_next(request)
+        if request.url.path.startswith("/api/"):
+            response.headers.setdefault("Cache-Control", "no-store")
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        return response
+
+    # -- pages ------------------------------------------------------------------
+    def page(name: str) -> FileResponse:
+        return FileResponse(WEB_DIR / name, media_type="text/html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return page("index.html")
+
+    @app.get("/table/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return page("table.html")
+
+    @app.get("/replay", include_in_schema=False)
+    async def replay_page() -> FileResponse:
+        return page("replay.html")
+
+    @app.get("/rules/{game_id}", include_in_schema=False)
+    async def rules_page(game_id: str) -> HTMLResponse:
+        text = rules_markdown(game_id)
+        if text is None:
+            raise not_found(f"no rules for {game_id!r}")
+        title = html.escape(game_class(game_id).title)
+        body = to_html(text)
+        return HTMLResponse(
+            "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+            f"<title>{title} · rules · boardlab</title><link rel='stylesheet' href='/static/style.css'></head>"
+            "<body class='rules-page'><header class='top'><a class='brand' href='/'>boardlab</a>"
+            f"<span class='crumb'>{title} · rules</span></header><main class='rules'>{body}</main></body></html>"
+        )
+
+    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+
+    # -- games -------------------------------------------------------------------
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        return {"ok": True, "tables_in_memory": len(platform.tables)}
+
+    @app.get("/api/games")
+    async def list_games() -> dict[str, Any]:
+        out = []
+        for gid in game_ids():
+            try:
+                out.append(game_listing(gid))
+            except Exception as e:  # a game module under construction must not take the lobby down
+                log.warning("game %s could not be listed: %s", gid, e)
+        return {"games": out, "agents": platform.agents()}
+
+    @app.get("/api/games/{game_id}")
+    async def get_game(game_id: str) -> dict[str, Any]:
+        if game_id not in game_ids():
+            raise not_found(f"unknown game {game_id!r}; known games: {', '.join(game_ids())}")
+        return game_listing(game_id)
+
+    @app.get("/api/games/{game_id}/rules")
+    async def get_rules(game_id: str) -> dict[str, Any]:
+        text = rules_markdown(game_id)
+        if text is None:
+            raise not_found(f"no rules document for {game_id!r}")
+        return {"game": game_id, "markdown": text, "html": to_html(text)}
+
+    @app.get("/api/agents")
+    async def get_agents() -> dict[str, Any]:
+        return platform.agents()
+
+    # -- tables ------------------------------------------------------------------
+    async def _table_and_seat(table_id: str, authorization: str | None) -> tuple[LiveTable, int | None]:
+        token = _token(authorization)
+        table = await platform.get(table_id)
+        return table, table.seat_of(token)
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(body: CreateTableIn, request: Request) -> dict[str, Any]:
+        table, tokens, spectator, host = await platform.create(
+            body.game,
+            body.options,
+            body.num_players,
+            body.mode,
+            [s.model_dump() for s in body.seats] if body.seats is not None else None,
+            body.seed,
+            body.host_seat,
+        )
+        base = str(request.base_url).rstrip("/") + f"/table/{table.id}#t="
+        if table.mode == "online":
+            host_tokens = [tokens[host]] if host is not None else []
+        else:
+            host_tokens = [tokens[s] for s in sorted(tokens)]
+        return {
+            "id": table.id,
+            "table": table.summary(),
+            "seats": table.seats,
+            "tokens": {str(s): t for s, t in tokens.items()},
+            "spectator_token": spectator,
+            "host_seat": host,
+            "links": {
+                "host": base + ",".join(host_tokens or [spectator]),
+                "seats": {str(s): base + t for s, t in tokens.items()},
+                "spectator": base + spectator,
+            },
+        }
+
+    @app.get("/api/tables/{table_id}")
+    async def get_view(
+        table_id: str, public: bool = Query(default=False), authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        """The token's seat's view; ``?public=true``: the spectator's view (any token of the table)."""
+        table, seat = await _table_and_seat(table_id, authorization)
+        return platform.view(table, None if public else seat)
+
+    @app.post("/api/tables/{table_id}/moves")
+    async def post_move(
+        table_id: str, body: MoveIn, view: bool = Query(default=True), authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        table, seat = await _table_and_seat(table_id, authorization)
+        await platform.act(table, seat, body.action, body.label, body.revision)
+        out: dict[str, Any] = {"ok": True, "revision": table.revision}
+        if view:
+            out["view"] = platform.view(table, seat)
+        return out
+
+    @app.post("/api/tables/{table_id}/undo")
+    async def post_undo(
+        table_id: str, body: UndoIn, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        table, seat = await _table_and_seat(table_id, authorization)
+        await platform.undo(table, seat, body.revision)
+        return {"ok": True, "revision": table.revision, "view": platform.view(table, seat)}
+
+    @app.get("/api/tables/{table_id}/record")
+    async def get_record(table_id: str, authorization: str | None = Header(default=None)) -> Response:
+        table, _seat = await _table_and_seat(table_id, authorization)
+        if not (table.state.is_terminal() or table.game.perfect_information):
+            raise ApiError(
+                409,
+                "not_finished",
+                "the record of a game with hidden information is available once the game is over",
+            )
+        text = table.record().to_json(indent=1)
+        name = f"{table.game.id}-{table.id}.json"
+        return Response(
+            text, media_type="application/json", headers={"Content-Disposition": f'attachment; filename="{name}"'}
+        )
+
+    # -- replays -----------------------------------------------------------------
+    @app.post("/api/replays")
+    async def post_replay(body: ReplayIn) -> dict[str, Any]:
+        replay = await asyncio.get_running_loop().run_in_executor(None, replays.add, body.record)
+        return replay.summary()
+
+    @app.get("/api/replays/{rid}/{step}")
+    async def get_frame(rid: str, step: int, seat: int | None = Query(default=None)) -> dict[str, Any]:
+        return replays.get(rid).frame(step, seat)
+
+    # -- live updates ------------------------------------------------------------
+    @app.websocket("/api/tables/{table_id}/ws")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+
+        async def refuse(code: int, err: ApiError) -> None:
+            await websocket.send_text(json.dumps({"type": "error", **err.body()}))
+            await websocket.close(code=code)
+
+        try:
+            first = await asyncio.wait_for(websocket.receive_text(), timeout=15)
+        except (TimeoutError, WebSocketDisconnect):
+            await websocket.close(code=4400)
+            return
+        try:
+            hello = _parse_ws(first)
+            if hello.get("type") != "hello":
+                raise bad_request("the first message must be {'type': 'hello', 'tokens': [...], 'view': token}")
+            tokens = hello.get("tokens") or []
+            if (
+                not isinstance(tokens, list)
+                or not tokens
+                or len(tokens) > 16
+                or not all(isinstance(t, str) for t in tokens)
+            ):
+                raise bad_request("'tokens' must be a list of 1-16 token strings")
+            table = await platform.get(table_id)
+            seats = [table.seat_of(t) for t in tokens]
+            # "view": a token to view as; null for the public view; absent for the first seat held
+            if "view" in hello:
+                view_token = hello["view"]
+                if view_token is not None and not isinstance(view_token, str):
+                    raise bad_request("'view' must be a token string or null")
+                view_seat = table.seat_of(view_token) if view_token else None
+            else:
+                view_seat = next((s for s in seats if s is not None), None)
+        except ApiError as e:
+            await refuse({401: 4401, 403: 4403, 404: 4404}.get(e.status, 4400), e)
+            return
+
+        queue: asyncio.Queue[str | None] = asyncio.Queue()
+
+        def send(msg: str) -> None:
+            if queue.qsize() > MAX_QUEUE:  # a client that stopped reading: drop it, it will reconnect
+                queue.put_nowait(None)
+                return
+            queue.put_nowait(msg)
+
+        conn = Connection(
+            send=send,
+            present={s for s in seats if s is not None},
+            view_seat=view_seat,
+            close=lambda: queue.put_nowait(None),
+        )
+
+        async def sender() -> None:
+            while True:
+                msg = await queue.get()
+                if msg is None:
+                    await websocket.close(code=1001)
+                    return
+                await websocket.send_text(msg)
+
+        send_task = asyncio.ensure_future(sender())
+        platform.connect(table, conn)
+        try:
+            while True:
+                raw = await websocket.receive_text()
+                try:
+                    msg = _parse_ws(raw)
+                    kind = msg.get("type")
+                    if kind == "ping":
+                        send(json.dumps({"type": "pong"}))
+                    elif kind == "view_as":
+                        tok = msg.get("token")
+                        if tok is not None and not isinstance(tok, str):
+                            raise bad_request("'token' must be a token string")
+                        # no token: the public view (anyone connected may see it)
+                        conn.view_seat = table.seat_of(tok) if tok else None
+                        platform.push_view(table, conn)
+                    else:
+                        raise bad_request(f"unknown message type {kind!r}")
+                except ApiError as e:
+                    send(json.dumps({"type": "error", **e.body()}))
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            platform.disconnect(table, conn)
+            send_task.cancel()
+
+    return app
+
+
+def _parse_ws(raw: str) -> dict[str, Any]:
+    if len(raw) > MAX_WS_MESSAGE:
+        raise bad_request("message too long")
+    try:
+        msg = json.loads(raw)
+    except json.JSONDecodeError:
+        raise bad_request("messages are JSON objects") from None
+    if not isinstance(msg, dict):
+        raise bad_request("messages are JSON objects")
+    return msg

@@ -1,0 +1,180 @@
+"""Replays: check an uploaded game record and serve its positions one step at a time.
+
+A record is replayed once (every step checked by the engine) and kept in a
+small LRU cache under the SHA-256 of its canonical JSON; the viewer then asks
+for frames by that id. A frame is the scene at one step, seen by a chosen seat
+or by a spectator, with the move log up to that step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.constants import CHANCE, SIMULTANEOUS, TERMINAL
+from ..core.errors import IllegalActionError
+from ..core.game import State
+from ..core.record import GameRecord, outcome
+from ..core.scene import SEAT_COLOURS
+from .errors import bad_request, not_found
+from .views import result_text
+
+MAX_STEPS = 20000
+
+
+@dataclass
+class Replay:
+    id: str
+    record: GameRecord
+    states: list[State]
+    labels: list[Any]
+    names: list[str]
+
+    def summary(self) -> dict[str, Any]:
+        final = self.states[-1]
+        game = final.game
+        return {
+            "id": self.id,
+            "game": game.id,
+            "title": game.title,
+            "options": dict(game.params),
+            "num_players": final.num_players,
+            "perfect_information": game.perfect_information,
+            "seats": self.names,
+            "steps": len(self.states) - 1,
+            "finished": final.is_terminal(),
+            "result": outcome(final.returns()) if final.is_terminal() else None,
+        }
+
+    def frame(self, step: int, seat: int | None) -> dict[str, Any]:
+        steps = len(self.states) - 1
+        if not 0 <= step <= steps:
+            raise bad_request(f"step must lie between 0 and {steps}; got {step}")
+        state = self.states[step]
+        n = state.num_players
+        if seat is not None and not 0 <= seat < n:
+            raise bad_request(f"seat must lie between 0 and {n - 1} (or be omitted for a spectator); got {seat}")
+        scene = state.game.scene(state.observation(seat), [])
+        cp = state.current_player()
+        if cp == TERMINAL:
+            title = result_text(state.game, self.names, outcome(state.returns()), None)
+        elif step == 0:
+            title = "The start"
+        else:
+            title = f"After move {step} of {steps}"
+        if cp >= 0:
+            detail = f"Next: {self.names[cp]} to move."
+        elif cp == SIMULTANEOUS:
+            detail = "Next: everyone chooses at once."
+        elif cp == CHANCE:
+            detail = "Next: a chance event."
+        else:
+            detail = str(scene.get("prompt") or "")
+        players = scene.get("players") or []
+        colours = [
+            (players[s].get("colour") if len(players) == n and isinstance(players[s], dict) else None)
+            or SEAT_COLOURS[s % len(SEAT_COLOURS)]
+            for s in range(n)
+        ]
+        return {
+            "step": step,
+            "steps": steps,
+            "seat": seat,
+            "scene": scene,
+            "banner": {"kind": "result" if cp == TERMINAL else "wait", "title": title, "detail": detail},
+            "log": self.log(step),
+            "seats": [{"seat": s, "name": self.names[s], "colour": colours[s]} for s in range(n)],
+            "terminal": cp == TERMINAL,
+        }
+
+    def log(self, upto: int) -> list[dict[str, Any]]:
+        actors = self.states[-1].actors()
+        out = []
+        for i in range(upto):
+            actor, label = actors[i], self.labels[i]
+            if actor == CHANCE:
+                out.append({"i": i + 1, "actor": actor, "who": "Chance", "text": f"Chance: {label}"})
+            elif actor == SIMULTANEOUS:
+                parts = [f"{self.names[s]}: {lab}" for s, lab in enumerate(label) if lab is not None]
+                out.append(
+                    {"i": i + 1, "actor": actor, "who": "Everyone", "text": "Revealed together — " + "; ".join(parts)}
+                )
+            else:
+                out.append({"i": i + 1, "actor": actor, "who": self.names[actor], "text": str(label)})
+        return out
+
+
+class ReplayCache:
+    def __init__(self, size: int = 32) -> None:
+        self.size = size
+        self._items: OrderedDict[str, Replay] = OrderedDict()
+
+    def add(self, data: Any) -> Replay:
+        """Check a record (a JSON object) and keep its replay; ``ApiError`` 400 if it is not a valid record."""
+        try:
+            canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
+        except (TypeError, ValueError):
+            raise bad_request("a game record is a JSON object") from None
+        rid = hashlib.sha256(canonical.encode()).hexdigest()[:32]
+        if rid in self._items:
+            self._items.move_to_end(rid)
+            return self._items[rid]
+        try:
+            record = GameRecord.from_dict(data)
+        except (ValueError, TypeError) as e:
+            raise bad_request(f"not a valid game record: {e}") from None
+        if len(record.history) > MAX_STEPS:
+            raise bad_request(f"a record may hold at most {MAX_STEPS} steps; this one has {len(record.history)}")
+        try:
+            states, labels = _replay(record)
+        except ValueError as e:
+            raise bad_request(f"the record does not replay: {e}") from None
+        n = states[0].num_players
+        names = [str(x)[:48] for x in record.seats[:n]] if len(record.seats) >= n else [f"Seat {s}" for s in range(n)]
+        replay = Replay(rid, record, states, labels, names)
+        self._items[rid] = replay
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+        return replay
+
+    def get(self, rid: str) -> Replay:
+        replay = self._items.get(rid)
+        if replay is None:
+            raise not_found("this replay is no longer held by the server; upload the record again")
+        self._items.move_to_end(rid)
+        return replay
+
+
+def _replay(record: GameRecord) -> tuple[list[State], list[Any]]:
+    from ..games import make
+
+    game = make(record.game, **record.options)
+    if record.rules_version != game.rules_version:
+        raise ValueError(
+            f"record made under {record.game} rules version {record.rules_version}; "
+            f"this server has version {game.rules_version}"
+        )
+    state = game.new_initial_state(record.num_players)
+    states = [state.clone()]
+    labels: list[Any] = []
+    for i, entry in enumerate(record.history):
+        try:
+            if isinstance(entry, list):
+                labels.append(
+                    [state.action_to_string(s, a) if a is not None else None for s, a in enumerate(entry)]
+                    if len(entry) == state.num_players and state.current_player() == SIMULTANEOUS
+                    else None
+                )
+                state.apply_actions(entry)
+            else:
+                cp = state.current_player()
+                ok = entry in state.legal_actions(cp) if cp >= 0 or cp == CHANCE else False
+                labels.append(state.action_to_string(cp, entry) if ok else None)
+                state.apply_action(entry)
+        except IllegalActionError as e:
+            raise ValueError(f"step {i} ({entry!r}) is not legal: {e.explanation}") from None
+        states.append(state.clone())
+    return states, labels

@@ -1,0 +1,32 @@
+"""Start the server with uvicorn (used by ``boardlab serve`` and ``python -m boardlab.server``)."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from .store import describe_url, normalise_url
+from .tables import Settings
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str | None = None,
+    *,
+    ai_workers: int | None = None,
+    ai_delay: float = 0.4,
+    log_level: str = "warning",
+) -> None:
+    """Run until interrupted; prints the address to open."""
+    import uvicorn
+
+    from .app import create_app
+
+    url = normalise_url(db)
+    app = create_app(Settings(db_url=url, ai_workers=ai_workers, ai_delay=ai_delay))
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    print(f"boardlab is running at http://{shown}:{port}/  (database: {describe_url(url)}; Ctrl+C stops it)")
+    sys.stdout.flush()
+    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False, ws_max_size=65536)

@@ -1,0 +1,684 @@
+"""The live tables: moves, chance, sealed choices, undo, AI seats, storage and broadcasts.
+
+One :class:`Platform` per server. Each table lives in memory as a
+:class:`LiveTable` (its state rebuilt from the stored history when first
+needed) and is changed only under its own lock:
+
+1. check the token's seat, the revision the client saw and the turn;
+2. apply the action to a *copy* of the state (an illegal action raises and
+   nothing changes), sample any chance nodes that follow with the table's
+   seeded generator;
+3. commit the new history entries to the database;
+4. only then swap the copy in, bump the revision and broadcast the new views.
+
+So a move is acknowledged only once it is stored, readers never see an
+unstored move, and of two conflicting moves exactly one is accepted (the
+second finds a new revision). AI seats are asked in worker processes
+(:mod:`boardlab.server.ai`); their answers go through the same path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import logging
+import random
+import re
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, TypeVar
+
+from ..agents import make_agent
+from ..core.constants import CHANCE, SIMULTANEOUS, TERMINAL
+from ..core.errors import IllegalActionError
+from ..core.game import Game, State
+from ..core.play import sample_chance
+from ..core.record import GameRecord, outcome
+from ..games import make
+from .ai import AIPool, available_agents, seed_for
+from .errors import ApiError, bad_request, conflict, forbidden, illegal, not_found
+from .store import MoveRow, StaleRevision, Store, TableRow
+from .views import build_view
+
+log = logging.getLogger("boardlab.server")
+T = TypeVar("T")
+
+MODES = ("ai", "hotseat", "online")
+TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+NAME_OK = re.compile(r"^[^\x00-\x1f\x7f<>]{1,32}$")
+
+
+@dataclass
+class Settings:
+    db_url: str | None = None
+    #: AI worker processes (``None``: CPU count minus one, at least 1).
+    ai_workers: int | None = None
+    #: Minimum seconds an AI move takes, so people can follow the game.
+    ai_delay: float = 0.4
+    #: Tables kept in memory; idle ones beyond this are dropped (they reload from the database).
+    max_cached_tables: int = 5000
+    #: Reload unfinished tables with AI seats at start so their AIs carry on.
+    resume_ai: bool = True
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Connection:
+    """One WebSocket: the seats it holds tokens for (presence) and the seat it views as."""
+
+    send: Callable[[str], None]
+    present: set[int]
+    view_seat: int | None
+    close: Callable[[], None]
+
+
+@dataclass
+class LiveTable:
+    id: str
+    game: Game
+    mode: str
+    seats: list[dict[str, Any]]
+    seed: int
+    state: State
+    labels: list[Any]
+    revision: int
+    seat_hashes: list[str | None]
+    spectator_hash: str
+    created_at: float
+    pending: dict[int, int] = field(default_factory=dict)
+    thinking: set[int] = field(default_factory=set)
+    notes: list[str] = field(default_factory=list)
+    connections: list[Connection] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    ai_task: asyncio.Task[None] | None = None
+
+    @property
+    def present(self) -> set[int]:
+        return {s for c in self.connections for s in c.present}
+
+    def summary(self) -> dict[str, Any]:
+        g = self.game
+        return {
+            "id": self.id,
+            "game": g.id,
+            "title": g.title,
+            "mode": self.mode,
+            "options": dict(g.params),
+            "num_players": self.state.num_players,
+            "perfect_information": g.perfect_information,
+            "cooperative": g.cooperative,
+            "rules_version": g.rules_version,
+            "created_at": self.created_at,
+        }
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat of ``token`` (``None`` for the spectator token); 403 for anything else."""
+        if not token:
+            raise ApiError(401, "no_token", "this needs a seat or spectator token (Authorization: Bearer …)")
+        h = token_hash(token)
+        for s, sh in enumerate(self.seat_hashes):
+            if sh is not None and hmac.compare_digest(sh, h):
+                return s
+        if hmac.compare_digest(self.spectator_hash, h):
+            return None
+        raise forbidden("this token does not belong to this table")
+
+    def human_seats(self) -> list[int]:
+        return [s for s, spec in enumerate(self.seats) if spec["kind"] == "human"]
+
+    def status(self) -> str:
+        return "finished" if self.state.is_terminal() else "playing"
+
+    def result(self) -> dict[str, Any] | None:
+        return outcome(self.state.returns()) if self.state.is_terminal() else None
+
+    def record(self) -> GameRecord:
+        return GameRecord.from_state(
+            self.state,
+            seats=[str(spec["name"]) for spec in self.seats],
+            agents=[spec["agent"] if spec["kind"] == "ai" else "human" for spec in self.seats],
+            table=self.id,
+            mode=self.mode,
+            labels=self.labels,
+        )
+
+
+class Platform:
+    """All tables of one server: creation, moves, undo, AI, storage and live updates."""
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.settings = settings or Settings()
+        self.store = Store(self.settings.db_url)
+        workers = 1 if self.store.is_sqlite else 4
+        self._db_pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="boardlab-db")
+        self.ai = AIPool(self.settings.ai_workers)
+        self.tables: OrderedDict[str, LiveTable] = OrderedDict()
+        self._loading: dict[str, asyncio.Future[LiveTable]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._stopping = False
+
+    # -- life cycle -----------------------------------------------------------
+    async def start(self) -> None:
+        self._spawn(self.ai.warm())
+        if self.settings.resume_ai:
+            self._spawn(self._resume_ai_tables())
+
+    async def stop(self) -> None:
+        self._stopping = True
+        for t in list(self.tables.values()):
+            if t.ai_task is not None:
+                t.ai_task.cancel()
+            for c in list(t.connections):
+                c.close()
+        for task in list(self._tasks):
+            task.cancel()
+        self.ai.shutdown()
+        self._db_pool.shutdown(wait=True)
+        self.store.close()
+
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def _db(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._db_pool, partial(fn, *args))
+
+    async def _resume_ai_tables(self) -> None:
+        try:
+            ids = await self._db(self.store.table_ids, "playing")
+        except Exception:
+            log.exception("could not list tables to resume")
+            return
+        for table_id in ids:
+            if self._stopping:
+                return
+            try:
+                await self.get(table_id)
+            except ApiError as e:
+                log.warning("table %s not resumed: %s", table_id, e.message)
+
+    # -- creating -------------------------------------------------------------
+    async def create(
+        self,
+        game_id: str,
+        options: dict[str, Any],
+        num_players: int | None,
+        mode: str,
+        seats: list[dict[str, Any]] | None,
+        seed: int | None,
+        host_seat: int | None,
+    ) -> tuple[LiveTable, dict[int, str], str, int | None]:
+        """A new table; returns it with the seat tokens, the spectator token and the host's seat."""
+        try:
+            game = make(game_id, **options)
+            n = game.resolve_num_players(num_players)
+        except ValueError as e:
+            raise bad_request(str(e)) from None
+        if mode not in MODES:
+            raise bad_request(f"unknown mode {mode!r}; modes: {', '.join(MODES)}")
+        seat_specs = self._seat_specs(game, n, mode, seats)
+        humans = [s for s, spec in enumerate(seat_specs) if spec["kind"] == "human"]
+        if mode == "ai" and len(humans) == n:
+            raise bad_request("a game against the AI needs at least one AI seat")
+        if mode in ("hotseat", "online") and not humans:
+            raise bad_request(f"a {mode} game needs at least one human seat")
+        if host_seat is not None and host_seat not in humans:
+            raise bad_request(f"host_seat must be one of the human seats {humans}; got {host_seat}")
+        host = host_seat if host_seat is not None else (humans[0] if humans else None)
+        table_id = secrets.token_urlsafe(9)
+        tokens = {s: secrets.token_urlsafe(18) for s in humans}
+        spectator = secrets.token_urlsafe(18)
+        seed = seed if seed is not None else secrets.randbits(62)
+        now = time.time()
+        table = LiveTable(
+            id=table_id,
+            game=game,
+            mode=mode,
+            seats=seat_specs,
+            seed=seed,
+            state=game.new_initial_state(n),
+            labels=[],
+            revision=0,
+            seat_hashes=[token_hash(tokens[s]) if s in tokens else None for s in range(n)],
+            spectator_hash=token_hash(spectator),
+            created_at=now,
+        )
+        moves = self._advance_chance(table, table.state, [])
+        table.labels = [m.label for m in moves]
+        row = TableRow(
+            id=table_id,
+            game=game.id,
+            options=dict(game.params),
+            rules_version=game.rules_version,
+            num_players=n,
+            mode=mode,
+            seats=seat_specs,
+            seed=seed,
+            revision=0,
+            status=table.status(),
+            result=table.result(),
+            seat_hashes=table.seat_hashes,
+            spectator_hash=table.spectator_hash,
+            created_at=now,
+            updated_at=now,
+            moves=moves,
+        )
+        await self._db(self.store.create_table, row)
+        self._cache(table)
+        self._kick(table)
+        return table, tokens, spectator, host
+
+    def _seat_specs(self, game: Game, n: int, mode: str, seats: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+        agents = available_agents()
+        if seats is None:
+            if mode == "ai":
+                seats = [{"kind": "human"}] + [{"kind": "ai", "agent": agents["default"]}] * (n - 1)
+            else:
+                seats = [{"kind": "human"}] * n
+        if len(seats) != n:
+            raise bad_request(f"give one seat per player: {n} players, {len(seats)} seats")
+        out: list[dict[str, Any]] = []
+        for s, spec in enumerate(seats):
+            kind = spec.get("kind")
+            name = spec.get("name")
+            if name is not None:
+                name = " ".join(str(name).split())
+                if not NAME_OK.match(name):
+                    raise bad_request(f"seat {s}: a name is 1-32 printable characters without < >")
+            if kind == "human":
+                if spec.get("agent"):
+                    raise bad_request(f"seat {s}: a human seat takes no agent")
+                out.append({"kind": "human", "agent": None, "name": name or f"Seat {s}"})
+            elif kind == "ai":
+                agent = str(spec.get("agent") or agents["default"])
+                try:
+                    make_agent(agent, game, s, 0)
+                except Exception as e:
+                    raise bad_request(f"seat {s}: {e}; available: {', '.join(agents['all'])}") from None
+                out.append({"kind": "ai", "agent": agent, "name": name or f"Seat {s} ({agent} AI)"})
+            else:
+                raise bad_request(f"seat {s}: kind must be 'human' or 'ai'; got {kind!r}")
+        return out
+
+    # -- loading --------------------------------------------------------------
+    async def get(self, table_id: str) -> LiveTable:
+        if not isinstance(table_id, str) or not TABLE_ID.match(table_id):
+            raise not_found(f"no table {table_id!r}")
+        table = self.tables.get(table_id)
+        if table is not None:
+            self.tables.move_to_end(table_id)
+            return table
+        fut = self._loading.get(table_id)
+        if fut is not None:
+            return await asyncio.shield(fut)
+        fut = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = fut
+        try:
+            row = await self._db(self.store.load, table_id)
+            if row is None:
+                raise not_found(f"no table {table_id!r}")
+            table = self._restore(row)
+            self._cache(table)
+            fut.set_result(table)
+        except BaseException as e:
+            fut.set_exception(e)
+            fut.exception()  # mark retrieved
+            raise
+        finally:
+            del self._loading[table_id]
+        self._kick(table)
+        return table
+
+    def _restore(self, row: TableRow) -> LiveTable:
+        try:
+            game = make(row.game, **row.options)
+        except ValueError as e:
+            raise conflict("cannot_restore", f"table {row.id} cannot be resumed: {e}") from None
+        if game.rules_version != row.rules_version:
+            raise conflict(
+                "cannot_restore",
+                f"table {row.id} was played under {row.game} rules version {row.rules_version}; "
+                f"this server has version {game.rules_version}",
+            )
+        state = game.new_initial_state(row.num_players)
+        try:
+            for m in row.moves:
+                if isinstance(m.entry, list):
+                    state.apply_actions(m.entry)
+                else:
+                    state.apply_action(m.entry)
+        except (IllegalActionError, ValueError) as e:
+            raise conflict("cannot_restore", f"table {row.id} cannot be replayed: {e}") from None
+        pending = row.pending if state.current_player() == SIMULTANEOUS else {}
+        return LiveTable(
+            id=row.id,
+            game=game,
+            mode=row.mode,
+            seats=row.seats,
+            seed=row.seed,
+            state=state,
+            labels=[m.label for m in row.moves],
+            revision=row.revision,
+            seat_hashes=row.seat_hashes,
+            spectator_hash=row.spectator_hash,
+            created_at=row.created_at,
+            pending=dict(pending),
+        )
+
+    def _cache(self, table: LiveTable) -> None:
+        self.tables[table.id] = table
+        self.tables.move_to_end(table.id)
+        excess = len(self.tables) - self.settings.max_cached_tables
+        if excess <= 0:
+            return
+        for tid in list(self.tables)[:-1]:
+            if excess <= 0:
+                break
+            t = self.tables[tid]
+            if not t.connections and not t.lock.locked() and (t.ai_task is None or t.ai_task.done()):
+                del self.tables[tid]
+                excess -= 1
+
+    # -- acting ---------------------------------------------------------------
+    async def act(
+        self, table: LiveTable, seat: int | None, action: int | None, label: str | None, revision: int
+    ) -> None:
+        if seat is None:
+            raise forbidden("a spectator cannot move; use a seat's invite link")
+        async with table.lock:
+            self._check_revision(table, revision)
+            state = table.state
+            cp = state.current_player()
+            if cp == TERMINAL:
+                raise conflict("game_over", "The game is over.")
+            if cp == SIMULTANEOUS:
+                legal = state.legal_actions(seat)
+                if not legal:
+                    raise conflict("not_your_turn", f"{table.seats[seat]['name']} has no decision to make now.")
+                if seat in table.pending:
+                    raise conflict("already_submitted", "You have already chosen; withdraw your choice to change it.")
+            elif cp != seat:
+                raise conflict("not_your_turn", state.explain_illegal(seat, action if action is not None else 0))
+            else:
+                legal = state.legal_actions(seat)
+            action = self._resolve(state, seat, action, label, legal)
+            if cp == SIMULTANEOUS:
+                await self._submit(table, seat, action)
+            else:
+                await self._commit_action(table, seat, action)
+        self._kick(table)
+
+    def _resolve(self, state: State, seat: int, action: int | None, label: str | None, legal: list[int]) -> int:
+        if (action is None) == (label is None):
+            raise bad_request("give exactly one of 'action' (a number) or 'label' (a move as text)")
+        if label is not None:
+            try:
+                return state.string_to_action(seat, label)
+            except IllegalActionError as e:
+                raise illegal(e.explanation) from None
+        assert action is not None
+        if action not in legal:
+            try:
+                text = state.explain_illegal(seat, action)
+            except Exception:
+                text = f"{action} is not one of the legal moves now."
+            raise illegal(text, legal=len(legal))
+        return action
+
+    def _check_revision(self, table: LiveTable, revision: int) -> None:
+        if revision != table.revision:
+            raise conflict(
+                "stale",
+                f"the game has moved on (revision {table.revision}, you saw {revision}); look again and retry",
+                revision=table.revision,
+            )
+
+    def _advance_chance(self, table: LiveTable, state: State, start_moves: list[MoveRow]) -> list[MoveRow]:
+        """Sample every chance node from ``state`` on (in place) with the table's seeded generator."""
+        moves = list(start_moves)
+        while state.current_player() == CHANCE:
+            rng = random.Random(f"chance:{table.seed}:{state.move_number()}")
+            a = sample_chance(state, rng)
+            label = state.action_to_string(CHANCE, a)
+            state.apply_action(a)
+            moves.append(MoveRow(CHANCE, a, label))
+        return moves
+
+    async def _commit_action(self, table: LiveTable, seat: int, action: int) -> None:
+        new = table.state.clone()
+        label = new.action_to_string(seat, action)
+        try:
+            new.apply_action(action, player=seat)
+        except IllegalActionError as e:
+            raise illegal(e.explanation) from None
+        moves = self._advance_chance(table, new, [MoveRow(seat, action, label)])
+        await self._persist(table, new, moves, clear_pending=False)
+
+    async def _submit(self, table: LiveTable, seat: int, action: int) -> None:
+        state = table.state
+        deciding = [s for s in range(state.num_players) if state.legal_actions(s)]
+        pending = dict(table.pending)
+        pending[seat] = action
+        if all(s in pending for s in deciding):
+            joint: list[int | None] = [pending.get(s) if s in deciding else None for s in range(state.num_players)]
+            new = state.clone()
+            labels = [new.action_to_string(s, a) if a is not None else None for s, a in enumerate(joint)]
+            try:
+                new.apply_actions(joint)
+            except IllegalActionError as e:
+                raise illegal(e.explanation) from None
+            moves = self._advance_chance(table, new, [MoveRow(SIMULTANEOUS, joint, labels)])
+            await self._persist(table, new, moves, clear_pending=True)
+            table.pending = {}
+        else:
+            try:
+                await self._db(self.store.set_pending, table.id, seat, action, table.revision)
+            except StaleRevision as e:
+                raise conflict("stale", str(e)) from None
+            table.pending = pending
+            self._broadcast(table)
+
+    async def _persist(self, table: LiveTable, new: State, moves: list[MoveRow], clear_pending: bool) -> None:
+        start = table.state.move_number()
+        new_rev = table.revision + 1
+        status = "finished" if new.is_terminal() else "playing"
+        result = outcome(new.returns()) if new.is_terminal() else None
+        try:
+            await self._db(
+                self.store.append_moves, table.id, start, moves, table.revision, new_rev, status, result, clear_pending
+            )
+        except StaleRevision as e:
+            raise conflict("stale", f"{e}; look again and retry") from None
+        table.state = new
+        table.labels = table.labels + [m.label for m in moves]
+        table.revision = new_rev
+        self._broadcast(table)
+
+    # -- undo -----------------------------------------------------------------
+    def undo_point(self, table: LiveTable, seat: int | None) -> int | None:
+        """The history length an undo by ``seat`` would rewind to, or ``None``.
+
+        Online, a seat may take back only steps of its own turn still in
+        progress; against the AI and in hot-seat play, the last decision of
+        a human seat (with the AI moves after it). Never across chance, a
+        simultaneous reveal or a hidden reveal (the engine's rule), never
+        after the game is over.
+        """
+        state = table.state
+        if seat is None or state.is_terminal():
+            return None
+        if table.mode == "online":
+            if state.current_player() != seat:
+                return None
+            return state.undo_point(seat, cross_seats=False)
+        points = [p for s in table.human_seats() if (p := state.undo_point(s)) is not None]
+        return max(points) if points else None
+
+    def can_undo(self, table: LiveTable, seat: int | None) -> bool:
+        if seat is not None and seat in table.pending:
+            return True
+        return self.undo_point(table, seat) is not None
+
+    async def undo(self, table: LiveTable, seat: int | None, revision: int) -> None:
+        if seat is None:
+            raise forbidden("a spectator cannot undo")
+        async with table.lock:
+            self._check_revision(table, revision)
+            if seat in table.pending:
+                try:
+                    await self._db(self.store.set_pending, table.id, seat, None, table.revision)
+                except StaleRevision as e:
+                    raise conflict("stale", str(e)) from None
+                table.pending = {s: a for s, a in table.pending.items() if s != seat}
+                self._broadcast(table)
+                return
+            point = self.undo_point(table, seat)
+            if point is None:
+                raise conflict("cannot_undo", self._undo_refusal(table, seat))
+            state = table.state
+            new = table.game.state_from_history(state.history()[:point], state.num_players)
+            new_rev = table.revision + 1
+            try:
+                await self._db(self.store.truncate, table.id, point, table.revision, new_rev, "playing", None)
+            except StaleRevision as e:
+                raise conflict("stale", str(e)) from None
+            table.state = new
+            table.labels = table.labels[:point]
+            table.revision = new_rev
+            table.pending = {}
+            self._broadcast(table)
+        self._kick(table)
+
+    def _undo_refusal(self, table: LiveTable, seat: int) -> str:
+        state = table.state
+        if state.is_terminal():
+            return "The game is over; a finished game cannot be taken back."
+        if table.mode == "online":
+            if state.current_player() != seat:
+                return "Online, you can take back only steps of your own turn, while it is still your turn."
+            return (
+                "There is no step of this turn to take back (a turn's first step, or after a chance event or a reveal)."
+            )
+        return "Nothing to take back: undo never goes back across a chance event or a reveal of hidden information."
+
+    # -- AI seats -------------------------------------------------------------
+    def _ai_to_move(self, table: LiveTable) -> list[int]:
+        state = table.state
+        cp = state.current_player()
+        if cp >= 0:
+            return [cp] if table.seats[cp]["kind"] == "ai" else []
+        if cp == SIMULTANEOUS:
+            return [
+                s
+                for s, spec in enumerate(table.seats)
+                if spec["kind"] == "ai" and s not in table.pending and state.legal_actions(s)
+            ]
+        return []
+
+    def _kick(self, table: LiveTable) -> None:
+        if self._stopping or (table.ai_task is not None and not table.ai_task.done()):
+            return
+        seats = self._ai_to_move(table)
+        if seats:
+            table.ai_task = asyncio.ensure_future(self._run_ai(table, seats))
+
+    async def _run_ai(self, table: LiveTable, seats: list[int]) -> None:
+        state, revision = table.state, table.revision
+        history = state.history()
+        started = time.monotonic()
+        table.thinking = set(seats)
+        self._broadcast(table)
+        try:
+            results = await asyncio.gather(
+                *(
+                    self.ai.choose(
+                        table.game.id,
+                        dict(table.game.params),
+                        state.num_players,
+                        history,
+                        s,
+                        str(table.seats[s]["agent"]),
+                        seed_for(table.seed, len(history), s),
+                    )
+                    for s in seats
+                ),
+                return_exceptions=True,
+            )
+            wait = self.settings.ai_delay - (time.monotonic() - started)
+            if wait > 0:
+                await asyncio.sleep(wait)
+            async with table.lock:
+                table.thinking = set()
+                if table.state is not state or table.revision != revision:
+                    self._broadcast(table)
+                    return
+                for s, res in zip(seats, results):
+                    legal = table.state.legal_actions(s)
+                    if isinstance(res, BaseException) or res not in legal:
+                        why = res if isinstance(res, BaseException) else f"illegal answer {res!r}"
+                        log.warning("table %s: AI seat %s failed (%s); playing a random legal move", table.id, s, why)
+                        table.notes.append(
+                            f"{table.seats[s]['name']} failed to answer ({why}); it played a random move."
+                        )
+                        res = random.Random(seed_for(table.seed, len(history), s)).choice(legal)
+                    if table.state.current_player() == SIMULTANEOUS:
+                        await self._submit(table, s, int(res))
+                    else:
+                        await self._commit_action(table, s, int(res))
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:
+            log.exception("table %s: AI turn failed", table.id)
+            table.thinking = set()
+            table.notes.append(f"An AI move could not be stored ({e}); it will be retried.")
+            self._broadcast(table)
+            if not self._stopping:
+                await asyncio.sleep(1.0)
+        finally:
+            table.thinking = set()
+        if not self._stopping:
+            asyncio.get_running_loop().call_soon(self._kick, table)
+
+    # -- views and live updates -----------------------------------------------
+    def view(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
+        return build_view(table, seat, can_undo=self.can_undo(table, seat))
+
+    def connect(self, table: LiveTable, conn: Connection) -> None:
+        table.connections.append(conn)
+        self._broadcast(table)
+
+    def disconnect(self, table: LiveTable, conn: Connection) -> None:
+        if conn in table.connections:
+            table.connections.remove(conn)
+            self._broadcast(table)
+
+    def push_view(self, table: LiveTable, conn: Connection) -> None:
+        conn.send(_message(self.view(table, conn.view_seat), conn.view_seat))
+
+    def _broadcast(self, table: LiveTable) -> None:
+        cache: dict[int | None, str] = {}
+        for conn in list(table.connections):
+            s = conn.view_seat
+            if s not in cache:
+                cache[s] = _message(self.view(table, s), s)
+            conn.send(cache[s])
+
+    # -- replays --------------------------------------------------------------
+    def agents(self) -> dict[str, Any]:
+        return available_agents()
+
+
+def _message(view: dict[str, Any], seat: int | None) -> str:
+    return json.dumps({"type": "view", "seat": seat, "view": view}, separators=(",", ":"))

@@ -1,0 +1,172 @@
+// The lobby: every registered game, its rules, and a form to create a table.
+
+import { api, el, forgetTable, saveTable, savedTables, showRules } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+let agents = { levels: [], agents: ["random"], all: ["random"], default: "random", only_random: true };
+let current = null; // the game being set up
+
+function aiChoices() {
+  return agents.all.map((name) => ({ value: `ai:${name}`, text: agents.levels.includes(name) ? `AI · ${name}` : `AI · ${name} agent` }));
+}
+
+function gameCard(g) {
+  const players = g.min_players === g.max_players ? `${g.min_players}` : `${g.min_players}–${g.max_players}`;
+  const chips = el("div", { class: "chips" }, ...g.mechanics.map((m) => el("span", { class: "chip" }, m)));
+  const has = (word) => g.mechanics.some((m) => m.toLowerCase().includes(word));
+  if (g.cooperative && !has("cooperative")) chips.append(el("span", { class: "chip" }, "cooperative"));
+  if (!g.perfect_information && !has("hidden")) chips.append(el("span", { class: "chip" }, "hidden information"));
+  const card = el("article", { class: "game-card", "data-game": g.id },
+    el("h3", {}, g.title),
+    el("div", { class: "facts" }, `${players} player${g.max_players > 1 ? "s" : ""}${g.playing_time ? ` · ${g.playing_time}` : ""}`),
+    g.summary ? el("p", { class: "small", style: "margin:0" }, g.summary) : null,
+    chips);
+  if (g.inventions && g.inventions.length) {
+    card.append(el("details", { class: "inventions" },
+      el("summary", {}, el("span", { class: "chip invention" }, "includes our inventions"), ` (${g.inventions.length})`),
+      el("ul", {}, ...g.inventions.map((x) => el("li", {}, x)))));
+  }
+  card.append(el("div", { class: "actions" },
+    el("button", { type: "button", class: "primary", "data-new": g.id, onclick: () => openCreate(g) }, "New table"),
+    g.has_rules ? el("button", { type: "button", onclick: () => showRules(g.id, g.title) }, "Rules") : el("span", { class: "muted small" }, "no rules document")));
+  return card;
+}
+
+function drawMyTables(titles) {
+  const saved = savedTables();
+  const ids = Object.keys(saved).sort((a, b) => (saved[b].created || 0) - (saved[a].created || 0)).slice(0, 12);
+  $("my-tables-box").classList.toggle("hidden", !ids.length);
+  $("my-tables").replaceChildren(...ids.map((id) => {
+    const t = saved[id];
+    const when = t.created ? new Date(t.created).toLocaleString() : "";
+    return el("div", { class: "row" },
+      el("a", { href: `/table/${encodeURIComponent(id)}` }, `${titles[t.game] || t.game || "table"}`),
+      el("span", { class: "muted small" }, `${t.mode || ""} ${when}`),
+      el("button", { type: "button", class: "small", onclick: () => { forgetTable(id); drawMyTables(titles); } }, "Forget"));
+  }));
+}
+
+function mode() {
+  return document.querySelector("input[name=mode]:checked").value;
+}
+
+function drawSeats() {
+  const n = Number($("num-players").value);
+  const m = mode();
+  const rows = [];
+  for (let s = 0; s < n; s++) {
+    const select = el("select", { id: `seat-${s}`, "aria-label": `Seat ${s} player` },
+      el("option", { value: "human" }, "Human"), ...aiChoices().map((c) => el("option", { value: c.value }, c.text)));
+    select.value = m === "ai" && s > 0 ? `ai:${agents.default}` : "human";
+    const name = el("input", { type: "text", id: `seat-name-${s}`, placeholder: `Seat ${s}`, maxlength: 32, "aria-label": `Seat ${s} name` });
+    rows.push(el("div", { class: "seat-row" }, el("label", { for: `seat-${s}` }, `Seat ${s}`), select, name));
+  }
+  if (agents.only_random) {
+    rows.push(el("p", { class: "small muted" }, "Only the random AI exists so far; stronger levels appear here once installed."));
+  }
+  $("seats").replaceChildren(...rows);
+}
+
+function optionInput(o) {
+  const id = `opt-${o.name}`;
+  let input;
+  if (o.type === "bool") {
+    input = el("input", { type: "checkbox", id, "data-option": o.name, "data-type": "bool" });
+    input.checked = !!o.default;
+  } else if (o.allowed) {
+    input = el("select", { id, "data-option": o.name, "data-type": o.type },
+      ...o.allowed.map((v) => el("option", { value: JSON.stringify(v) }, String(v))));
+    input.value = JSON.stringify(o.default);
+  } else if (o.type === "int" || o.type === "float") {
+    input = el("input", { type: "number", id, "data-option": o.name, "data-type": o.type, step: o.type === "int" ? 1 : "any", min: o.minimum ?? undefined, max: o.maximum ?? undefined, value: o.default });
+  } else {
+    input = el("input", { type: "text", id, "data-option": o.name, "data-type": o.type, value: o.default ?? "" });
+  }
+  return el("div", { class: "field" },
+    el("label", { for: id }, o.name.replaceAll("_", " ")),
+    input,
+    el("span", { class: "desc" }, o.description));
+}
+
+function openCreate(g) {
+  current = g;
+  $("create-title").textContent = `New table: ${g.title}`;
+  $("create-error").textContent = "";
+  const np = $("num-players");
+  np.replaceChildren();
+  for (let k = g.min_players; k <= g.max_players; k++) np.append(el("option", { value: k }, String(k)));
+  np.value = String(g.default_players);
+  $("players-field").classList.toggle("hidden", g.min_players === g.max_players);
+  const single = g.max_players === 1;
+  for (const input of document.querySelectorAll("input[name=mode]")) {
+    input.disabled = single && input.value !== "hotseat";
+  }
+  document.querySelector(`input[name=mode][value=${single ? "hotseat" : "ai"}]`).checked = true;
+  drawSeats();
+  $("options").replaceChildren(...g.options.map(optionInput));
+  $("options-box").classList.toggle("hidden", !g.options.length);
+  $("create").showModal();
+}
+
+function readOptions() {
+  const out = {};
+  for (const input of $("options").querySelectorAll("[data-option]")) {
+    const name = input.dataset.option;
+    const type = input.dataset.type;
+    if (type === "bool") out[name] = input.checked;
+    else if (input.tagName === "SELECT") out[name] = JSON.parse(input.value);
+    else if (type === "int") out[name] = parseInt(input.value, 10);
+    else if (type === "float") out[name] = parseFloat(input.value);
+    else out[name] = input.value;
+  }
+  return out;
+}
+
+async function create(ev) {
+  ev.preventDefault();
+  const g = current;
+  const n = Number($("num-players").value);
+  const seats = [];
+  for (let s = 0; s < n; s++) {
+    const v = $(`seat-${s}`).value;
+    const name = $(`seat-name-${s}`).value.trim() || null;
+    seats.push(v === "human" ? { kind: "human", name } : { kind: "ai", agent: v.slice(3), name });
+  }
+  const m = mode();
+  const body = { game: g.id, options: readOptions(), num_players: n, mode: m, seats };
+  $("create-go").disabled = true;
+  $("create-error").textContent = "";
+  try {
+    const r = await api("/api/tables", { method: "POST", body });
+    saveTable(r.id, { game: g.id, mode: m, created: Date.now(), links: r.links, host_seat: r.host_seat });
+    location.href = r.links.host;
+  } catch (e) {
+    $("create-error").textContent = e.message;
+  } finally {
+    $("create-go").disabled = false;
+  }
+}
+
+async function init() {
+  $("create-form").addEventListener("submit", create);
+  $("create-close").addEventListener("click", () => $("create").close());
+  $("num-players").addEventListener("change", drawSeats);
+  for (const input of document.querySelectorAll("input[name=mode]")) input.addEventListener("change", drawSeats);
+  try {
+    const data = await api("/api/games");
+    agents = data.agents;
+    const notice = $("ai-notice");
+    if (agents.only_random) {
+      notice.textContent = "Only the random AI is available so far: it plays any legal move. Stronger AI levels appear here once they are installed.";
+      notice.classList.remove("hidden");
+    }
+    $("games").replaceChildren(...data.games.map(gameCard));
+    const titles = Object.fromEntries(data.games.map((g) => [g.id, g.title]));
+    drawMyTables(titles);
+    $("lobby").dataset.ready = "1";
+  } catch (e) {
+    $("games").textContent = `The games could not be loaded: ${e.message}`;
+  }
+}
+
+init();

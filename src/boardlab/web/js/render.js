@@ -1,0 +1,397 @@
+// The generic scene renderer: draws exactly what a game's scene describes (see boardlab/core/scene.py).
+// Board places (polygons, points, edges), pieces and highlights go into SVG; card and dice zones into
+// HTML rows; click targets call onAction(action) (several targets on one place open a small chooser);
+// buttons and the full list of legal moves are plain HTML buttons. Nothing here knows any game.
+
+import { el } from "./api.js";
+
+const SVGNS = "http://www.w3.org/2000/svg";
+export const SEAT_COLOURS = ["#D55E00", "#0072B2", "#009E73", "#CC79A7"];
+const PALETTE = {
+  light: "#f4efe3",
+  dark: "#c9b99a",
+  blocked: "#8f8a80",
+  neutral: "#e8e2d4",
+  zone: "#d9d3c6",
+  empty: "#f1ece1",
+  water: "#cfe3f1",
+  white: "#ffffff",
+  black: "#2b2823",
+  grey: "#a8a39a",
+  gray: "#a8a39a",
+};
+const REGIONS = ["#cfe3f1", "#f6dcc4", "#d3ecd9", "#eadcef", "#f4efc1", "#dde3e8", "#f3d6d6", "#e2e8cf"];
+const CELL_FILL = "#efe9dc";
+const CELL_STROKE = "#a39a87";
+
+export function colour(name, fallback) {
+  if (name === null || name === undefined || name === "") return fallback;
+  if (typeof name !== "string") return fallback;
+  if (/^#[0-9a-fA-F]{3,8}$/.test(name)) return name;
+  let m = /^seat(\d+)$/.exec(name);
+  if (m) return SEAT_COLOURS[Number(m[1]) % SEAT_COLOURS.length];
+  m = /^region(\d+)$/.exec(name);
+  if (m) return REGIONS[Number(m[1]) % REGIONS.length];
+  return PALETTE[name] || fallback;
+}
+
+export function ownerColour(owner) {
+  return owner === null || owner === undefined ? "#5b5750" : SEAT_COLOURS[((owner % 4) + 4) % 4];
+}
+
+function svg(tag, attrs = {}) {
+  const node = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null) continue;
+    node.setAttribute(k, String(v));
+  }
+  return node;
+}
+
+function pts(points) {
+  return points.map((p) => `${p[0]},${p[1]}`).join(" ");
+}
+
+// Typical spacing between neighbouring places: sizes pieces, labels and strokes.
+function unitOf(scene) {
+  const centres = scene.cells.map((c) => c.center);
+  const sample = centres.slice(0, 160);
+  let best = Infinity;
+  for (let i = 0; i < sample.length; i++) {
+    for (let j = 0; j < centres.length; j++) {
+      if (i === j) continue;
+      const dx = sample[i][0] - centres[j][0];
+      const dy = sample[i][1] - centres[j][1];
+      const d = Math.hypot(dx, dy);
+      if (d > 1e-9 && d < best) best = d;
+    }
+  }
+  if (!Number.isFinite(best)) {
+    const vb = scene.viewbox || [0, 0, 10, 10];
+    best = Math.min(vb[2], vb[3]) / 8 || 1;
+  }
+  return best;
+}
+
+function placeIndex(scene) {
+  const places = new Map();
+  for (const c of scene.cells) places.set(c.id, { type: "cell", c, at: c.center });
+  for (const e of scene.edges) {
+    places.set(e.id, { type: "edge", e, at: [(e.from[0] + e.to[0]) / 2, (e.from[1] + e.to[1]) / 2] });
+  }
+  return places;
+}
+
+function groupBy(list, key) {
+  const m = new Map();
+  for (const x of list) {
+    const k = x[key];
+    if (!m.has(k)) m.set(k, []);
+    m.get(k).push(x);
+  }
+  return m;
+}
+
+function shapePath(shape, cx, cy, r) {
+  switch (shape) {
+    case "square":
+    case "cube":
+      return svg("rect", { x: cx - r * 0.85, y: cy - r * 0.85, width: r * 1.7, height: r * 1.7, rx: r * 0.18 });
+    case "triangle":
+      return svg("polygon", { points: pts([[cx, cy - r], [cx + r * 0.95, cy + r * 0.7], [cx - r * 0.95, cy + r * 0.7]]) });
+    case "diamond":
+      return svg("polygon", { points: pts([[cx, cy - r], [cx + r, cy], [cx, cy + r], [cx - r, cy]]) });
+    case "hex":
+    case "hexagon": {
+      const p = [];
+      for (let k = 0; k < 6; k++) {
+        const a = (Math.PI / 3) * k + Math.PI / 6;
+        p.push([cx + r * Math.cos(a), cy + r * Math.sin(a)]);
+      }
+      return svg("polygon", { points: pts(p) });
+    }
+    default:
+      return svg("circle", { cx, cy, r });
+  }
+}
+
+function drawPiece(layer, p, cx, cy, r, u) {
+  const g = svg("g", { class: "piece", "data-at": p.at, "data-owner": p.owner ?? "" });
+  const fill = p.face_down ? "#6d675d" : ownerColour(p.owner);
+  const stroke = "#2b2823";
+  const height = Math.max(1, Number(p.height) || 1);
+  // a visible stack: up to three offset layers under the top piece
+  for (let k = Math.min(height, 4) - 1; k >= 1; k--) {
+    const under = shapePath(p.shape, cx + k * r * 0.12, cy + k * r * 0.16, r);
+    under.setAttribute("fill", fill);
+    under.setAttribute("stroke", stroke);
+    under.setAttribute("stroke-width", u * 0.03);
+    under.setAttribute("opacity", 0.75);
+    g.append(under);
+  }
+  const top = shapePath(p.shape, cx, cy, r);
+  if (p.shape === "ring") {
+    top.setAttribute("fill", "none");
+    top.setAttribute("stroke", fill);
+    top.setAttribute("stroke-width", r * 0.45);
+  } else {
+    top.setAttribute("fill", fill);
+    top.setAttribute("stroke", stroke);
+    top.setAttribute("stroke-width", u * 0.035);
+  }
+  g.append(top);
+  if (p.facing !== null && p.facing !== undefined && !p.face_down) {
+    const arrow = svg("polygon", {
+      points: pts([[cx, cy - r * 1.32], [cx + r * 0.38, cy - r * 0.82], [cx - r * 0.38, cy - r * 0.82]]),
+      fill: "#2b2823",
+      transform: `rotate(${Number(p.facing) || 0} ${cx} ${cy})`,
+    });
+    g.append(arrow);
+  }
+  let label = p.face_down ? "?" : p.label;
+  if ((label === null || label === undefined || label === "") && height > 1) label = String(height);
+  if (label !== null && label !== undefined && label !== "") {
+    const text = String(label);
+    const size = r * (text.length <= 2 ? 1.05 : text.length <= 4 ? 0.7 : 0.5);
+    const t = svg("text", {
+      x: cx, y: cy, "font-size": size, "text-anchor": "middle", "dominant-baseline": "central",
+      fill: "#ffffff", stroke: "#1f1d1a", "stroke-width": size * 0.16, "paint-order": "stroke",
+      "font-weight": 700,
+    });
+    t.textContent = text;
+    g.append(t);
+  }
+  const title = svg("title");
+  const who = p.owner === null || p.owner === undefined ? "neutral" : `side ${p.owner}`;
+  title.textContent = `${p.face_down ? "face-down " : ""}${p.kind || "piece"} (${who})${height > 1 ? `, height ${height}` : ""}${p.label ? `: ${p.label}` : ""}`;
+  g.append(title);
+  layer.append(g);
+}
+
+const HL_STYLE = {
+  last: { stroke: "#f0e442", under: "#1f2328", width: 0.13, dash: null },
+  selected: { stroke: "#1f2328", under: null, width: 0.09, dash: "0.18 0.1" },
+  warning: { stroke: "#8a1c1c", under: "#ffffff", width: 0.1, dash: "0.12 0.08" },
+  hint: { stroke: "#5f6368", under: null, width: 0.06, dash: "0.05 0.07" },
+};
+
+function outline(place, u, style, layer, cls) {
+  const mk = (stroke, width, dash) => {
+    if (place.type === "cell" && place.c.polygon) {
+      return svg("polygon", { points: pts(place.c.polygon), fill: "none", stroke, "stroke-width": width * u, "stroke-dasharray": dash ? dash.split(" ").map((x) => x * u).join(" ") : null, "stroke-linejoin": "round", class: cls });
+    }
+    if (place.type === "cell") {
+      const r = (place.c.radius || u * 0.2) + u * 0.12;
+      return svg("circle", { cx: place.at[0], cy: place.at[1], r, fill: "none", stroke, "stroke-width": width * u, "stroke-dasharray": dash ? dash.split(" ").map((x) => x * u).join(" ") : null, class: cls });
+    }
+    return svg("line", { x1: place.e.from[0], y1: place.e.from[1], x2: place.e.to[0], y2: place.e.to[1], stroke, "stroke-width": width * u * 1.6, "stroke-linecap": "round", "stroke-dasharray": dash ? dash.split(" ").map((x) => x * u).join(" ") : null, class: cls, opacity: 0.9 });
+  };
+  if (style.under) layer.append(mk(style.under, style.width * 1.6, null));
+  layer.append(mk(style.stroke, style.width, style.dash));
+}
+
+// Render a scene. opts: {onAction(action), interactive, moverColour}
+export function renderScene(root, scene, opts = {}) {
+  const boardWrap = root.querySelector(".board-wrap");
+  const zonesBox = root.querySelector(".zones");
+  const buttonsBox = root.querySelector(".buttons");
+  const legalBox = root.querySelector(".legal-list");
+  const statusBox = root.querySelector(".status");
+  closeChooser(root);
+  const interactive = !!opts.interactive && typeof opts.onAction === "function";
+  const targets = interactive ? scene.targets || [] : [];
+  const byPlace = groupBy(targets, "at");
+  const act = (action) => opts.onAction(action);
+  const hl = groupBy(scene.highlights || [], "at");
+
+  // -- the board -----------------------------------------------------------
+  if (boardWrap) {
+    boardWrap.replaceChildren();
+    const hasBoard = (scene.cells || []).length || (scene.edges || []).length;
+    boardWrap.classList.toggle("empty", !hasBoard);
+    if (hasBoard) {
+      const u = unitOf(scene);
+      const vb = scene.viewbox || [0, 0, 1, 1];
+      const root_ = svg("svg", { viewBox: vb.join(" "), role: "img", "aria-label": "game board", "data-cells": scene.cells.length });
+      const L = {};
+      for (const name of ["cells", "labels", "edges", "hl", "pieces", "targets"]) {
+        L[name] = svg("g", { class: `layer-${name}` });
+        root_.append(L[name]);
+      }
+      const places = placeIndex(scene);
+      for (const c of scene.cells) {
+        let shape;
+        if (c.polygon) {
+          shape = svg("polygon", { points: pts(c.polygon), fill: colour(c.fill, CELL_FILL), stroke: CELL_STROKE, "stroke-width": u * 0.03, "stroke-linejoin": "round" });
+        } else {
+          const r = c.radius || u * 0.12;
+          shape = svg("circle", { cx: c.center[0], cy: c.center[1], r, fill: colour(c.fill, c.kind === "point" ? "#8a8170" : CELL_FILL), stroke: CELL_STROKE, "stroke-width": u * 0.02 });
+        }
+        shape.setAttribute("data-id", c.id);
+        shape.setAttribute("class", `cell kind-${c.kind || "cell"}`);
+        L.cells.append(shape);
+        if (c.label && c.polygon) {
+          const t = svg("text", { x: c.center[0], y: c.center[1] + u * 0.3, "font-size": u * 0.2, "text-anchor": "middle", "dominant-baseline": "central", fill: "#8a8170" });
+          t.textContent = c.label;
+          L.labels.append(t);
+        }
+      }
+      for (const e of scene.edges) {
+        const owned = e.owner !== null && e.owner !== undefined;
+        const stroke = owned ? ownerColour(e.owner) : colour(e.stroke, "#b3aa98");
+        const width = owned ? u * 0.13 : e.kind === "grid" ? u * 0.025 : u * 0.045;
+        L.edges.append(svg("line", { x1: e.from[0], y1: e.from[1], x2: e.to[0], y2: e.to[1], stroke, "stroke-width": width, "stroke-linecap": "round", "data-id": e.id, class: `edge kind-${e.kind || "edge"}` }));
+      }
+      for (const [at, list] of hl) {
+        const place = places.get(at);
+        if (!place) continue;
+        for (const h of list) outline(place, u, HL_STYLE[h.kind] || HL_STYLE.hint, L.hl, `hl hl-${h.kind}`);
+      }
+      const piecesAt = groupBy((scene.pieces || []).filter((p) => places.has(p.at)), "at");
+      for (const [at, list] of piecesAt) {
+        const place = places.get(at);
+        const base = place.type === "edge" ? u * 0.22 : place.c.polygon ? u * 0.34 : Math.max(u * 0.3, (place.c.radius || 0) * 1.1);
+        if (list.length === 1) {
+          drawPiece(L.pieces, list[0], place.at[0], place.at[1], base, u);
+        } else {
+          const k = list.length;
+          const r = base / Math.sqrt(k) * 1.05;
+          list.forEach((p, i) => {
+            const a = (2 * Math.PI * i) / k - Math.PI / 2;
+            drawPiece(L.pieces, p, place.at[0] + Math.cos(a) * base * 0.55, place.at[1] + Math.sin(a) * base * 0.55, r, u);
+          });
+        }
+      }
+      const mover = opts.moverColour || "#0b5cad";
+      for (const [at, list] of byPlace) {
+        const place = places.get(at);
+        if (!place) continue;
+        const labels = list.map((t) => t.label).join(", ");
+        const g = svg("g", { class: "target", tabindex: 0, role: "button", "data-at": at, "data-actions": list.map((t) => t.action).join(","), "aria-label": list.length === 1 ? `${list[0].label}` : `${at}: ${list.length} choices` });
+        const title = svg("title");
+        title.textContent = labels;
+        g.append(title);
+        if (place.type === "cell") {
+          const hasPiece = piecesAt.has(at);
+          const hit = place.c.polygon
+            ? svg("polygon", { points: pts(place.c.polygon), class: "hit", fill: "rgba(0,0,0,0)", stroke: "none", "stroke-width": u * 0.06 })
+            : svg("circle", { cx: place.at[0], cy: place.at[1], r: u * 0.45, class: "hit", fill: "rgba(0,0,0,0)", "stroke-width": u * 0.04 });
+          g.append(hit);
+          if (hasPiece) {
+            g.append(svg("circle", { cx: place.at[0], cy: place.at[1], r: u * 0.42, fill: "none", stroke: mover, "stroke-width": u * 0.06, "stroke-dasharray": `${u * 0.12} ${u * 0.08}` }));
+          } else {
+            g.append(svg("circle", { cx: place.at[0], cy: place.at[1], r: u * 0.13, fill: mover, opacity: 0.55, class: "dot" }));
+          }
+        } else {
+          const e = place.e;
+          g.append(svg("line", { x1: e.from[0], y1: e.from[1], x2: e.to[0], y2: e.to[1], class: "hit", stroke: "rgba(0,0,0,0)", "stroke-width": u * 0.32, "stroke-linecap": "round" }));
+          g.append(svg("line", { x1: e.from[0], y1: e.from[1], x2: e.to[0], y2: e.to[1], stroke: mover, opacity: 0.6, "stroke-width": u * 0.07, "stroke-dasharray": `${u * 0.12} ${u * 0.1}`, "stroke-linecap": "round" }));
+        }
+        const activate = (ev) => {
+          ev.preventDefault();
+          ev.stopPropagation();
+          if (list.length === 1) act(list[0].action);
+          else openChooser(root, boardWrap, ev, list, act);
+        };
+        g.addEventListener("click", activate);
+        g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") activate(ev); });
+        L.targets.append(g);
+      }
+      boardWrap.append(root_);
+    }
+  }
+
+  // -- zones: hands, piles, dice -----------------------------------------------
+  if (zonesBox) {
+    zonesBox.replaceChildren();
+    const piecesOnItems = groupBy((scene.pieces || []), "at");
+    for (const z of scene.zones || []) {
+      const box = el("section", { class: "zone", "data-zone": z.id });
+      if (z.owner !== null && z.owner !== undefined) box.style.borderLeftColor = ownerColour(z.owner);
+      box.append(el("h3", {}, z.title || z.id));
+      const items = el("div", { class: "items" });
+      for (const it of z.items || []) {
+        const ts = byPlace.get(it.id) || [];
+        const cls = ["item", it.kind || "card", it.face_down ? "face-down" : ""];
+        for (const h of hl.get(it.id) || []) cls.push(`hl-${h.kind}`);
+        const attrs = { class: cls.filter(Boolean).join(" "), "data-item": it.id };
+        let node;
+        if (ts.length) {
+          node = el("button", { ...attrs, type: "button", "data-at": it.id, "data-actions": ts.map((t) => t.action).join(","), title: ts.map((t) => t.label).join(", ") });
+          node.addEventListener("click", (ev) => {
+            if (ts.length === 1) act(ts[0].action);
+            else openChooser(root, zonesBox, ev, ts, act);
+          });
+        } else {
+          node = el("div", attrs);
+        }
+        node.append(el("span", { class: "label" }, it.face_down ? "face down" : it.label));
+        if (it.detail) node.append(el("span", { class: "detail" }, it.detail));
+        const ps = piecesOnItems.get(it.id);
+        if (ps) {
+          const row = el("span", { class: "pieces" });
+          for (const p of ps) {
+            const pip = el("span", { class: "pip", title: `${p.kind || "piece"}${p.label ? ": " + p.label : ""}` });
+            pip.style.background = p.face_down ? "#6d675d" : ownerColour(p.owner);
+            row.append(pip);
+          }
+          node.append(row);
+        }
+        items.append(node);
+      }
+      box.append(items);
+      zonesBox.append(box);
+    }
+  }
+
+  // -- buttons and the text list of legal moves --------------------------------
+  if (buttonsBox) {
+    buttonsBox.replaceChildren();
+    if (interactive) {
+      for (const b of scene.buttons || []) {
+        buttonsBox.append(el("button", { type: "button", "data-action": b.action, class: "scene-button", onclick: () => act(b.action) }, b.label));
+      }
+    }
+  }
+  if (legalBox) {
+    legalBox.replaceChildren();
+    const legal = interactive ? opts.legal || [] : [];
+    const details = legalBox.closest("details");
+    if (details) {
+      details.classList.toggle("hidden", !legal.length);
+      const sum = details.querySelector("summary");
+      if (sum) sum.textContent = `All legal moves as text (${legal.length})`;
+    }
+    for (const [a, label] of legal) {
+      legalBox.append(el("button", { type: "button", "data-action": a, class: "legal-move", onclick: () => act(a) }, label));
+    }
+  }
+  if (statusBox) {
+    statusBox.replaceChildren(...(scene.status || []).map((s) => el("li", {}, s)));
+  }
+}
+
+export function closeChooser(root) {
+  for (const c of (root || document).querySelectorAll(".chooser")) c.remove();
+}
+
+function openChooser(root, host, ev, list, act) {
+  closeChooser(root);
+  const box = el("div", { class: "chooser", role: "menu", "aria-label": "choose a move" },
+    el("div", { class: "head" }, "Choose:"));
+  for (const t of list) {
+    box.append(el("button", { type: "button", role: "menuitem", "data-action": t.action, onclick: (e) => { e.stopPropagation(); closeChooser(root); act(t.action); } }, t.label));
+  }
+  box.append(el("button", { type: "button", class: "small", onclick: (e) => { e.stopPropagation(); closeChooser(root); } }, "Cancel"));
+  const rect = host.getBoundingClientRect();
+  const x = (ev.clientX || rect.left + rect.width / 2) - rect.left;
+  const y = (ev.clientY || rect.top + rect.height / 2) - rect.top;
+  box.style.left = `${Math.max(4, Math.min(x, rect.width - 160))}px`;
+  box.style.top = `${Math.max(4, Math.min(y, rect.height - 60))}px`;
+  host.style.position = "relative";
+  host.append(box);
+  const first = box.querySelector("button[role=menuitem]");
+  if (first) first.focus();
+  const onKey = (e) => { if (e.key === "Escape") { closeChooser(root); document.removeEventListener("keydown", onKey); } };
+  document.addEventListener("keydown", onKey);
+}

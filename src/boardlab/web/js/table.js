@@ -1,0 +1,356 @@
+// A game table: live views over WebSocket, moves by clicking, undo, hot-seat pass screens, invites.
+
+import { api, download, el, saveTable, savedTables, showRules, toast } from "./api.js";
+import { closeChooser, renderScene } from "./render.js";
+
+const root = document.getElementById("table-root");
+const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const seatToken = new Map(); // seat number, or "spectator" -> token
+let mySeats = []; // seats this browser holds
+let hidden = false; // the game hides information from some seats
+let viewSeat = null; // seat whose view is shown (null: the public view)
+let passFor = null; // seat waiting behind the pass-the-device screen
+let view = null;
+let busy = false;
+let ws = null;
+let backoff = 500;
+let pingTimer = null;
+let closedForGood = false;
+
+const $ = (id) => document.getElementById(id);
+const MODE_TEXT = { ai: "against the AI", hotseat: "hot-seat", online: "online" };
+
+function readTokens() {
+  const m = /(?:^|[#&])t=([^&]*)/.exec(location.hash);
+  if (m) {
+    const list = decodeURIComponent(m[1]).split(",").filter(Boolean);
+    saveTable(tableId, { tokens: list });
+    return list;
+  }
+  return (savedTables()[tableId] || {}).tokens || [];
+}
+
+function tokenFor(seat) {
+  if (seat === null) return seatToken.get("spectator") || [...seatToken.values()][0];
+  return seatToken.get(seat);
+}
+
+function setBanner(kind, title, detail, colour) {
+  const b = $("banner");
+  b.dataset.kind = kind;
+  $("banner-title").textContent = title;
+  $("banner-detail").textContent = detail || "";
+  b.style.borderLeftColor = colour || "";
+}
+
+function setConn(state) {
+  const c = $("conn");
+  c.dataset.state = state;
+  c.textContent = { live: "live", down: "reconnecting…", connecting: "connecting…" }[state] || state;
+}
+
+function desiredSeat(v) {
+  if (!mySeats.length) return null;
+  if (mySeats.length === 1) return mySeats[0];
+  const acting = v.to_act.filter((s) => mySeats.includes(s));
+  if (acting.length) return acting[0];
+  if (hidden) return null;
+  return mySeats.includes(viewSeat) ? viewSeat : mySeats[0];
+}
+
+function onView(v) {
+  if (!v || v.seat !== viewSeat) return; // a view of a seat this page no longer shows
+  if (view && view.seat === v.seat && v.revision < view.revision) return;
+  const want = desiredSeat(v);
+  if (want === viewSeat) {
+    hidePass();
+    view = v;
+    draw();
+    return;
+  }
+  if (hidden && want !== null && mySeats.length > 1) {
+    // hot-seat with hidden information: hide this seat's view, show the public one behind a pass screen
+    if (viewSeat !== null) {
+      viewSeat = null;
+      view = null;
+      clearBoard();
+      requestView();
+    } else {
+      view = v;
+      draw();
+    }
+    showPass(want, v);
+    return;
+  }
+  viewSeat = want;
+  view = v;
+  draw();
+  requestView();
+}
+
+function requestView() {
+  if (ws && ws.readyState === WebSocket.OPEN) {
+    ws.send(JSON.stringify({ type: "view_as", token: viewSeat === null ? null : tokenFor(viewSeat) }));
+  }
+  fetchView();
+}
+
+async function fetchView() {
+  const seat = viewSeat;
+  const pub = seat === null && !seatToken.has("spectator");
+  try {
+    const v = await api(`/api/tables/${encodeURIComponent(tableId)}${pub ? "?public=true" : ""}`, { token: tokenFor(seat) });
+    if (seat === viewSeat) onView(v);
+  } catch (e) {
+    if (e.status === 403 || e.status === 404) fatal(e.message);
+  }
+}
+
+function showPass(seat, v) {
+  passFor = seat;
+  const s = v.seats[seat];
+  $("pass-name").textContent = `${s.name}: your turn`;
+  $("pass-swatch").style.background = s.colour;
+  $("pass-go").textContent = `I am ${s.name}: show my view`;
+  $("pass").classList.remove("hidden");
+  $("pass-go").focus();
+}
+
+function hidePass() {
+  passFor = null;
+  $("pass").classList.add("hidden");
+}
+
+$("pass-go").addEventListener("click", () => {
+  if (passFor === null) return;
+  viewSeat = passFor;
+  hidePass();
+  view = null;
+  requestView();
+});
+
+function clearBoard() {
+  closeChooser(root);
+  root.querySelector(".board-wrap").replaceChildren();
+  root.querySelector(".zones").replaceChildren();
+  root.querySelector(".buttons").replaceChildren();
+  root.querySelector(".legal-list").replaceChildren();
+}
+
+function fatal(message) {
+  closedForGood = true;
+  setBanner("wait", "This table cannot be shown", message);
+  root.dataset.ready = "error";
+  if (ws) ws.close();
+}
+
+function draw() {
+  const v = view;
+  if (!v) return;
+  const t = v.table;
+  root.dataset.ready = "1";
+  root.dataset.revision = String(v.revision);
+  root.dataset.seat = v.seat === null ? "" : String(v.seat);
+  root.dataset.terminal = v.terminal ? "1" : "0";
+  root.dataset.yourTurn = v.your_turn ? "1" : "0";
+  $("crumb").textContent = `${t.title} · ${MODE_TEXT[t.mode] || t.mode}`;
+  document.title = `${t.title} · boardlab`;
+  const acting = v.to_act.length ? v.seats[v.to_act[0]] : null;
+  const winner = v.result && v.result.winners.length ? v.seats[v.result.winners[0]] : null;
+  setBanner(v.banner.kind, v.banner.title, v.banner.detail, (v.terminal ? winner : acting)?.colour);
+  const undo = $("undo");
+  undo.disabled = !v.can_undo;
+  undo.textContent = v.undo_label || "Undo";
+  $("record").classList.toggle("hidden", !v.record_available);
+  const replay = $("replay-link");
+  replay.classList.toggle("hidden", !v.terminal);
+  replay.href = `/replay?table=${encodeURIComponent(tableId)}`;
+  const mover = v.seat !== null ? v.seats[v.seat].colour : undefined;
+  renderScene(root, v.scene, { interactive: v.your_turn, onAction: play, legal: v.legal, moverColour: mover });
+  $("status-panel").classList.toggle("hidden", !(v.scene.status || []).length);
+  drawSeats(v);
+  drawLog(v);
+  $("notes").replaceChildren(...(v.notes || []).map((n) => el("p", {}, n)));
+  $("notes").classList.toggle("hidden", !(v.notes || []).length);
+  drawInvite(v);
+}
+
+function drawSeats(v) {
+  const players = v.scene.players || [];
+  const list = v.seats.map((s) => {
+    const p = players.length === v.seats.length ? players[s.seat] : null;
+    const tags = [];
+    if (s.you) tags.push(el("span", { class: "tag" }, "you"));
+    if (s.kind === "ai") tags.push(el("span", { class: "tag" }, `AI · ${s.agent}`));
+    else if (!s.you) tags.push(el("span", { class: `tag ${s.present ? "on" : "off"}` }, s.present ? "online" : "away"));
+    if (s.thinking) tags.push(el("span", { class: "tag" }, "thinking…"));
+    if (s.submitted) tags.push(el("span", { class: "tag on" }, "has chosen"));
+    const li = el("li", { class: s.to_act ? "to-act" : "", "data-seat": s.seat },
+      el("span", { class: "swatch", style: `background:${s.colour}` }),
+      el("span", { class: "name" }, s.name), ...tags);
+    const detail = [p && p.name && p.name !== s.name ? p.name : null, p && p.detail].filter(Boolean).join(" · ");
+    if (detail) li.append(el("span", { class: "detail" }, detail));
+    return li;
+  });
+  $("seats").replaceChildren(...list);
+}
+
+function drawLog(v) {
+  const box = $("log");
+  const items = v.log.map((e, i) => el("li", { class: i === v.log.length - 1 ? "last" : "", value: e.i },
+    el("span", { class: "who" }, `${e.who}: `), e.text));
+  box.replaceChildren(...items);
+  box.scrollTop = box.scrollHeight;
+}
+
+function drawInvite(v) {
+  const saved = savedTables()[tableId] || {};
+  const links = saved.links;
+  const box = $("invite");
+  if (!links || v.table.mode !== "online") {
+    box.classList.add("hidden");
+    return;
+  }
+  box.classList.remove("hidden");
+  const rows = [];
+  for (const s of v.seats) {
+    const url = links.seats && links.seats[String(s.seat)];
+    if (!url || s.seat === saved.host_seat) continue;
+    rows.push(linkRow(s.name, url));
+  }
+  if (links.spectator) rows.push(linkRow("Spectators", links.spectator));
+  $("invite-rows").replaceChildren(el("p", { class: "small muted" }, "Send each player their own link; whoever has a link plays that seat."), ...rows);
+}
+
+function linkRow(name, url) {
+  const input = el("input", { value: url, readonly: true, "aria-label": `${name} link`, onfocus: (e) => e.target.select() });
+  return el("div", { class: "row" }, el("span", {}, name), input,
+    el("button", { type: "button", class: "small", onclick: async () => {
+      try { await navigator.clipboard.writeText(url); toast("Link copied."); } catch { input.select(); toast("Select the link and copy it."); }
+    } }, "Copy"));
+}
+
+async function play(action) {
+  if (busy || !view || !view.your_turn) return;
+  busy = true;
+  root.dataset.busy = "1";
+  try {
+    const r = await api(`/api/tables/${encodeURIComponent(tableId)}/moves`, {
+      method: "POST",
+      token: tokenFor(viewSeat),
+      body: { action, revision: view.revision },
+    });
+    onView(r.view);
+  } catch (e) {
+    toast(e.message);
+    if (e.status === 409 || e.status === 0) fetchView();
+  } finally {
+    busy = false;
+    root.dataset.busy = "0";
+  }
+}
+
+$("undo").addEventListener("click", async () => {
+  if (busy || !view) return;
+  busy = true;
+  try {
+    const r = await api(`/api/tables/${encodeURIComponent(tableId)}/undo`, {
+      method: "POST",
+      token: tokenFor(viewSeat),
+      body: { revision: view.revision },
+    });
+    onView(r.view);
+  } catch (e) {
+    toast(e.message);
+    if (e.status === 409) fetchView();
+  } finally {
+    busy = false;
+  }
+});
+
+$("rules").addEventListener("click", () => {
+  if (view) showRules(view.table.game, view.table.title);
+});
+
+$("record").addEventListener("click", async () => {
+  try {
+    const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/record`, {
+      headers: { Authorization: `Bearer ${tokenFor(viewSeat)}` },
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(JSON.parse(text).message);
+    download(`${view.table.game}-${tableId}.json`, text);
+  } catch (e) {
+    toast(e.message || "The record could not be downloaded.");
+  }
+});
+
+function connect() {
+  if (closedForGood) return;
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const sock = new WebSocket(`${proto}://${location.host}/api/tables/${encodeURIComponent(tableId)}/ws`);
+  ws = sock;
+  sock.onopen = () => {
+    backoff = 500;
+    setConn("live");
+    sock.send(JSON.stringify({ type: "hello", tokens: [...seatToken.values()], view: viewSeat === null ? null : tokenFor(viewSeat) }));
+    clearInterval(pingTimer);
+    pingTimer = setInterval(() => {
+      if (sock.readyState === WebSocket.OPEN) sock.send('{"type":"ping"}');
+    }, 25000);
+  };
+  sock.onmessage = (e) => {
+    let m;
+    try { m = JSON.parse(e.data); } catch { return; }
+    if (m.type === "view") onView(m.view);
+    else if (m.type === "error") toast(m.message);
+  };
+  sock.onclose = (e) => {
+    if (ws !== sock) return;
+    clearInterval(pingTimer);
+    if (e.code === 4403 || e.code === 4404) {
+      fatal("This link is not valid for this table.");
+      return;
+    }
+    setConn("down");
+    setTimeout(() => { connect(); fetchView(); }, backoff);
+    backoff = Math.min(backoff * 2, 4000);
+  };
+}
+
+async function init() {
+  const tokens = readTokens();
+  if (!tableId || !tokens.length) {
+    fatal("Open this table with an invite link: ask the host for your seat's link or the spectator link.");
+    return;
+  }
+  let first = null;
+  for (const t of tokens) {
+    try {
+      const v = await api(`/api/tables/${encodeURIComponent(tableId)}`, { token: t });
+      seatToken.set(v.seat === null ? "spectator" : v.seat, t);
+      if (!first) first = v;
+    } catch (e) {
+      if (e.status === 404) { fatal(e.message); return; }
+      if (e.status === 0) { setConn("down"); setTimeout(init, 1500); return; }
+    }
+  }
+  if (!first) {
+    fatal("This link is not valid for this table.");
+    return;
+  }
+  mySeats = [...seatToken.keys()].filter((k) => k !== "spectator").sort((a, b) => a - b);
+  hidden = !first.table.perfect_information;
+  const want = desiredSeat(first);
+  if (hidden && mySeats.length > 1) {
+    viewSeat = null; // start on the public view; the pass screen leads to the seat to move
+  } else {
+    viewSeat = want;
+  }
+  if (first.seat === viewSeat) onView(first);
+  else fetchView();
+  connect();
+}
+
+window.boardlab = { get view() { return view; }, get viewSeat() { return viewSeat; }, play };
+init();
