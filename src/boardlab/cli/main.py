@@ -1,14 +1,29 @@
 """The ``boardlab`` command: one typer app; each command group lives in its own module.
 
 Command modules (``info``, ``play``, ``simulate``, ``replay``, ``tournament``,
-``serve``) import :data:`app` and register their commands on it.
+``serve``) import :data:`app` and register their commands on it. They share
+the helpers below: :func:`cli_errors` turns bad input into one clear line on
+stderr and a non-zero exit (never a traceback), :func:`load_game` builds a game
+from ``--option name=value`` pairs, :func:`split_agent_specs` reads
+``--agents``.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, NoReturn
 
 import typer
+from rich.console import Console
+
+from ..core.errors import IllegalActionError
+from ..core.game import Game
+from ..core.options import parse_option_pairs
+from ..games import make
 
 app = typer.Typer(
     name="boardlab",
@@ -20,19 +35,106 @@ app = typer.Typer(
 
 COMMAND_MODULES = ("info", "play", "simulate", "replay", "tournament", "serve")
 
+#: Exit status for bad input (unknown game, option, agent, malformed file…), as click uses for usage errors.
+EXIT_BAD_INPUT = 2
 
-def _load_commands() -> None:
+
+class CliError(Exception):
+    """A failure to report as one line and a non-zero exit status."""
+
+    def __init__(self, message: str, code: int = EXIT_BAD_INPUT) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def err_console() -> Console:
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
+    """Print ``error: message`` on stderr and exit with ``code``."""
+    err_console().print(f"[bold red]error:[/] {message}", markup=True, highlight=False)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def cli_errors() -> Iterator[None]:
+    """Report the errors a user can cause (bad names, values, files) as one line, never a traceback.
+
+    Set ``BOARDLAB_DEBUG=1`` to see the traceback instead.
+    """
+    try:
+        yield
+    except typer.Exit:
+        raise
+    except CliError as e:
+        _maybe_reraise()
+        fail(str(e), e.code)
+    except IllegalActionError as e:
+        _maybe_reraise()
+        fail(e.explanation)
+    except (ValueError, FileNotFoundError, IsADirectoryError, PermissionError, UnicodeDecodeError) as e:
+        _maybe_reraise()
+        fail(_message(e))
+    except OSError as e:
+        _maybe_reraise()
+        fail(_message(e), 1)
+
+
+def _message(e: BaseException) -> str:
+    if isinstance(e, OSError) and e.filename is not None:
+        return f"{e.strerror or e}: {e.filename}"
+    return str(e).strip() or type(e).__name__
+
+
+def _maybe_reraise() -> None:
+    if os.environ.get("BOARDLAB_DEBUG"):
+        raise
+
+
+def load_game(game_id: str, option_pairs: Sequence[str] = ()) -> Game:
+    """``boardlab.make(game_id, **options)`` from ``["name=value", …]``; ``ValueError`` on any bad part."""
+    options: dict[str, Any] = parse_option_pairs(option_pairs)
+    return make(game_id, **options)
+
+
+def split_agent_specs(values: Sequence[str]) -> list[str]:
+    """``["mcts:iterations=200,c=1.4,random"]`` → ``["mcts:iterations=200,c=1.4", "random"]``.
+
+    Specs are separated by commas; a part that looks like ``key=value`` (and
+    names no agent) continues the parameters of the spec before it.
+    """
+    specs: list[str] = []
+    for value in values:
+        for part in value.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            if specs and "=" in part and ":" not in part and ":" in specs[-1]:
+                specs[-1] += "," + part
+            else:
+                specs.append(part)
+    return specs
+
+
+def load_commands() -> typer.Typer:
+    """Import every command module present (registering its commands) and return :data:`app`."""
     for name in COMMAND_MODULES:
         try:
             importlib.import_module(f"{__package__}.{name}")
         except ModuleNotFoundError as e:
             if e.name != f"{__package__}.{name}":
                 raise
+    return app
 
 
 def main() -> None:
-    _load_commands()
-    app()
+    load_commands()
+    try:
+        app()
+    except KeyboardInterrupt:
+        err_console().print("interrupted")
+        sys.exit(130)
 
 
 if __name__ == "__main__":

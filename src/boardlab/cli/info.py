@@ -1,0 +1,73 @@
+"""``boardlab list`` and ``boardlab rules GAME``."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.table import Table
+
+from ..docs import rules_text
+from ..games import games, make
+from .main import app, cli_errors, err_console
+
+
+def game_listing() -> list[dict[str, Any]]:
+    """Metadata of every registered game (default options); a game that fails to load says why."""
+    out = []
+    for gid in games():
+        try:
+            out.append(make(gid).metadata())
+        except Exception as e:  # a broken game module must not take the listing down
+            out.append({"id": gid, "error": f"{type(e).__name__}: {e}"})
+    return out
+
+
+@app.command("list")
+def list_games(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the games' metadata as one JSON array.")] = False,
+) -> None:
+    """List the games: id, title, players and mechanics."""
+    listing = game_listing()
+    if as_json:
+        typer.echo(json.dumps(listing, indent=2))
+        return
+    table = Table(title="boardlab games", title_justify="left")
+    table.add_column("id", style="bold cyan", no_wrap=True)
+    table.add_column("title")
+    table.add_column("players", justify="center")
+    table.add_column("mechanics")
+    for g in listing:
+        if "error" in g:
+            table.add_row(g["id"], f"[red]fails to load: {g['error']}[/]", "", "")
+            continue
+        lo, hi = g["min_players"], g["max_players"]
+        table.add_row(g["id"], g["title"], str(lo) if lo == hi else f"{lo}-{hi}", ", ".join(g["mechanics"]))
+    Console(soft_wrap=False).print(table)
+    broken = [g["id"] for g in listing if "error" in g]
+    if broken:
+        err_console().print(f"warning: {', '.join(broken)} failed to load")
+
+
+@app.command()
+def rules(
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help="A game id (see boardlab list).")],
+    raw: Annotated[bool, typer.Option("--raw", help="Print the Markdown source even on a terminal.")] = False,
+) -> None:
+    """Print a game's rules document, then its options."""
+    with cli_errors():
+        text = rules_text(game_id)
+        game = make(game_id)
+    console = Console()
+    if raw or not console.is_terminal:
+        typer.echo(text.rstrip("\n"))
+    else:
+        console.print(Markdown(text))
+    if game.options:
+        typer.echo("")
+        typer.echo("Options (give them as --option name=value):")
+        for o in game.options:
+            typer.echo(f"  {o.name} = {o.default!r}  ({o.allowed_text()}): {o.description}")

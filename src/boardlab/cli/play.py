@@ -1,0 +1,408 @@
+"""``boardlab play GAME``: play in the terminal against agents, or hot-seat with friends.
+
+The loop reads plain lines from stdin (no curses), so scripts and tests can
+drive it. At a human seat's decision it draws that seat's view of the board
+(:mod:`boardlab.cli.render`) and the legal moves, then reads a move label or
+one of the commands: ``help``, ``why MOVE``, ``undo``, ``board``, ``quit``.
+
+Hidden information stays hidden: when two or more seats are human and the game
+has hidden information, a seat's view is drawn only after a "pass the device"
+screen, and other seats' moves are announced only where the game has perfect
+information (otherwise the board's public view tells what happened).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pathlib
+import random
+import sys
+from collections.abc import Callable, Sequence
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from ..agents import Agent, make_agent
+from ..core.constants import CHANCE, SIMULTANEOUS
+from ..core.errors import IllegalActionError, UnknownActionString
+from ..core.game import Game, State
+from ..core.play import sample_chance
+from ..core.record import GameRecord, outcome
+from ..core.view import SeatView
+from .main import CliError, app, cli_errors, fail, load_game
+from .render import moves_text, render_scene
+
+HUMAN = "human"
+#: Legal moves listed under the board each turn (``help`` lists them all).
+MOVES_SHOWN = 80
+COMMANDS_HELP = (
+    "Type a move as it is listed, or: help (legal moves), why MOVE (why a move is illegal), "
+    "undo (take back your last move), board (draw the board again), quit."
+)
+
+
+class EndOfInput(Exception):
+    """stdin ran out before the game ended."""
+
+
+class Quit(Exception):
+    """The player typed quit."""
+
+
+def parse_seats(specs: Sequence[str], num_players: int) -> list[str]:
+    """``["0=human", "1=mcts:iterations=100"]`` → one spec per seat (seat 0 human and others random by default)."""
+    seats: list[str | None] = [None] * num_players
+    for spec in specs:
+        key, eq, value = spec.partition("=")
+        key, value = key.strip(), value.strip()
+        if not eq or not key.isdigit() or not value:
+            raise CliError(f"--seat {spec!r} must look like SEAT=AGENT, e.g. 0=human or 1=random")
+        seat = int(key)
+        if seat >= num_players:
+            raise CliError(f"--seat {spec!r}: this game has seats 0-{num_players - 1}")
+        if seats[seat] is not None:
+            raise CliError(f"seat {seat} is given twice")
+        seats[seat] = value.lower() if value.lower() == HUMAN else value
+    if not specs:
+        seats[0] = HUMAN
+    return [s if s is not None else "random" for s in seats]
+
+
+def derived_seed(seed: int, *parts: object) -> int:
+    digest = hashlib.sha256("/".join(["boardlab-play", str(seed), *map(str, parts)]).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def find_action(state: State, seat: int, text: str) -> int | None:
+    """The action of ``seat`` labelled ``text``, legal or not (``None`` if no action has that label)."""
+    try:
+        return state.string_to_action(seat, text)
+    except IllegalActionError:
+        pass
+    key = " ".join(text.strip().lower().split())
+    n = state.game.num_distinct_actions()
+    if n <= 200_000:
+        for a in range(n):
+            try:
+                label = state.action_to_string(seat, a)
+            except Exception:  # labels of impossible actions may not exist
+                continue
+            if " ".join(str(label).strip().lower().split()) == key:
+                return a
+    if key.isdigit() and int(key) < n:
+        return int(key)
+    return None
+
+
+def result_text(state: State, names: Sequence[str]) -> str:
+    """The game's result in words, from its returns."""
+    res = outcome(state.returns())
+    returns = ", ".join(f"{r:g}" for r in res["returns"])
+    if res["draw"]:
+        what = "A draw."
+    elif len(res["winners"]) == state.num_players and state.num_players > 1:
+        what = "Everyone wins together."
+    elif res["winners"]:
+        who = " and ".join(names[w] for w in res["winners"])
+        what = f"{who} {'wins' if len(res['winners']) == 1 else 'win'}."
+    else:
+        what = "Nobody wins."
+    return f"{what} (returns: {returns})"
+
+
+class PlaySession:
+    """One game at the terminal. ``read()`` returns the next input line, or ``None`` at end of input."""
+
+    def __init__(
+        self,
+        game: Game,
+        seats: Sequence[str],
+        *,
+        seed: int,
+        console: Console,
+        read: Callable[[], str | None],
+        num_players: int | None = None,
+    ) -> None:
+        self.game = game
+        self.state = game.new_initial_state(num_players if num_players is not None else len(seats))
+        self.seats = list(seats)
+        self.seed = seed
+        self.console = console
+        self.read = read
+        self.rng = random.Random(seed)
+        self.humans = [p for p, s in enumerate(self.seats) if s == HUMAN]
+        self.agents: dict[int, Agent] = {
+            p: make_agent(spec, game, p, derived_seed(seed, "agent", p))
+            for p, spec in enumerate(self.seats)
+            if spec != HUMAN
+        }
+        self.names = [f"seat {p} ({spec})" for p, spec in enumerate(self.seats)]
+        #: Hot-seat with hidden information: views only after a "pass the device" screen.
+        self.guarded = len(self.humans) > 1 and not game.perfect_information
+        self.viewer: int | None = None
+
+    # -- input ------------------------------------------------------------
+    def ask(self, prompt: str) -> str:
+        self.console.print(prompt, end="", markup=False, highlight=False)
+        self.console.file.flush()
+        line = self.read()
+        if line is None:
+            self.console.print()
+            raise EndOfInput
+        return line.strip()
+
+    # -- the loop ---------------------------------------------------------
+    def run(self) -> str:
+        """Play to the end. Returns ``"over"``, ``"capped"``, ``"quit"`` or ``"eof"``."""
+        cap = self.game.max_game_length()
+        try:
+            while not self.state.is_terminal():
+                if self.state.move_number() >= cap:
+                    self.console.print(
+                        f"The game reached the safety cap of {cap} moves (max_game_length) and stops unfinished."
+                    )
+                    return "capped"
+                self.step()
+        except Quit:
+            self.console.print("Game abandoned.")
+            return "quit"
+        except EndOfInput:
+            self.console.print("Input ended before the game did: game abandoned.")
+            return "eof"
+        self.show_end()
+        return "over"
+
+    def step(self) -> None:
+        state = self.state
+        cp = state.current_player()
+        if cp == CHANCE:
+            a = sample_chance(state, self.rng)
+            label = state.action_to_string(CHANCE, a)
+            state.apply_action(a)
+            self.announce("chance", label)
+        elif cp == SIMULTANEOUS:
+            joint: list[int | None] = []
+            for p in range(state.num_players):
+                if not state.legal_actions(p):
+                    joint.append(None)
+                elif p in self.agents:
+                    joint.append(self.agent_action(p))
+                else:
+                    choice = self.human_decision(p)
+                    if choice is None:  # undone: the position changed, start this step again
+                        return
+                    joint.append(choice)
+            labels = [(p, state.action_to_string(p, a)) for p, a in enumerate(joint) if a is not None]
+            state.apply_actions(joint)
+            if self.game.perfect_information:
+                self.console.print("Revealed: " + "; ".join(f"{self.names[p]}: {lab}" for p, lab in labels))
+        elif cp in self.agents:
+            a = self.agent_action(cp)
+            label = state.action_to_string(cp, a)
+            state.apply_action(a)
+            self.announce(self.names[cp], label)
+        else:
+            a = self.human_decision(cp)
+            if a is not None:
+                state.apply_action(a)
+
+    def announce(self, who: str, label: str) -> None:
+        if self.game.perfect_information:
+            self.console.print(f"{who}: [bold]{label}[/]", highlight=False)
+        else:
+            self.console.print(f"{who} has moved.", highlight=False)
+        if not self.humans:  # watching agents play: draw every position
+            self.show(None)
+
+    def agent_action(self, seat: int) -> int:
+        a = self.agents[seat].step(SeatView(self.state, seat))
+        if a not in self.state.legal_actions(seat):
+            raise CliError(
+                f"agent {self.seats[seat]!r} at seat {seat} chose {a!r}, which is not legal: "
+                f"{self.state.explain_illegal(seat, a)}",
+                1,
+            )
+        return a
+
+    # -- human turns ------------------------------------------------------
+    def show(self, seat: int | None) -> None:
+        state = self.state
+        scene = state.scene(seat)
+        moves = None
+        if seat is not None:
+            labels = [label for _, label in state.legal_moves(seat)]
+            moves = labels if len(labels) <= MOVES_SHOWN else [*labels[:MOVES_SHOWN], f"… {len(labels)} in all"]
+        title = f"{self.game.title} · move {state.move_number() + 1}"
+        if seat is not None:
+            title += f" · {self.names[seat]} to decide"
+        self.console.print()
+        self.console.print(render_scene(scene, moves, title=title), soft_wrap=True)
+
+    def reveal_to(self, seat: int) -> None:
+        """In guarded hot-seat play, hide the screen until ``seat`` has the device."""
+        if self.guarded and self.viewer != seat:
+            self.console.clear()
+            self.console.print("\n" * 3, end="")
+            self.ask(f"Pass the device to {self.names[seat]} — press Enter when only they can see the screen. ")
+            self.console.clear()
+        self.viewer = seat
+
+    def human_decision(self, seat: int) -> int | None:
+        """Read commands until ``seat`` gives a legal move; ``None`` when an undo changed the position."""
+        self.reveal_to(seat)
+        self.show(seat)
+        state = self.state
+        while True:
+            line = self.ask(f"{self.names[seat]} > ")
+            if not line:
+                continue
+            word, _, rest = line.partition(" ")
+            command = word.lower()
+            if command in ("help", "?", "moves"):
+                self.console.print(COMMANDS_HELP, highlight=False)
+                self.console.print(moves_text([label for _, label in state.legal_moves(seat)], "Legal moves"))
+            elif command == "why":
+                self.why(seat, rest.strip())
+            elif command == "undo":
+                if self.undo(seat):
+                    return None
+            elif command in ("quit", "exit"):
+                raise Quit
+            elif command in ("board", "show"):
+                self.show(seat)
+            else:
+                try:
+                    return state.string_to_action(seat, line)
+                except UnknownActionString:
+                    a = find_action(state, seat, line)
+                    if a is not None:
+                        self.console.print(state.explain_illegal(seat, a), highlight=False)
+                    else:
+                        self.console.print(
+                            f"{line!r} is neither a legal move nor a command; type help for the list.", markup=False
+                        )
+
+    def why(self, seat: int, text: str) -> None:
+        if not text:
+            self.console.print("Usage: why MOVE (for example: why " + self._example(seat) + ")", markup=False)
+            return
+        a = find_action(self.state, seat, text)
+        if a is None:
+            self.console.print(f"{text!r} is not a move of this game.", markup=False)
+        else:
+            self.console.print(self.state.explain_illegal(seat, a), highlight=False)
+
+    def _example(self, seat: int) -> str:
+        legal = self.state.legal_moves(seat)
+        return legal[0][1] if legal else "MOVE"
+
+    def undo(self, seat: int) -> bool:
+        state = self.state
+        point = state.undo_point(seat)
+        if point is None:
+            self.console.print(
+                "Nothing to undo: undo never reaches back across a chance event or a hidden reveal, "
+                "nor before your first move."
+            )
+            return False
+        others = {a for a in state.actors()[point + 1 :] if a in self.humans and a != seat}
+        if others:
+            who = " and ".join(self.names[a] for a in sorted(others))
+            self.console.print(f"Cannot undo: {who} has moved since your last move.")
+            return False
+        taken = len(state.history()) - point
+        self.state = self.game.state_from_history(state.history()[:point], state.num_players)
+        self.console.print(f"Took back {taken} move{'s' if taken != 1 else ''}.")
+        return True
+
+    # -- the end ----------------------------------------------------------
+    def show_end(self) -> None:
+        if self.guarded:
+            self.console.clear()
+        self.console.print()
+        self.console.print(render_scene(self.state.scene(None), title=f"{self.game.title} · game over"), soft_wrap=True)
+        self.console.print(f"[bold]Game over.[/] {result_text(self.state, self.names)}", highlight=False)
+
+    def record(self) -> GameRecord:
+        return GameRecord.from_state(self.state, seats=self.seats, seed=self.seed, front_end="boardlab play")
+
+
+def write_record(record: GameRecord, path: pathlib.Path) -> None:
+    path.write_text(record.to_json(indent=2) + "\n", encoding="utf-8")
+
+
+def _stdin_reader() -> Callable[[], str | None]:
+    def read() -> str | None:
+        line = sys.stdin.readline()
+        return None if line == "" else line.rstrip("\n")
+
+    return read
+
+
+@app.command()
+def play(
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help="A game id (see boardlab list).")],
+    seat: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--seat",
+            "-s",
+            metavar="SEAT=AGENT",
+            help="Who plays a seat: human, or an agent spec (random, …). Default: seat 0 human, the others random.",
+        ),
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help="A game option.")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed for chance and the agents (random if not given).")
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", "-n", help="Number of players (default: the game's).")
+    ] = None,
+    record: Annotated[
+        pathlib.Path | None,
+        typer.Option("--record", help="Write the game record (JSON) to this file at the end, even if abandoned."),
+    ] = None,
+) -> None:
+    """Play a game in the terminal: type moves as labels; help, why MOVE, undo and quit are commands."""
+    console = Console(highlight=False)
+    seat = seat or []
+    with cli_errors():
+        game = load_game(game_id, option or [])
+        if players is None and seat:
+            highest = max((int(s.split("=", 1)[0]) for s in seat if s.split("=", 1)[0].strip().isdigit()), default=-1)
+            n = game.resolve_num_players(max(highest + 1, game.default_players or game.min_players))
+        else:
+            n = game.resolve_num_players(players)
+        seats = parse_seats(seat, n)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        session = PlaySession(game, seats, seed=seed, console=console, read=_stdin_reader(), num_players=n)
+    opts = ", ".join(f"{k}={v}" for k, v in game.params.items())
+    console.print(f"[bold]{game.title}[/] ({opts}) · seed {seed} · " + ", ".join(session.names))
+    if session.humans:
+        console.print(COMMANDS_HELP)
+    with cli_errors():
+        end = session.run()
+    rec = session.record()
+    if record is not None:
+        try:
+            write_record(rec, record)
+        except OSError as e:
+            fail(f"could not write the record: {e}", 1)
+        console.print(f"Record written to {record}.")
+    elif session.humans and end in ("over", "capped", "quit"):
+        try:
+            answer = session.ask("Save the game record? File name (Enter to skip): ")
+        except EndOfInput:
+            answer = ""
+        if answer:
+            try:
+                write_record(rec, pathlib.Path(answer))
+            except OSError as e:
+                fail(f"could not write the record: {e}", 1)
+            console.print(f"Record written to {answer}.")
+    if end == "eof":
+        raise typer.Exit(1)

@@ -1,0 +1,116 @@
+"""``boardlab simulate GAME``: many games between agents, with balance statistics (see :mod:`boardlab.lab`)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ..lab.simulate import SimulationResult, simulate
+from .main import app, cli_errors, err_console, load_game, split_agent_specs
+
+
+def _pct(x: float | None) -> str:
+    return "—" if x is None else f"{x:.3f}"
+
+
+def _ci(ci: tuple[float, float]) -> str:
+    return f"{ci[0]:.3f}-{ci[1]:.3f}"
+
+
+def _num(x: float | None) -> str:
+    return "—" if x is None else f"{x:g}" if float(x).is_integer() else f"{x:.1f}"
+
+
+def print_result(console: Console, r: SimulationResult, cap: int) -> None:
+    opts = ", ".join(f"{k}={v}" for k, v in r.options.items())
+    console.print(f"[bold]{r.game}[/] ({opts}) · {r.num_players} players · {r.games} games · seed {r.seed}")
+    table = Table(title_justify="left")
+    table.add_column("seat", justify="right")
+    table.add_column("agent")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate", justify="right")
+    table.add_column("95% CI", justify="right")
+    for p, (w, rate, ci) in enumerate(zip(r.wins, r.win_rates, r.win_intervals, strict=True)):
+        table.add_row(str(p), r.agents[p], str(w), _pct(rate), _ci(ci))
+    console.print(table)
+    console.print(f"draws: {r.draws}")
+    if r.no_winner:
+        console.print(f"no winner (neither a win nor a draw): {r.no_winner}")
+    console.print(f"capped (stopped by the safety cap of {cap} plies, no result): {r.capped}")
+    console.print(
+        f"length in plies (finished games): mean {_num(r.mean_length)}, median {_num(r.median_length)}, "
+        f"min {_num(r.min_length)}, max {_num(r.max_length)}"
+    )
+    if r.first_mover_games:
+        console.print(
+            f"first mover wins {r.first_mover_wins} of {r.first_mover_games}: "
+            f"{_pct(r.first_mover_win_rate)} (95% CI {_ci(r.first_mover_interval)})"
+        )
+    else:
+        console.print("first mover: none (the first decision is simultaneous)")
+    if r.seconds > 0:
+        console.print(f"[dim]{r.seconds:.1f} s, {r.games / r.seconds:.0f} games/s[/]")
+
+
+@app.command("simulate")
+def simulate_command(
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help="A game id (see boardlab list).")],
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games to play.")] = 100,
+    agents: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--agents",
+            "-a",
+            metavar="SPEC,SPEC,…",
+            help="Agent specs, one per seat (comma-separated), or one for every seat. Default: random.",
+        ),
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help="A game option.")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the run (random if not given).")] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", "-n", help="Number of players (default: the game's).")
+    ] = None,
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Local processes to play on.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as one JSON object.")] = False,
+    per_game: Annotated[
+        bool, typer.Option("--per-game", help="With --json, add every game's seed, length and result.")
+    ] = False,
+) -> None:
+    """Play many games between agents; report wins per seat, draws, lengths, capped games, first-mover rate."""
+    with cli_errors():
+        game = load_game(game_id, option or [])
+        specs = split_agent_specs(agents or ["random"])
+        progress_console = err_console()
+        show_progress = progress_console.is_terminal
+        progress = Progress(
+            TextColumn("simulating"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=progress_console,
+            transient=True,
+            disable=not show_progress,
+        )
+        with progress:
+            task = progress.add_task("games", total=games)
+            result = simulate(
+                game,
+                games,
+                specs,
+                num_players=players,
+                seed=seed,
+                workers=workers,
+                progress=lambda done, total: progress.update(task, completed=done),
+                keep_games=per_game,
+            )
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(include_games=per_game)))
+    else:
+        print_result(Console(highlight=False), result, game.max_game_length())

@@ -1,0 +1,141 @@
+"""The terminal renderer draws any scene: hex and square boards, points and edges, zones (issue 2 §5)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import boardlab
+from boardlab.cli.render import board_text, scene_text
+from boardlab.core import scene as sc
+from boardlab.core.play import sample_chance
+from boardlab.geometry.hexgrid import HexBoard
+from boardlab.geometry.squaregrid import SquareGrid
+
+
+def hex_scene() -> dict:
+    board = HexBoard.of_side(2)  # rows a (2 cells), b (3), c (2)
+    polys = board.cell_polygons(1.0)
+    s = sc.new_scene("Move.", (-3, -3, 6, 6))
+    for i, p in enumerate(polys):
+        centre = (sum(x for x, _ in p) / 6, sum(y for _, y in p) / 6)
+        s["cells"].append(sc.cell(board.labels[i], centre, p, label=board.labels[i]))
+    s["pieces"] = [sc.piece("b2", 0, "tower", label="3"), sc.piece("c1", 1)]
+    s["highlights"] = [{"at": "b2", "kind": "last"}]
+    return s
+
+
+def test_hex_board_looks_hexagonal_with_row_coordinates() -> None:
+    lines = [line for line in board_text(hex_scene()).splitlines() if line.strip()]
+    assert len(lines) == 3
+    a, b, c = lines
+    assert a.startswith("a ") and a.endswith(" a") and b.startswith("b ") and c.startswith("c ")
+    # Rows a and c are shifted half a cell to the right of the longer row b.
+    assert a.index("a1") - b.index("b1") == 2
+    assert c.index("○") == a.index("a1")
+    assert "[●3]" in b  # the tower's height and the last-move brackets
+    assert b.index("b1") < b.index("●3") < b.index("b3")
+    assert "a2" in a and "b3" in b
+
+
+def square_scene() -> dict:
+    grid = SquareGrid(3, 3)
+    s = sc.new_scene("Move.", (0, 0, 3, 3))
+    for i in range(len(grid)):
+        col, row = grid.coords(i)
+        s["cells"].append(
+            sc.cell(
+                grid.label(i), (col + 0.5, row + 0.5), label=grid.label(i), fill="dark" if grid.is_dark(i) else "light"
+            )
+        )
+    s["pieces"] = [sc.piece("b2", 1, label="K", facing=90), sc.piece("a3", None, face_down=True)]
+    return s
+
+
+def test_square_board_has_file_letters_and_rank_numbers() -> None:
+    lines = board_text(square_scene()).splitlines()
+    assert lines[0].split() == ["a", "b", "c"] and lines[-1].split() == ["a", "b", "c"]
+    body = [line for line in lines[1:-1] if line.strip()]
+    assert [line.split()[0] for line in body] == ["3", "2", "1"]
+    assert [line.split()[-1] for line in body] == ["3", "2", "1"]
+    assert "○K→" in body[1]  # owner glyph, label and facing arrow
+    assert "▒" in body[0]  # a face-down piece
+    assert body[2].count("·") == 3  # empty cells when coordinates run along the edges
+    # Square proportions: one blank line between rows, columns four characters apart.
+    assert len(lines) == 2 + 3 + 2
+    assert lines[0].index("b") - lines[0].index("a") == 4
+
+
+def test_points_edges_and_zones() -> None:
+    s = sc.new_scene("Claim an edge.", (0, 0, 1, 1))
+    for x in (0, 1):
+        for y in (0, 1):
+            s["cells"].append(sc.cell(f"p{x}{y}", (x, y), label=f"p{x}{y}", kind="point", radius=0.1))
+    s["edges"] = [
+        sc.edge("top", (0, 0), (1, 0), owner=0),
+        sc.edge("left", (0, 0), (0, 1)),
+        sc.edge("diag", (0, 0), (1, 1)),
+    ]
+    s["zones"] = [
+        sc.zone("hand", "Your hand", [sc.item("c1", "7♥"), sc.item("c2", "?", face_down=True)], owner=0),
+        sc.zone("dice", "Dice", [sc.item("d1", "5", "die", detail="rolled")]),
+        sc.zone("pile", "Discard pile", []),
+    ]
+    s["players"] = [sc.player(0, "Ann", "3 points"), sc.player(1, "Bob")]
+    s["status"] = ["round 2", "pool 5"]
+    text = scene_text(s, ["top", "left"])
+    assert "━" in text and "│" in text and "╲" in text
+    assert "p00" in text and "p11" in text
+    assert "● Your hand: [7♥] [▒▒]" in text
+    assert "Dice: ⟨5⟩ rolled" in text
+    assert "Discard pile: —" in text
+    assert "● Ann — 3 points" in text and "○ Bob" in text
+    assert "round 2 · pool 5" in text
+    assert "Claim an edge." in text
+    assert "Moves (2): top, left" in text
+
+
+def test_irregular_board_keeps_every_cell_apart() -> None:
+    rng = random.Random(5)
+    s = sc.new_scene("", (0, 0, 10, 10))
+    pts: list[tuple[float, float]] = []
+    while len(pts) < 25:
+        p = (rng.uniform(0, 10), rng.uniform(0, 10))
+        if all((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 > 1.0 for q in pts):
+            pts.append(p)
+    s["cells"] = [sc.cell(f"n{i}", p, label=f"n{i}") for i, p in enumerate(pts)]
+    text = board_text(s)
+    for i in range(25):
+        assert f"n{i}" in text.replace("…", "")
+
+
+def test_empty_scene() -> None:
+    assert board_text(sc.new_scene("Nothing here.")) == ""
+    assert "Nothing here." in scene_text(sc.new_scene("Nothing here."))
+
+
+@pytest.mark.parametrize("game_id", boardlab.games())
+def test_every_game_renders_along_a_random_game(game_id: str) -> None:
+    game = boardlab.make(game_id)
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    for step in range(41):
+        cp = state.current_player()
+        if step in (0, 4, 15, 40) or state.is_terminal():
+            for seat in [None, *range(state.num_players)]:
+                moves = [label for _, label in state.legal_moves(seat)] if seat is not None else None
+                assert scene_text(state.scene(seat), moves).strip()
+        if state.is_terminal():
+            break
+        if cp == boardlab.CHANCE:
+            state.apply_action(sample_chance(state, rng))
+        elif cp == boardlab.SIMULTANEOUS:
+            state.apply_actions(
+                [
+                    rng.choice(state.legal_actions(p)) if state.legal_actions(p) else None
+                    for p in range(state.num_players)
+                ]
+            )
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
