@@ -34,7 +34,7 @@ test: venv chromium
 	$(PY) -m pytest -n 2 -q
 
 bench: venv
-	$(PY) bench/run.py
+	$(PY) bench/run.py $(BENCH_ARGS)
 
 lint: venv
 	$(VENV)/bin/ruff check src tests bench
