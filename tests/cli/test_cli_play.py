@@ -150,6 +150,20 @@ def test_hot_seat_with_hidden_information_passes_the_device() -> None:
     assert "wins" in out[end:]
 
 
+def test_simultaneous_choices_stay_secret_in_perfect_information_games() -> None:
+    class OpenGame(SecretGame):
+        perfect_information = True
+
+    lines = iter(["keep", "odd", "", "even", ""])
+    console = quiet_console()
+    session = PlaySession(OpenGame(), ["human", "human"], seed=4, console=console, read=lambda: next(lines, None))
+    assert session.run() == "over"
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "Pass the device to seat 0" not in out  # seat 0 already has the device
+    assert out.index("seat 0 (human) > ") < out.index("Pass the device to seat 1") < out.index("seat 1 (human) > ")
+    assert "Revealed: seat 0 (human): odd; seat 1 (human): even" in out
+
+
 def test_single_human_sees_no_pass_screen_and_agents_moves_stay_secret() -> None:
     lines = iter(["keep", "odd"])
     console = quiet_console()

@@ -7,8 +7,8 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.markdown import Markdown
 from rich.table import Table
+from rich.text import Text
 
 from ..docs import rules_text
 from ..games import games, make
@@ -42,10 +42,11 @@ def list_games(
     table.add_column("mechanics")
     for g in listing:
         if "error" in g:
-            table.add_row(g["id"], f"[red]fails to load: {g['error']}[/]", "", "")
+            table.add_row(g["id"], Text(f"fails to load: {g['error']}", style="red"), "", "")
             continue
         lo, hi = g["min_players"], g["max_players"]
-        table.add_row(g["id"], g["title"], str(lo) if lo == hi else f"{lo}-{hi}", ", ".join(g["mechanics"]))
+        players = str(lo) if lo == hi else f"{lo}-{hi}"
+        table.add_row(Text(g["id"]), Text(g["title"]), players, Text(", ".join(g["mechanics"])))
     Console(soft_wrap=False).print(table)
     broken = [g["id"] for g in listing if "error" in g]
     if broken:
@@ -65,6 +66,8 @@ def rules(
     if raw or not console.is_terminal:
         typer.echo(text.rstrip("\n"))
     else:
+        from rich.markdown import Markdown  # imported here: it is slow to import and only this needs it
+
         console.print(Markdown(text))
     if game.options:
         typer.echo("")

@@ -13,12 +13,13 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from ..core.errors import IllegalActionError
 from ..core.game import Game
@@ -53,7 +54,7 @@ def err_console() -> Console:
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
     """Print ``error: message`` on stderr and exit with ``code``."""
-    err_console().print(f"[bold red]error:[/] {message}", markup=True, highlight=False)
+    err_console().print(Text.assemble(("error:", "bold red"), " ", message))
     raise typer.Exit(code)
 
 
@@ -90,6 +91,29 @@ def _message(e: BaseException) -> str:
 def _maybe_reraise() -> None:
     if os.environ.get("BOARDLAB_DEBUG"):
         raise
+
+
+def stdin_reader() -> Callable[[], str | None]:
+    """A function returning the next line of stdin (without its newline), or ``None`` at end of input.
+
+    On a terminal it uses ``input()`` with line editing; otherwise plain reads, so scripts and tests can
+    drive the interactive commands.
+    """
+    interactive = sys.stdin is not None and sys.stdin.isatty()
+    if interactive:
+        with suppress(ImportError):  # line editing and history for input(), where available
+            import readline  # noqa: F401
+
+    def read() -> str | None:
+        if interactive:
+            try:
+                return input()
+            except EOFError:
+                return None
+        line = sys.stdin.readline()
+        return None if line == "" else line.rstrip("\r\n")
+
+    return read
 
 
 def load_game(game_id: str, option_pairs: Sequence[str] = ()) -> Game:

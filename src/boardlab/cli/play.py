@@ -16,12 +16,12 @@ from __future__ import annotations
 import hashlib
 import pathlib
 import random
-import sys
 from collections.abc import Callable, Sequence
 from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from ..agents import Agent, make_agent
 from ..core.constants import CHANCE, SIMULTANEOUS
@@ -30,7 +30,7 @@ from ..core.game import Game, State
 from ..core.play import sample_chance
 from ..core.record import GameRecord, outcome
 from ..core.view import SeatView
-from .main import CliError, app, cli_errors, fail, load_game
+from .main import CliError, app, cli_errors, fail, load_game, stdin_reader
 from .render import moves_text, render_scene
 
 HUMAN = "human"
@@ -142,7 +142,11 @@ class PlaySession:
         self.guarded = len(self.humans) > 1 and not game.perfect_information
         self.viewer: int | None = None
 
-    # -- input ------------------------------------------------------------
+    # -- output and input -------------------------------------------------
+    def say(self, text: str) -> None:
+        """Print plain text (labels may hold brackets: no markup)."""
+        self.console.print(text, markup=False, highlight=False)
+
     def ask(self, prompt: str) -> str:
         self.console.print(prompt, end="", markup=False, highlight=False)
         self.console.file.flush()
@@ -159,16 +163,14 @@ class PlaySession:
         try:
             while not self.state.is_terminal():
                 if self.state.move_number() >= cap:
-                    self.console.print(
-                        f"The game reached the safety cap of {cap} moves (max_game_length) and stops unfinished."
-                    )
+                    self.say(f"The game reached the safety cap of {cap} moves (max_game_length) and stops unfinished.")
                     return "capped"
                 self.step()
         except Quit:
-            self.console.print("Game abandoned.")
+            self.say("Game abandoned.")
             return "quit"
         except EndOfInput:
-            self.console.print("Input ended before the game did: game abandoned.")
+            self.say("Input ended before the game did: game abandoned.")
             return "eof"
         self.show_end()
         return "over"
@@ -183,20 +185,22 @@ class PlaySession:
             self.announce("chance", label)
         elif cp == SIMULTANEOUS:
             joint: list[int | None] = []
+            deciding = [p for p in self.humans if state.legal_actions(p)]
             for p in range(state.num_players):
                 if not state.legal_actions(p):
                     joint.append(None)
                 elif p in self.agents:
                     joint.append(self.agent_action(p))
                 else:
-                    choice = self.human_decision(p)
+                    # Choices made at once are secret until revealed, even in perfect-information games.
+                    choice = self.human_decision(p, secret=len(deciding) > 1)
                     if choice is None:  # undone: the position changed, start this step again
                         return
                     joint.append(choice)
             labels = [(p, state.action_to_string(p, a)) for p, a in enumerate(joint) if a is not None]
             state.apply_actions(joint)
             if self.game.perfect_information:
-                self.console.print("Revealed: " + "; ".join(f"{self.names[p]}: {lab}" for p, lab in labels))
+                self.say("Revealed: " + "; ".join(f"{self.names[p]}: {lab}" for p, lab in labels))
         elif cp in self.agents:
             a = self.agent_action(cp)
             label = state.action_to_string(cp, a)
@@ -209,9 +213,9 @@ class PlaySession:
 
     def announce(self, who: str, label: str) -> None:
         if self.game.perfect_information:
-            self.console.print(f"{who}: [bold]{label}[/]", highlight=False)
+            self.console.print(Text.assemble(f"{who}: ", (label, "bold")))
         else:
-            self.console.print(f"{who} has moved.", highlight=False)
+            self.say(f"{who} has moved.")
         if not self.humans:  # watching agents play: draw every position
             self.show(None)
 
@@ -239,18 +243,18 @@ class PlaySession:
         self.console.print()
         self.console.print(render_scene(scene, moves, title=title), soft_wrap=True)
 
-    def reveal_to(self, seat: int) -> None:
-        """In guarded hot-seat play, hide the screen until ``seat`` has the device."""
-        if self.guarded and self.viewer != seat:
+    def reveal_to(self, seat: int, secret: bool = False) -> None:
+        """In guarded hot-seat play (or a ``secret`` choice), hide the screen until ``seat`` has the device."""
+        if (self.guarded or secret) and self.viewer != seat:
             self.console.clear()
             self.console.print("\n" * 3, end="")
             self.ask(f"Pass the device to {self.names[seat]} — press Enter when only they can see the screen. ")
             self.console.clear()
         self.viewer = seat
 
-    def human_decision(self, seat: int) -> int | None:
+    def human_decision(self, seat: int, secret: bool = False) -> int | None:
         """Read commands until ``seat`` gives a legal move; ``None`` when an undo changed the position."""
-        self.reveal_to(seat)
+        self.reveal_to(seat, secret)
         self.show(seat)
         state = self.state
         while True:
@@ -260,7 +264,7 @@ class PlaySession:
             word, _, rest = line.partition(" ")
             command = word.lower()
             if command in ("help", "?", "moves"):
-                self.console.print(COMMANDS_HELP, highlight=False)
+                self.say(COMMANDS_HELP)
                 self.console.print(moves_text([label for _, label in state.legal_moves(seat)], "Legal moves"))
             elif command == "why":
                 self.why(seat, rest.strip())
@@ -277,21 +281,19 @@ class PlaySession:
                 except UnknownActionString:
                     a = find_action(state, seat, line)
                     if a is not None:
-                        self.console.print(state.explain_illegal(seat, a), highlight=False)
+                        self.say(state.explain_illegal(seat, a))
                     else:
-                        self.console.print(
-                            f"{line!r} is neither a legal move nor a command; type help for the list.", markup=False
-                        )
+                        self.say(f"{line!r} is neither a legal move nor a command; type help for the list.")
 
     def why(self, seat: int, text: str) -> None:
         if not text:
-            self.console.print("Usage: why MOVE (for example: why " + self._example(seat) + ")", markup=False)
+            self.say("Usage: why MOVE (for example: why " + self._example(seat) + ")")
             return
         a = find_action(self.state, seat, text)
         if a is None:
-            self.console.print(f"{text!r} is not a move of this game.", markup=False)
+            self.say(f"{text!r} is not a move of this game.")
         else:
-            self.console.print(self.state.explain_illegal(seat, a), highlight=False)
+            self.say(self.state.explain_illegal(seat, a))
 
     def _example(self, seat: int) -> str:
         legal = self.state.legal_moves(seat)
@@ -301,7 +303,7 @@ class PlaySession:
         state = self.state
         point = state.undo_point(seat)
         if point is None:
-            self.console.print(
+            self.say(
                 "Nothing to undo: undo never reaches back across a chance event or a hidden reveal, "
                 "nor before your first move."
             )
@@ -309,11 +311,11 @@ class PlaySession:
         others = {a for a in state.actors()[point + 1 :] if a in self.humans and a != seat}
         if others:
             who = " and ".join(self.names[a] for a in sorted(others))
-            self.console.print(f"Cannot undo: {who} has moved since your last move.")
+            self.say(f"Cannot undo: {who} has moved since your last move.")
             return False
         taken = len(state.history()) - point
         self.state = self.game.state_from_history(state.history()[:point], state.num_players)
-        self.console.print(f"Took back {taken} move{'s' if taken != 1 else ''}.")
+        self.say(f"Took back {taken} move{'s' if taken != 1 else ''}.")
         return True
 
     # -- the end ----------------------------------------------------------
@@ -322,7 +324,7 @@ class PlaySession:
             self.console.clear()
         self.console.print()
         self.console.print(render_scene(self.state.scene(None), title=f"{self.game.title} · game over"), soft_wrap=True)
-        self.console.print(f"[bold]Game over.[/] {result_text(self.state, self.names)}", highlight=False)
+        self.console.print(Text.assemble(("Game over.", "bold"), " ", result_text(self.state, self.names)))
 
     def record(self) -> GameRecord:
         return GameRecord.from_state(self.state, seats=self.seats, seed=self.seed, front_end="boardlab play")
@@ -330,14 +332,6 @@ class PlaySession:
 
 def write_record(record: GameRecord, path: pathlib.Path) -> None:
     path.write_text(record.to_json(indent=2) + "\n", encoding="utf-8")
-
-
-def _stdin_reader() -> Callable[[], str | None]:
-    def read() -> str | None:
-        line = sys.stdin.readline()
-        return None if line == "" else line.rstrip("\n")
-
-    return read
 
 
 @app.command()
@@ -367,7 +361,7 @@ def play(
     ] = None,
 ) -> None:
     """Play a game in the terminal: type moves as labels; help, why MOVE, undo and quit are commands."""
-    console = Console(highlight=False)
+    console = Console(highlight=False, markup=False)
     seat = seat or []
     with cli_errors():
         game = load_game(game_id, option or [])
@@ -379,9 +373,9 @@ def play(
         seats = parse_seats(seat, n)
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
-        session = PlaySession(game, seats, seed=seed, console=console, read=_stdin_reader(), num_players=n)
+        session = PlaySession(game, seats, seed=seed, console=console, read=stdin_reader(), num_players=n)
     opts = ", ".join(f"{k}={v}" for k, v in game.params.items())
-    console.print(f"[bold]{game.title}[/] ({opts}) · seed {seed} · " + ", ".join(session.names))
+    console.print(Text.assemble((game.title, "bold"), f" ({opts}) · seed {seed} · " + ", ".join(session.names)))
     if session.humans:
         console.print(COMMANDS_HELP)
     with cli_errors():

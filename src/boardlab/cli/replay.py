@@ -8,7 +8,6 @@ to the position after that many moves, ``s`` start, ``e`` end, ``q`` quit.
 from __future__ import annotations
 
 import pathlib
-import sys
 from collections.abc import Callable
 from typing import Annotated
 
@@ -21,7 +20,7 @@ from ..core.errors import IllegalActionError
 from ..core.game import HistoryEntry, State
 from ..core.record import GameRecord
 from ..games import make
-from .main import CliError, app, cli_errors
+from .main import CliError, app, cli_errors, stdin_reader
 from .play import result_text
 from .render import render_scene
 
@@ -159,20 +158,15 @@ def replay(
     log: Annotated[bool, typer.Option("--log", help="Print the move log and the final position; do not ask.")] = False,
 ) -> None:
     """Step through a game record: Enter/n next, p previous, a number jumps, q quits."""
-    console = Console(highlight=False)
+    console = Console(highlight=False, markup=False)
     with cli_errors():
         rec = load_record(path)
         viewer = Replay(rec)
     opts = ", ".join(f"{k}={v}" for k, v in rec.options.items())
-    console.print(f"[bold]{rec.game}[/] ({opts}) · {', '.join(viewer.names)} · {len(viewer)} moves")
+    console.print(Text.assemble((rec.game, "bold"), f" ({opts}) · {', '.join(viewer.names)} · {len(viewer)} moves"))
     if log:
         for i, words in enumerate(viewer.log):
             console.print(f"{i + 1:>4}. {words}", markup=False)
         viewer.show(console, len(viewer))
         return
-
-    def read() -> str | None:
-        line = sys.stdin.readline()
-        return None if line == "" else line
-
-    viewer.run(console, read, start)
+    viewer.run(console, stdin_reader(), start)

@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from ..lab.simulate import SimulationResult, simulate
 from .main import app, cli_errors, err_console, load_game, split_agent_specs
@@ -28,7 +29,9 @@ def _num(x: float | None) -> str:
 
 def print_result(console: Console, r: SimulationResult, cap: int) -> None:
     opts = ", ".join(f"{k}={v}" for k, v in r.options.items())
-    console.print(f"[bold]{r.game}[/] ({opts}) · {r.num_players} players · {r.games} games · seed {r.seed}")
+    console.print(
+        Text.assemble((r.game, "bold"), f" ({opts}) · {r.num_players} players · {r.games} games · seed {r.seed}")
+    )
     table = Table(title_justify="left")
     table.add_column("seat", justify="right")
     table.add_column("agent")
@@ -54,7 +57,7 @@ def print_result(console: Console, r: SimulationResult, cap: int) -> None:
     else:
         console.print("first mover: none (the first decision is simultaneous)")
     if r.seconds > 0:
-        console.print(f"[dim]{r.seconds:.1f} s, {r.games / r.seconds:.0f} games/s[/]")
+        console.print(Text(f"{r.seconds:.1f} s, {r.games / r.seconds:.0f} games/s", style="dim"))
 
 
 @app.command("simulate")
@@ -113,4 +116,4 @@ def simulate_command(
     if as_json:
         typer.echo(json.dumps(result.to_dict(include_games=per_game)))
     else:
-        print_result(Console(highlight=False), result, game.max_game_length())
+        print_result(Console(highlight=False, markup=False), result, game.max_game_length())
