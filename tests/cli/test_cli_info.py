@@ -64,3 +64,26 @@ def test_rules_text_finds_the_source_tree_and_honours_the_override(
     assert rules_text("blast-radius") == "# Local copy\n"
     with pytest.raises(ValueError, match="unknown game 'nope'"):
         rules_text("nope")
+
+
+def test_a_broken_command_module_leaves_the_others(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib
+
+    import boardlab.cli.main as cli_main
+
+    real = importlib.import_module
+
+    def fake(name: str, package: str | None = None) -> object:
+        if name.endswith(".broken"):
+            raise RuntimeError("boom")
+        return real(name, package)
+
+    monkeypatch.setattr(cli_main, "COMMAND_MODULES", (*cli_main.COMMAND_MODULES, "broken", "absent"))
+    monkeypatch.setattr(cli_main.importlib, "import_module", fake)
+    monkeypatch.delenv("BOARDLAB_DEBUG", raising=False)
+    assert cli_main.load_commands() is app
+    err = capsys.readouterr().err
+    assert "the 'broken' command is unavailable: RuntimeError: boom" in err
+    assert "absent" not in err

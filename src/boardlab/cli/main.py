@@ -147,9 +147,17 @@ def load_commands() -> typer.Typer:
         try:
             importlib.import_module(f"{__package__}.{name}")
         except ModuleNotFoundError as e:
-            if e.name != f"{__package__}.{name}":
-                raise
+            if e.name == f"{__package__}.{name}":
+                continue  # that command is not part of this installation
+            _broken_command(name, e)
+        except Exception as e:  # one broken command must not take the others down
+            _broken_command(name, e)
     return app
+
+
+def _broken_command(name: str, e: Exception) -> None:
+    _maybe_reraise()
+    err_console().print(Text(f"warning: the {name!r} command is unavailable: {type(e).__name__}: {e}", style="yellow"))
 
 
 def main() -> None:
