@@ -15,7 +15,9 @@ A game's ``scene(observation, legal)`` returns a JSON-able dict with these keys
     grid lines, edges one can claim, trails.
 ``pieces``
     ``{"at": cell or edge id, "owner": seat | None, "kind", "label", "height",
-    "facing": degrees clockwise from up | None, "face_down", "shape"}``.
+    "facing": degrees clockwise from up | None, "face_down", "shape"}``, and
+    optionally ``"colour"``: a palette name or ``#rrggbb`` for a piece whose
+    colour is not its owner's (neutral pieces of several colours).
 ``zones``
     card and dice areas: ``{"id", "title", "owner", "items": [{"id", "label",
     "kind": "card" | "token" | "die" | "coin" | "counter", "face_down", "detail"}]}``.
@@ -110,8 +112,9 @@ def piece(
     facing: float | None = None,
     face_down: bool = False,
     shape: str = "disc",
+    colour: str | None = None,
 ) -> dict[str, Any]:
-    return {
+    p: dict[str, Any] = {
         "at": at,
         "owner": owner,
         "kind": kind,
@@ -121,6 +124,9 @@ def piece(
         "face_down": face_down,
         "shape": shape,
     }
+    if colour is not None:
+        p["colour"] = colour
+    return p
 
 
 def item(
