@@ -1,0 +1,788 @@
+"""Posies (Rey Alicea, 2020): pick pairs of like-coloured posies off a crowded board.
+
+Rules: ``docs/rules/posies.md``; clause numbers are cited as ``§n``.
+
+The board is data (``data/posies.json``): the seed's picture is missing, so
+both boards there are our reconstruction (§1). Points are indexed in the
+file's order (reading order, labels ``a1``…); every seat action is a point
+index, and its meaning depends on the phase, which the observation and the
+prompt spell out:
+
+* setup by choice (§2.3): the point for the next posy (pink, then purple, then
+  green);
+* a turn (§4, §5): the first posy of the pair, then its partner, then, only when
+  the split rule leaves a tie (§5.2), a point of the group to take (the group's
+  lowest point index is the action).
+
+Chance actions are colour indices 0 pink, 1 purple, 2 green: the colour of the
+next point filled by the random setup (§2.2, one chance step per posy, in
+reading order), and each seat's secret draw from the bag (§8.2).
+
+Hidden information exists only under ``variant="hidden_colour"`` (§8.2): the
+class says ``perfect_information = False`` and each game object says whether
+its own option setting hides anything. ``observation(seat)`` shows a seat only
+its own drawn posy until the end; ``resample`` redraws the other seats' posies.
+
+Speed: the board's tables are loaded once per board. The state keeps, per
+straight line, the pairs it offers (§4.1, §4.2) and per point how many pairs
+it belongs to; a turn rescans only the lines through the points it emptied.
+The pair count also answers whether the game is over (§6).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ..core import scene as sc
+from ..core.constants import CHANCE, TERMINAL
+from ..core.game import Game, State
+from ..core.options import Option
+from ..geometry.board import BoardData
+from ..geometry.hexgrid import bounding_box
+
+COLOURS = ("pink", "purple", "green")
+SHORT = ("Pi", "Pu", "Gr")
+SHAPES = ("disc", "diamond", "hex")  # a second cue besides the colour
+VALUES = (1, 2, 3)  # §7.1
+FILLS = ("#F19CC6", "#8E5BB5", "#3E9B5A")
+PER_COLOUR = 17  # §2.1: 17 of each colour fill the board; one of each is set aside
+DATA = Path(__file__).with_name("data") / "posies.json"
+
+# Phases.
+FILL = 0  # §2.2: chance colours the next point
+PLACE = 1  # §2.3: a seat places its posies
+DRAW = 2  # §8.2: chance draws a seat's hidden posy
+PICK = 3  # §4: choose the first posy of a pair
+PARTNER = 4  # §4: choose its partner
+KEEP = 5  # §5.2: choose which of the tied smallest groups to take
+OVER = 6
+PHASE_NAMES = ("setup", "placement", "draw", "first posy", "second posy", "take a group", "over")
+
+#: Per point: the points on each straight line through it, walking away from it, nearest first.
+Rays = tuple[tuple[tuple[int, ...], ...], ...]
+
+
+class _Tables:
+    """Precomputed geometry of one board (§1)."""
+
+    def __init__(self, key: str, data: dict[str, Any]) -> None:
+        board = BoardData.from_dict(data)
+        self.key = key
+        self.board = board
+        self.n = len(board)
+        self.labels = board.ids
+        self.neighbours = board.neighbours
+        self.blocked = board.blocked
+        self.playable = tuple(i for i in range(self.n) if i not in board.blocked)
+        rays: list[list[tuple[int, ...]]] = [[] for _ in range(self.n)]
+        for line in board.lines:
+            for k, i in enumerate(line):
+                rays[i] += [r for r in (tuple(line[k + 1 :]), tuple(reversed(line[:k]))) if r]
+        #: For explanations: ``rays[i]``, the points on each line through ``i``, walking away from it.
+        self.rays: Rays = tuple(tuple(r) for r in rays)
+        self.lines = board.lines
+        lines_of: list[list[int]] = [[] for _ in range(self.n)]
+        for li, line in enumerate(board.lines):
+            for i in line:
+                lines_of[i].append(li)
+        #: ``lines_of[i]``: the indices of the lines through point ``i``.
+        self.lines_of = tuple(tuple(x) for x in lines_of)
+        r = 0.3
+        self.cells = [
+            sc.cell(
+                board.ids[i],
+                board.xy[i],
+                None,
+                label=board.ids[i],
+                radius=r,
+                kind="point",
+                fill="blocked" if i in board.blocked else None,
+            )
+            for i in range(self.n)
+        ]
+        self.edges = [
+            sc.edge(f"{board.ids[i]}-{board.ids[j]}", board.xy[i], board.xy[j], kind="grid")
+            for i, nb in enumerate(board.neighbours)
+            for j in nb
+            if i < j
+        ]
+        self.viewbox = bounding_box(list(board.xy), margin=0.8)
+        self.source = board.source
+
+
+@cache
+def _tables(key: str) -> _Tables:
+    boards = json.loads(DATA.read_text())
+    return _Tables(key, boards[key])
+
+
+def _split(seeds: list[int], nbrs: tuple[tuple[int, ...], ...], colour: list[int]) -> list[list[int]]:
+    """The groups of posies that hold ``seeds``, or ``[]`` when one group holds them all (§5.1).
+
+    Breadth-first from the first seed, stopping as soon as every seed is
+    reached (the common case: the seeds are close together), else the full
+    groups, so that their sizes can be compared.
+    """
+    targets = set(seeds)
+    first = seeds[0]
+    seen = {first}
+    targets.discard(first)
+    group = [first]
+    k = 0
+    while k < len(group):
+        u = group[k]
+        k += 1
+        for w in nbrs[u]:
+            if w not in seen and colour[w] >= 0:
+                seen.add(w)
+                group.append(w)
+                if w in targets:
+                    targets.discard(w)
+                    if not targets:
+                        return []
+    groups = [group]
+    for s in seeds:
+        if s in seen:
+            continue
+        seen.add(s)
+        group = [s]
+        k = 0
+        while k < len(group):
+            u = group[k]
+            k += 1
+            for w in nbrs[u]:
+                if w not in seen and colour[w] >= 0:
+                    seen.add(w)
+                    group.append(w)
+        groups.append(group)
+    return groups
+
+
+def _ranked_returns(scores: list[tuple[int, ...]]) -> list[float]:
+    """Zero-sum returns: the best seats share +1, the others share -1; all equal is 0 for all (§7.3)."""
+    n = len(scores)
+    best = max(scores)
+    winners = [k for k in range(n) if scores[k] == best]
+    if len(winners) == n:
+        return [0.0] * n
+    w, rest = 1.0 / len(winners), -1.0 / (n - len(winners))
+    return [w if k in winners else rest for k in range(n)]
+
+
+class PosiesGame(Game):
+    id = "posies"
+    title = "Posies"
+    summary = (
+        "Pick pairs of like-coloured posies from a full board, adjacent or along a straight line; "
+        "break a group apart and you also take its smallest piece."
+    )
+    min_players = 2
+    max_players = 3
+    default_players = 2
+    options = (
+        Option(
+            "variant",
+            str,
+            "base",
+            ("base", "most_posies", "hidden_colour"),
+            "Scoring: by colour values (base game, §7), by number of posies (variant 1, §8.1), or by a "
+            "secretly drawn colour worth triple (variant 2, §8.2, hidden information).",
+        ),
+        Option(
+            "board",
+            str,
+            "t51",
+            ("t51", "h51"),
+            "The 51-point board (our reconstruction, §1): a triangular-lattice hexagon with rows 6-7-8-9-8-7-6, "
+            "or the corners of a 19-cell honeycomb with 3 blocked points and zigzag lines.",
+        ),
+        Option(
+            "setup",
+            str,
+            "random",
+            ("random", "alternating_choice"),
+            "Setup (§2): the posies are placed at random, or the seats take turns placing one posy of each "
+            "colour where they like.",
+        ),
+        Option(
+            "intermediate_any_colour",
+            bool,
+            True,
+            (False, True),
+            "The posies between a line pair may be of any colour, the pair's own included (§4.1); off: "
+            "they must all be of other colours.",
+        ),
+        Option(
+            "tie_break",
+            str,
+            "draw",
+            ("draw", "most_posies"),
+            "Equal best scores are a draw, or the one with more posies among them wins (§7.3).",
+        ),
+    )
+    rules_version = "1"
+    mechanics = ("triangular lattice", "chance setup", "removal", "set collection", "hidden information (variant)")
+    playing_time = "15 min"
+    #: Hidden information exists under ``variant="hidden_colour"``; each game object says
+    #: whether its own options hide anything (see ``_setup``).
+    perfect_information = False
+    inventions = (
+        "The board picture is missing: the 51-point triangular-lattice hexagon (rows of 6-7-8-9-8-7-6 points) "
+        "is our reconstruction; the honeycomb corners with three blocked points are option board='h51' (§1).",
+        "18 posies of each colour, 17 of each on the board and one of each set aside (§2.1).",
+        "The random setup fills the points in reading order, each colour drawn in proportion to what is left; "
+        "placing by choice is option setup='alternating_choice' (§2).",
+        "Seat 0 starts (§3).",
+        "A line pair may have posies of any colour between them, their own included "
+        "(option intermediate_any_colour) (§4.1).",
+        "Only the group that held the removed pair can split; the mover takes exactly one smallest group "
+        "into their store (§5).",
+        "Equal best scores are a draw (option tie_break); with three players the best seats share the win (§7.3).",
+        "With two players in variant 2, the third posy stays in the bag, unseen (§8.2).",
+    )
+
+    def _setup(self) -> None:
+        t = _tables(self.params["board"])
+        self.tables = t
+        self.n = t.n
+        self.hidden_colour = self.params["variant"] == "hidden_colour"
+        self.any_colour = bool(self.params["intermediate_any_colour"])
+        # The class is honest about the game (hidden information under an option);
+        # this object is honest about its own option setting.
+        self.perfect_information = not self.hidden_colour
+
+    def num_distinct_actions(self) -> int:
+        return self.n
+
+    def max_chance_outcomes(self) -> int:
+        return len(COLOURS)
+
+    def max_game_length(self) -> int:
+        # Setup (one step per posy) + draws + at most 25 turns of at most 3 decisions (§6).
+        return 2 * self.n + 3 + 3 * (self.n // 2) + 10
+
+    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+        return _scene(self, observation, legal)
+
+
+class PosiesState(State):
+    game: PosiesGame
+
+    def __init__(self, game: PosiesGame, num_players: int) -> None:
+        super().__init__(game, num_players)
+        #: Colour index per point, -1 when empty (blocked points stay empty).
+        self.colour = [-1] * game.n
+        self.remaining = [PER_COLOUR] * len(COLOURS)  # posies still to place (§2)
+        self.fill_pos = 0  # the next point (index into playable) of the random setup
+        self.place_step = 0  # the colour the placing seat puts down next (§2.3)
+        self.bag = list(range(len(COLOURS))) if game.hidden_colour else []  # §8.2
+        self.hidden = [-1] * num_players  # each seat's drawn posy (§8.2)
+        self.store = [[0, 0, 0] for _ in range(num_players)]
+        self.to_move = 0
+        self.phase = PLACE if game.params["setup"] == "alternating_choice" else FILL
+        #: ``line_ends[li]``: both ends of every pair line ``li`` offers (§4.1, §4.2); replaced, never changed.
+        self.line_ends: list[list[int]] = [[] for _ in game.tables.lines]
+        #: ``degree[i]``: how many line pairs point ``i`` ends (§4); ``ends``: their total (twice the pairs).
+        self.degree = [0] * game.n
+        self.ends = 0
+        self.partners: list[int] = []  # the selected posy's partners (§4); replaced, never changed
+        self.selected = -1
+        self.choices: list[list[int]] = []  # tied smallest groups (§5.2), each sorted
+        self.last: list[int] = []  # the pair removed by the last turn
+        self.last_taken: list[int] = []  # the group the split rule took on the last turn
+        self.last_seat = -1
+        self._returns: list[float] = [0.0] * num_players
+
+    # -- turn order and result (§3, §6, §7) -------------------------------
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase == OVER:
+            return TERMINAL
+        if phase in (FILL, DRAW):
+            return CHANCE
+        return self.to_move
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def returns(self) -> list[float]:
+        return self._returns[:]
+
+    def scores(self, viewer: int | None = None, reveal: bool = True) -> list[int | None]:
+        """Each seat's score (§7, §8); under variant 2, ``None`` for what ``viewer`` cannot know yet."""
+        variant = self.game.params["variant"]
+        out: list[int | None] = []
+        for k, st in enumerate(self.store):
+            if variant == "base":
+                out.append(sum(v * c for v, c in zip(VALUES, st)))
+            elif variant == "most_posies":
+                out.append(sum(st))
+            else:
+                h = self.hidden[k]
+                if h < 0 or not (reveal or k == viewer):
+                    out.append(None)
+                else:
+                    out.append(3 * (st[h] + 1) + sum(st) - st[h])  # §8.2
+        return out
+
+    def _finish(self) -> None:
+        """§6, §7: the game is over; score it and reveal every hidden posy (§8.2)."""
+        self.phase = OVER
+        self.partners = []
+        if self.game.hidden_colour:
+            self._mark_irreversible()
+        scores = self.scores()
+        if self.game.params["tie_break"] == "most_posies":
+            keyed = [(int(s or 0), sum(st)) for s, st in zip(scores, self.store)]
+        else:
+            keyed = [(int(s or 0),) for s in scores]
+        self._returns = _ranked_returns(keyed)
+
+    # -- legal moves (§2, §4, §5) -----------------------------------------
+    def _rescan(self, changed: list[int] | None = None) -> None:
+        """Recount the pairs (§4.1, §4.2) of every line through ``changed`` (``None``: every line).
+
+        ``run[c]`` holds the posies of colour ``c`` met on the line since its
+        last empty point, so a new posy pairs with each of them (or, with
+        ``intermediate_any_colour`` off, only the nearest).
+        """
+        t = self.game.tables
+        colour = self.colour
+        any_colour = self.game.any_colour
+        degree = self.degree
+        if changed is None:
+            todo: Iterable[int] = range(len(t.lines))
+        else:
+            lines_of = t.lines_of
+            todo = {li for k in changed for li in lines_of[k]}
+        line_ends = self.line_ends
+        ends = self.ends
+        for li in todo:
+            old = line_ends[li]
+            for i in old:
+                degree[i] -= 1
+            new: list[int] = []
+            run: tuple[list[int], list[int], list[int]] = ([], [], [])
+            for j in t.lines[li]:
+                c = colour[j]
+                if c < 0:  # §4.1: every point between must hold a posy
+                    if run[0] or run[1] or run[2]:
+                        run = ([], [], [])
+                    continue
+                same = run[c]
+                if same:
+                    if any_colour:
+                        new += same
+                        new += [j] * len(same)
+                    else:
+                        new.append(same[-1])
+                        new.append(j)
+                same.append(j)
+            for i in new:
+                degree[i] += 1
+            ends += len(new) - len(old)
+            line_ends[li] = new
+        self.ends = ends
+
+    def _partners_of(self, x: int) -> list[int]:
+        """The posies that pair with ``x`` (§4.1, §4.2)."""
+        colour = self.colour
+        c = colour[x]
+        any_colour = self.game.any_colour
+        out: set[int] = set()
+        for ray in self.game.tables.rays[x]:
+            for j in ray:
+                cj = colour[j]
+                if cj < 0:
+                    break
+                if cj == c:
+                    out.add(j)
+                    if not any_colour:
+                        break
+        return sorted(out)
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        phase = self.phase
+        if phase in (FILL, DRAW):
+            return [a for a, _ in self._chance_outcomes()] if player in (None, CHANCE) else []
+        if phase == OVER or (player is not None and player != self.to_move):
+            return []
+        if phase == PICK:
+            degree = self.degree
+            return [i for i in self.game.tables.playable if degree[i]]
+        if phase == PARTNER:
+            return self.partners[:]
+        if phase == KEEP:
+            return [g[0] for g in self.choices]
+        colour = self.colour
+        return [i for i in self.game.tables.playable if colour[i] < 0]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.legal_actions(player)
+
+    def _is_legal(self, player: int, action: int) -> bool:
+        phase = self.phase
+        if phase == PICK:
+            return 0 <= action < self.game.n and self.degree[action] > 0
+        if phase == PARTNER:
+            return action in self.partners
+        if phase == KEEP:
+            return any(g[0] == action for g in self.choices)
+        if phase == PLACE:
+            return 0 <= action < self.game.n and self.colour[action] < 0 and action not in self.game.tables.blocked
+        return False
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.phase == FILL:  # §2.2
+            rem = self.remaining
+            left = sum(rem)
+            return [(c, k / left) for c, k in enumerate(rem) if k]
+        if self.phase == DRAW:  # §8.2
+            return [(c, 1.0 / len(self.bag)) for c in sorted(self.bag)]
+        return []
+
+    def _explain(self, player: int, action: int) -> str | None:
+        t = self.game.tables
+        if not 0 <= action < t.n:
+            return None
+        phase = self.phase
+        colour = self.colour
+        if action in t.blocked:
+            return "that point is blocked (§1)"
+        if phase == PLACE:
+            return "that point already holds a posy (§2.3)"
+        if phase == PICK:
+            if colour[action] < 0:
+                return "that point is empty (§4)"
+            return (
+                f"no {COLOURS[colour[action]]} posy pairs with it: none is adjacent, and none lies along a "
+                "straight line of posies from it (§4.1, §4.2)"
+            )
+        if phase == PARTNER:
+            sel = self.selected
+            if action == sel:
+                return "choose a second posy, not the same one (§4)"
+            if colour[action] < 0:
+                return "that point is empty (§4)"
+            if colour[action] != colour[sel]:
+                return f"the pair must be of one colour; {t.labels[sel]} is {COLOURS[colour[sel]]} (§4)"
+            for ray in t.rays[sel]:
+                if action in ray:
+                    k = ray.index(action)
+                    gap = [t.labels[j] for j in ray[:k] if colour[j] < 0]
+                    if gap:
+                        return f"the line to {t.labels[sel]} has empty points between ({', '.join(gap)}) (§4.1)"
+                    return "a posy of the same colour lies between them (§4.1, option intermediate_any_colour)"
+            return f"it lies on no straight line with {t.labels[sel]} (§4.1)"
+        if phase == KEEP:
+            return "take one of the smallest groups the split left; click a point of one of them (§5.2)"
+        return None
+
+    # -- applying an action (§2-§6, §8) -----------------------------------
+    def _apply(self, action: int) -> None:
+        phase = self.phase
+        if phase == PICK:  # §4: the first posy of the pair
+            self.selected = action
+            self.partners = self._partners_of(action)
+            self.phase = PARTNER
+        elif phase == PARTNER:
+            self._remove_pair(self.selected, action)
+        elif phase == KEEP:  # §5.2
+            group = next(g for g in self.choices if g[0] == action)
+            self.choices = []
+            self._take(group)
+            self._end_turn()
+        elif phase == FILL:  # §2.2: the next point in reading order gets this colour
+            t = self.game.tables
+            self.colour[t.playable[self.fill_pos]] = action
+            self.remaining[action] -= 1
+            self.fill_pos += 1
+            if self.fill_pos == len(t.playable):
+                self._after_setup()
+        elif phase == PLACE:  # §2.3
+            self.colour[action] = self.place_step
+            self.remaining[self.place_step] -= 1
+            self.place_step += 1
+            if self.place_step == len(COLOURS):
+                self.place_step = 0
+                self.to_move = (self.to_move + 1) % self.num_players
+            if not any(self.remaining):
+                self._after_setup()
+        elif phase == DRAW:  # §8.2: the seat to draw is the first one without a posy
+            seat = self.hidden.index(-1)
+            self.hidden[seat] = action
+            self.bag.remove(action)
+            if seat == self.num_players - 1:
+                self._start_play()
+
+    def _after_setup(self) -> None:
+        if self.game.hidden_colour:
+            self.phase = DRAW
+        else:
+            self._start_play()
+
+    def _start_play(self) -> None:
+        """§3: seat 0 starts."""
+        self.to_move = 0
+        self._rescan()
+        self._begin_turn()
+
+    def _begin_turn(self) -> None:
+        self.selected = -1
+        self.partners = []
+        if self.ends:
+            self.phase = PICK
+        else:  # §6: the player to move cannot take a turn
+            self._finish()
+
+    def _end_turn(self) -> None:
+        self.to_move = (self.to_move + 1) % self.num_players
+        self._rescan(self.last + self.last_taken)
+        self._begin_turn()
+
+    def _remove_pair(self, x: int, y: int) -> None:
+        """§4.3: the pair goes to the mover's store; §5: a split group gives up its smallest part."""
+        colour = self.colour
+        p = self.to_move
+        c = colour[x]
+        colour[x] = colour[y] = -1
+        self.store[p][c] += 2
+        self.last = sorted((x, y))
+        self.last_taken = []
+        self.last_seat = p
+        self.selected = -1
+        nbrs = self.game.tables.neighbours
+        seeds = [k for k in (*nbrs[x], *nbrs[y]) if colour[k] >= 0]
+        groups = _split(seeds, nbrs, colour) if len(seeds) > 1 else []
+        if len(groups) < 2:  # §5.1: no split
+            self._end_turn()
+            return
+        m = min(len(g) for g in groups)
+        smallest = sorted(sorted(g) for g in groups if len(g) == m)
+        if len(smallest) == 1:
+            self._take(smallest[0])
+            self._end_turn()
+        else:  # §5.2: the mover chooses among equal smallest groups
+            self.choices = smallest
+            self.phase = KEEP
+
+    def _take(self, group: list[int]) -> None:
+        """§5.1: the mover takes every posy of ``group`` into their store."""
+        colour = self.colour
+        st = self.store[self.to_move]
+        for k in group:
+            st[colour[k]] += 1
+            colour[k] = -1
+        self.last_taken = sorted(group)
+
+    def _set_position(self, colours: list[int], to_move: int = 0) -> None:
+        """Put ``colours`` (one colour index per point, -1 for empty) on the board; ``to_move`` starts a turn.
+
+        Only for setting up positions by hand (tests, analysis): such a state
+        has no history that leads to it, so it cannot be replayed or saved.
+        """
+        t = self.game.tables
+        if len(colours) != t.n or any(colours[i] >= 0 for i in t.blocked):
+            raise ValueError(f"give one colour per point ({t.n}), and none on a blocked point")
+        self.colour = list(colours)
+        self.remaining = [0, 0, 0]
+        self.fill_pos = len(t.playable)
+        self.to_move = to_move
+        self.line_ends = [[] for _ in t.lines]
+        self.degree = [0] * t.n
+        self.ends = 0
+        self._rescan()
+        self._begin_turn()
+
+    def clone(self) -> PosiesState:
+        s = PosiesState.__new__(PosiesState)
+        s.__dict__.update(self.__dict__)
+        s._history = self._history[:]
+        s._actors = self._actors[:]
+        s.colour = self.colour[:]
+        s.remaining = self.remaining[:]
+        s.bag = self.bag[:]
+        s.hidden = self.hidden[:]
+        s.store = [st[:] for st in self.store]
+        s._returns = self._returns[:]
+        s.line_ends = self.line_ends[:]
+        s.degree = self.degree[:]
+        # ``partners``, ``choices``, ``last``, ``last_taken`` and each ``line_ends[li]`` are replaced,
+        # never changed in place.
+        return s
+
+    # -- notation ----------------------------------------------------------
+    def _action_to_string(self, player: int, action: int) -> str:
+        t = self.game.tables
+        if player == CHANCE:
+            if not 0 <= action < len(COLOURS):
+                return f"#{action}"
+            if self.phase == DRAW:
+                return f"seat {self.hidden.index(-1)} draws {COLOURS[action]}"
+            if self.phase == FILL:
+                return f"{t.labels[t.playable[self.fill_pos]]} {COLOURS[action]}"
+            return COLOURS[action]
+        if not 0 <= action < t.n:
+            return f"#{action}"
+        if self.phase == KEEP:
+            for g in self.choices:
+                if g[0] == action:
+                    return f"take {t.labels[action]}" + (f"+{len(g) - 1}" if len(g) > 1 else "")
+        return t.labels[action]
+
+    # -- hidden information (§8.2) -----------------------------------------
+    def _viewer(self, player: int | None) -> int | None:
+        if player is None:
+            return None
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.num_players:
+            raise ValueError(f"no seat {player!r} in this game; seats are 0-{self.num_players - 1} (None: a spectator)")
+        return player
+
+    def observation(self, player: int | None = None) -> dict[str, Any]:
+        v = self._viewer(player)
+        over = self.phase == OVER
+        hidden_game = self.game.hidden_colour
+        t = self.game.tables
+        hidden: list[str | None] = []
+        if hidden_game:
+            hidden = [COLOURS[h] if h >= 0 and (over or k == v) else None for k, h in enumerate(self.hidden)]
+        return {
+            "board": t.key,
+            "variant": self.game.params["variant"],
+            "num_players": self.num_players,
+            "colours": self.colour[:],
+            "phase": PHASE_NAMES[self.phase],
+            "to_move": self.current_player(),
+            "place_colour": COLOURS[self.place_step] if self.phase == PLACE else None,
+            "to_place": sum(self.remaining),
+            "selected": self.selected,
+            "choices": [g[:] for g in self.choices],
+            "stores": [st[:] for st in self.store],
+            "drawn": [h >= 0 for h in self.hidden] if hidden_game else [],
+            "hidden": hidden,
+            "bag": len(self.bag),
+            "scores": self.scores(v, reveal=over),
+            "last": self.last[:],
+            "last_taken": self.last_taken[:],
+            "last_seat": self.last_seat,
+            "returns": self._returns[:] if over else None,
+            "viewer": v,
+        }
+
+    def resample(self, player: int | None, rng: random.Random) -> PosiesState:
+        """A state ``player`` cannot tell apart from this one: the others' drawn posies redrawn (§8.2).
+
+        Only the draws differ, and nothing but the hidden posies and the bag
+        depends on them, so the copy's history is this history with other
+        draw outcomes; every such history is equally likely (each draw is
+        uniform over the bag).
+        """
+        v = self._viewer(player)
+        s = self.clone()
+        if not self.game.hidden_colour or self.phase == OVER:
+            return s
+        unknown = [k for k, h in enumerate(self.hidden) if h >= 0 and k != v]
+        if not unknown:
+            return s
+        pool = [c for c in range(len(COLOURS)) if v is None or c != self.hidden[v]]
+        rng.shuffle(pool)
+        for k, c in zip(unknown, pool):
+            s.hidden[k] = c
+        known = {s.hidden[k] for k in range(self.num_players) if s.hidden[k] >= 0}
+        s.bag = [c for c in range(len(COLOURS)) if c not in known]
+        # Rewrite the draw outcomes in the history (the draws come in seat order, right after setup).
+        first = len(self.game.tables.playable)
+        for k in range(self.num_players):
+            if s.hidden[k] >= 0 and first + k < len(s._history):  # a hand-made position has no history
+                s._history[first + k] = s.hidden[k]
+        return s
+
+
+# -- the scene -------------------------------------------------------------
+def _prompt(game: PosiesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
+    t = game.tables
+    phase = obs["phase"]
+    if obs["returns"] is not None:
+        r = obs["returns"]
+        best = max(r)
+        winners = [k for k, x in enumerate(r) if x == best]
+        if len(winners) == len(r):
+            return "The game is over: a draw."
+        names = " and ".join(f"seat {k}" for k in winners)
+        return f"The game is over: {names} {'wins' if len(winners) == 1 else 'share the win'}."
+    if phase == "setup":
+        return f"The board is being filled at random: {obs['to_place']} posies to go."
+    if phase == "draw":
+        return "Each seat draws a posy from the bag, in secret."
+    if not legal:
+        return f"Seat {obs['to_move']} to move."
+    if phase == "placement":
+        return f"Place your {obs['place_colour']} posy on an empty point."
+    if phase == "first posy":
+        return "Choose a posy to remove: it needs a like-coloured partner beside it or along a line of posies."
+    if phase == "second posy":
+        sel = obs["selected"]
+        return f"Choose the {COLOURS[obs['colours'][sel]]} posy to remove with {t.labels[sel]}."
+    return "Your move split a group: choose which of the smallest groups to take."
+
+
+def _scene(game: PosiesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+    t = game.tables
+    labels = t.labels
+    colours = obs["colours"]
+    s = sc.new_scene(_prompt(game, obs, legal), t.viewbox)
+    s["cells"] = [dict(c, fill=FILLS[colours[i]]) if colours[i] >= 0 else dict(c) for i, c in enumerate(t.cells)]
+    s["edges"] = [dict(e) for e in t.edges]
+    for i, c in enumerate(colours):
+        if c >= 0:
+            s["pieces"].append(sc.piece(labels[i], None, "posy", label=SHORT[c], shape=SHAPES[c], colour=FILLS[c]))
+    for i in obs["last"] + obs["last_taken"]:
+        s["highlights"].append({"at": labels[i], "kind": "last"})
+    if obs["selected"] >= 0:
+        s["highlights"].append({"at": labels[obs["selected"]], "kind": "selected"})
+    if obs["phase"] == "take a group":
+        for g in obs["choices"]:
+            label = dict(legal).get(g[0], labels[g[0]])
+            for i in g:
+                s["highlights"].append({"at": labels[i], "kind": "hint"})
+                s["targets"].append({"at": labels[i], "action": g[0], "label": label})
+    else:
+        for a, label in legal:
+            s["targets"].append({"at": labels[a], "action": a, "label": label})
+    viewer = obs["viewer"]
+    for k in range(obs["num_players"]):
+        st = obs["stores"][k]
+        items = [sc.item(f"s{k}-{COLOURS[c]}", f"{COLOURS[c]} ×{st[c]}", "counter") for c in range(len(COLOURS))]
+        if obs["drawn"] and obs["drawn"][k]:
+            h = obs["hidden"][k]
+            items.append(
+                sc.item(
+                    f"s{k}-hidden",
+                    f"drawn: {h}" if h else "drawn posy",
+                    "token",
+                    face_down=h is None,
+                    detail="worth triple at the end (§8.2)",
+                )
+            )
+        s["zones"].append(sc.zone(f"store{k}", f"Seat {k}'s posies", items, owner=k))
+    scores = obs["scores"]
+    s["status"] = [
+        f"seat {k}: {sum(obs['stores'][k])} posies, score {scores[k] if scores[k] is not None else '?'}"
+        for k in range(obs["num_players"])
+    ]
+    if obs["phase"] in ("setup", "placement"):
+        s["status"].append(f"{obs['to_place']} posies to place")
+    s["players"] = [
+        sc.player(k, f"seat {k}" + (" (you)" if k == viewer else ""), "to move" if obs["to_move"] == k else None)
+        for k in range(obs["num_players"])
+    ]
+    return sc.finish_scene(s, legal)
+
+
+PosiesGame.state_class = PosiesState
+GAME_CLASS = PosiesGame
