@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from ..core.game import Game
 from ..lab.simulate import SimulationResult, simulate
 from .main import app, cli_errors, err_console, load_game, split_agent_specs
 
@@ -27,7 +28,8 @@ def _num(x: float | None) -> str:
     return "—" if x is None else f"{x:g}" if float(x).is_integer() else f"{x:.1f}"
 
 
-def print_result(console: Console, r: SimulationResult, cap: int) -> None:
+def print_result(console: Console, r: SimulationResult, game: Game) -> None:
+    cap = game.max_game_length()
     opts = ", ".join(f"{k}={v}" for k, v in r.options.items())
     console.print(
         Text.assemble((r.game, "bold"), f" ({opts}) · {r.num_players} players · {r.games} games · seed {r.seed}")
@@ -49,7 +51,9 @@ def print_result(console: Console, r: SimulationResult, cap: int) -> None:
         f"length in plies (finished games): mean {_num(r.mean_length)}, median {_num(r.median_length)}, "
         f"min {_num(r.min_length)}, max {_num(r.max_length)}"
     )
-    if r.first_mover_games:
+    if game.cooperative:
+        console.print("cooperative game: a win is shared by every seat (first-mover rate not meaningful)")
+    elif r.first_mover_games:
         console.print(
             f"first mover wins {r.first_mover_wins} of {r.first_mover_games}: "
             f"{_pct(r.first_mover_win_rate)} (95% CI {_ci(r.first_mover_interval)})"
@@ -116,4 +120,4 @@ def simulate_command(
     if as_json:
         typer.echo(json.dumps(result.to_dict(include_games=per_game)))
     else:
-        print_result(Console(highlight=False, markup=False), result, game.max_game_length())
+        print_result(Console(highlight=False, markup=False), result, game)
