@@ -127,6 +127,8 @@ class PlaySession:
         self.game = game
         self.state = game.new_initial_state(num_players if num_players is not None else len(seats))
         self.seats = list(seats)
+        if len(self.seats) != self.state.num_players:
+            raise ValueError(f"give one seat spec per player: {len(self.seats)} for {self.state.num_players} players")
         self.seed = seed
         self.console = console
         self.read = read
