@@ -217,7 +217,9 @@ def test_hidden_information_never_leaks(game_id: str) -> None:
                     assert r.legal_actions(p) == s.legal_actions(p)
                 if fingerprint(r) != fingerprint(s):
                     varied = True
-    if not game.perfect_information:
+    if game.perfect_information:
+        assert not varied, "resample changed the state, so the game hides something: set perfect_information = False"
+    else:
         assert varied, "resample never changed anything: hidden information is not being redrawn"
 
 

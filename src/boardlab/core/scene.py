@@ -139,8 +139,14 @@ def zone(id: str, title: str, items: list[dict[str, Any]], owner: int | None = N
     return {"id": id, "title": title, "owner": owner, "items": items}
 
 
-def player(seat: int, name: str, detail: str | None = None) -> dict[str, Any]:
-    return {"seat": seat, "name": name, "colour": SEAT_COLOURS[seat % len(SEAT_COLOURS)], "detail": detail}
+def player(seat: int, name: str, detail: str | None = None, colour: str | None = None) -> dict[str, Any]:
+    """A seat as shown; ``colour`` defaults to the seat's palette colour."""
+    return {
+        "seat": seat,
+        "name": name,
+        "colour": colour or SEAT_COLOURS[seat % len(SEAT_COLOURS)],
+        "detail": detail,
+    }
 
 
 def finish_scene(scene: dict[str, Any], legal: Sequence[tuple[int, str]]) -> dict[str, Any]:

@@ -277,6 +277,7 @@ class HamletGame(Game):
         Option("first", str, "random", ("random", "seat0"), "Who goes first in round 1: a coin flip or seat 0 (§3a)."),
     )
     rules_version = "1"
+    perfect_information = False
     mechanics = ("cards", "hidden information", "chance", "bluffing", "rounds")
     playing_time = "5 min"
     inventions = (
