@@ -317,6 +317,11 @@ def _center(poly: list[tuple[float, float]]) -> tuple[float, float]:
     return (sum(p[0] for p in poly) / len(poly), sum(p[1] for p in poly) / len(poly))
 
 
+def _colour(name: str) -> str:
+    """Red pieces take the first seat colour and Blue the second, whoever plays them (§3.2)."""
+    return sc.SEAT_COLOURS[COLOUR_NAMES.index(name)]
+
+
 def _scene(game: BlastRadiusGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     labels = game.board.labels
     colours = obs["colours"]
@@ -339,15 +344,16 @@ def _scene(game: BlastRadiusGame, obs: dict[str, Any], legal: list[tuple[int, st
     for i, h in enumerate(obs["height"]):
         if h:
             o = obs["owner"][i]
-            red = colours[o] == "Red"
-            s["pieces"].append(sc.piece(labels[i], 0 if red else 1, "tower", label=str(h) if h > 1 else None, height=h))
+            s["pieces"].append(
+                sc.piece(labels[i], o, "tower", label=str(h) if h > 1 else None, height=h, colour=_colour(colours[o]))
+            )
     if obs["last"] and obs["last"] != "swap":
         s["highlights"].append({"at": obs["last"], "kind": "last"})
     for a, label in legal:
         if a < game.n:
             s["targets"].append({"at": labels[a], "action": a, "label": label})
     s["status"] = [f"{colours[k]}: {obs['pieces'][k]} pieces" for k in (0, 1)] + [f"ply {obs['ply']}"]
-    s["players"] = [sc.player(k if colours[k] == "Red" else 1 - k, f"seat {k} ({colours[k]})") for k in (0, 1)]
+    s["players"] = [sc.player(k, f"seat {k} ({colours[k]})", colour=_colour(colours[k])) for k in (0, 1)]
     return sc.finish_scene(s, legal)
 
 
