@@ -75,6 +75,11 @@ def seat_glyph(seat: int | None) -> str:
     return SEAT_GLYPHS[seat % len(SEAT_GLYPHS)]
 
 
+def piece_colour(p: dict[str, Any]) -> str | None:
+    """A piece's own ``colour`` when the scene gives one, else its owner's seat colour."""
+    return palette_colour(p.get("colour")) or seat_colour(p.get("owner"))
+
+
 def palette_colour(name: str | None) -> str | None:
     """A ``#rrggbb`` colour for a scene palette name (``seat1``, ``light``, ``region3``, ``#123456``…)."""
     if not name:
@@ -298,8 +303,8 @@ def board_lines(scene: dict[str, Any]) -> list[Text]:
         bg = palette_colour(c.get("fill"))
         text = texts[c["id"]]
         if ps:
-            owner = next((q.get("owner") for q in ps if not q.get("face_down")), None)
-            fg = seat_colour(owner) or (_text_on(bg) if bg else None)
+            shown = next((q for q in ps if not q.get("face_down")), None)
+            fg = (piece_colour(shown) if shown else None) or (_text_on(bg) if bg else None)
             style = Style(color=fg, bgcolor=bg, bold=True)
         else:
             text = "·" if complete or not c.get("label") else _clip(c["label"], slot)
@@ -324,7 +329,7 @@ def board_lines(scene: dict[str, Any]) -> list[Text]:
                 round((my - y0) * sy),
                 round((mx - x0) * sx) - len(t) // 2,
                 t,
-                Style(color=seat_colour(piece.get("owner")), bold=True),
+                Style(color=piece_colour(piece), bold=True),
             )
 
     lines = canvas.lines()
@@ -405,7 +410,7 @@ def zone_lines(scene: dict[str, Any]) -> list[Text]:
             style = Style(reverse=True) if it["id"] in marked else None
             t.append(f"{left}{label}{right}", style)
             for p in pieces.get(it["id"], []):
-                t.append(piece_text(p), Style(color=seat_colour(p.get("owner")), bold=True))
+                t.append(piece_text(p), Style(color=piece_colour(p), bold=True))
             detail = it.get("detail")
             if detail and (label, detail) not in explained:
                 explained.add((label, detail))
@@ -419,7 +424,8 @@ def player_lines(scene: dict[str, Any]) -> list[Text]:
     for p in scene.get("players", []):
         t = Text()
         seat = p.get("seat")
-        t.append(seat_glyph(seat) + " ", Style(color=seat_colour(seat), bold=True))
+        colour = palette_colour(p.get("colour")) or seat_colour(seat)
+        t.append(seat_glyph(seat) + " ", Style(color=colour, bold=True))
         t.append(str(p.get("name") or f"seat {seat}"))
         if p.get("detail"):
             t.append(f" — {p['detail']}", Style(dim=True))
