@@ -39,7 +39,10 @@ A game's ``scene(observation, legal)`` returns a JSON-able dict with these keys
     ``{"seat", "name", "colour", "detail"}`` per seat.
 
 Colours are palette names (``seat0``…``seat3``, ``light``, ``dark``,
-``blocked``, ``neutral``, ``region0``…) or ``#rrggbb``.
+``blocked``, ``neutral``, ``zone`` (an area under a rule's shadow, e.g. an
+exclusion zone), ``warning``, ``region0``…) or ``#rrggbb``. A piece may carry
+its own ``colour`` (e.g. neutral pieces of several colours, or a colour that is
+not its seat's); players carry ``colour`` too.
 """
 
 from __future__ import annotations
