@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -89,6 +90,15 @@ def simulate_command(
     per_game: Annotated[
         bool, typer.Option("--per-game", help="With --json, add every game's seed, length and result.")
     ] = False,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", metavar="FILE.png", help="Write a balance plot (wins with CIs, lengths).")
+    ] = None,
+    backend: Annotated[
+        str, typer.Option("--backend", help="Where games are played: local (processes) or ray (a Ray cluster).")
+    ] = "local",
+    ray_address: Annotated[
+        str | None, typer.Option("--ray-address", help="Address of the Ray cluster (default: start a local one).")
+    ] = None,
 ) -> None:
     """Play many games between agents; report wins per seat, draws, lengths, capped games, first-mover rate."""
     with cli_errors():
@@ -116,7 +126,13 @@ def simulate_command(
                 workers=workers,
                 progress=lambda done, total: progress.update(task, completed=done),
                 keep_games=per_game,
+                backend=backend,
+                ray_address=ray_address,
             )
+        if plot is not None:
+            from ..lab.plots import plot_balance
+
+            plot_balance(result, plot)
     if as_json:
         typer.echo(json.dumps(result.to_dict(include_games=per_game)))
     else:

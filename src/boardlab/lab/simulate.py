@@ -270,6 +270,8 @@ def simulate(
     workers: int = 1,
     progress: Progress | None = None,
     keep_games: bool = False,
+    backend: str = "local",
+    ray_address: str | None = None,
 ) -> SimulationResult:
     """Play ``games`` games between ``agents`` and summarise them.
 
@@ -278,8 +280,13 @@ def simulate(
     seed, reported in the result. ``workers > 1`` plays on that many local
     processes (same results). ``progress(done, total)`` is called as games
     finish. ``keep_games`` keeps every game's :class:`GameSummary`.
+    ``backend="ray"`` plays the games as Ray tasks instead (on the cluster at
+    ``ray_address``, or a local Ray instance); results are identical, since
+    every game's seed depends only on ``seed`` and its index.
     Bad arguments raise ``ValueError`` before any game is played.
     """
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; known backends: {', '.join(BACKENDS)}")
     if isinstance(game, Game):
         if options:
             raise ValueError("pass options either with the game id or inside the Game, not both")
@@ -301,7 +308,18 @@ def simulate(
 
     started = time.perf_counter()
     summaries: list[GameSummary] = []
-    if workers == 1 or games == 1:
+    if backend == "ray":
+        chunk = max(1, min(100, games // 64))
+        jobs = [
+            (g.id, dict(g.params), n, specs, seed, list(range(start, min(games, start + chunk))))
+            for start in range(0, games, chunk)
+        ]
+        for part in _ray_map(jobs, ray_address):
+            summaries.extend(part)
+            if progress is not None:
+                progress(len(summaries), games)
+        summaries.sort(key=lambda s: s.index)
+    elif workers == 1 or games == 1:
         for i in range(games):
             summaries.append(play_one(g, n, specs, seed, i))
             if progress is not None:
@@ -322,6 +340,25 @@ def simulate(
     return SimulationResult.from_games(
         g.id, dict(g.params), n, specs, seed, summaries, seconds=elapsed, keep_games=keep_games
     )
+
+
+BACKENDS = ("local", "ray")
+
+
+def _ray_map(jobs: list[Any], address: str | None) -> Any:
+    """Run ``_play_chunk`` over ``jobs`` as Ray tasks, yielding each chunk's games as it finishes."""
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("the ray backend needs Ray: pip install 'boardlab[ray]'") from None
+    if not ray.is_initialized():
+        ray.init(address=address, ignore_reinit_error=True, include_dashboard=False, log_to_driver=False)
+    task = ray.remote(_play_chunk)
+    pending = [task.remote(job) for job in jobs]
+    while pending:
+        done, pending = ray.wait(pending, num_returns=1)
+        for ref in done:
+            yield ray.get(ref)
 
 
 def _mp_context() -> Any:
