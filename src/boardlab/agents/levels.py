@@ -1,0 +1,45 @@
+"""Playing levels: ``easy``, ``medium``, ``hard``, ``expert``, each an MCTS budget.
+
+A level is usable wherever an agent is named (``--seat 1=hard``,
+``--agents expert,random``) and accepts the same parameters as ``mcts``
+(``hard:seconds=0.5`` adds a time cap to its iterations). Each level's strength is
+measured per game as an Elo rating against ``random`` (Elo 0) and recorded,
+with the command that measured it, in ``docs/ai/<game>.md``.
+
+Budgets are iterations per move, so a level plays the same moves on every
+machine; ``expert`` also stops at 1.5 s per move so that it always answers
+within 2 s (it is then reproducible only where its iterations fit in that
+time). ``hard`` and below finish far inside 2 s in the reference games.
+"""
+
+from __future__ import annotations
+
+from ..core.game import Game
+from .base import register_agent
+from .mcts import MCTSAgent, make_mcts
+from .params import AgentParams
+
+#: Level name → MCTS parameters (as spec strings would give them).
+LEVELS: dict[str, dict[str, str]] = {
+    "easy": {"iterations": "30"},
+    "medium": {"iterations": "150"},
+    "hard": {"iterations": "500"},
+    "expert": {"iterations": "5000", "seconds": "1.5"},
+}
+
+
+def level_spec(level: str) -> str:
+    """The ``mcts:…`` spec a level stands for."""
+    return "mcts:" + ",".join(f"{k}={v}" for k, v in LEVELS[level].items())
+
+
+def _factory(level: str):
+    def make(game: Game, seat: int, seed: int | None, params: dict[str, str]) -> MCTSAgent:
+        merged = {**LEVELS[level], **params}
+        return make_mcts(game, seat, seed, AgentParams(level, merged), name=level)
+
+    return make
+
+
+for _level in LEVELS:
+    register_agent(_level, _factory(_level))

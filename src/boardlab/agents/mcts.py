@@ -1,0 +1,395 @@
+"""Monte Carlo tree search for every kind of game the core describes.
+
+One search handles them all, from a :class:`~boardlab.core.view.SeatView`:
+
+* **Perfect information**: plain UCT. Every iteration starts from a copy of the
+  position (``view.resample`` is a clone there); the tree is kept between moves
+  and re-rooted by the public history, so work on the line actually played is
+  not thrown away.
+* **Hidden information**: single-observer information-set MCTS (SO-ISMCTS,
+  Cowling, Powley & Whitehouse 2012). Every iteration draws a fresh
+  determinisation with ``view.resample(rng)`` (a complete state consistent with
+  what this seat has observed) and descends the one tree, keyed by actions,
+  restricted to the actions legal in that determinisation; a child's
+  exploration term counts how often it was *available* rather than how often
+  its parent was visited. The agent never reads the real state.
+* **Chance**: outcomes are drawn by their probabilities, every iteration; each
+  outcome gets its own subtree.
+* **Simultaneous moves**: decoupled UCT. Every seat that decides picks its own
+  action by UCB on its own statistics, the joint action is applied, and the
+  child is keyed by the joint action.
+* **Several players and co-operation**: each node maximises the return of the
+  seat that acts there (``returns()[seat]``), so multi-player games need no
+  special case, and in a co-operative game, where every seat's return is the
+  shared one, every seat maximises the shared return.
+
+Rewards are not assumed to lie in ``[0, 1]``: the exploration term is scaled by
+the spread of returns seen so far in the search, so a game scoring in points
+explores like one scoring ±1.
+
+Budget: ``iterations`` and/or ``seconds`` per move (whichever ends first).
+With an iteration budget the agent is exactly reproducible from its seed;
+with a time budget it depends on the machine's speed, as it must.
+
+Rollouts are uniformly random by default. A game may provide an evaluation,
+``State.evaluate(seat) -> float`` (an estimate of ``returns()[seat]`` in the
+same scale); with ``depth=k`` a rollout stops after ``k`` plies and scores the
+position with it (or with ``returns()`` where the game has none).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from ..core.constants import CHANCE, SIMULTANEOUS
+from ..core.game import Game, State
+from ..core.view import SeatView
+from .base import register_agent
+from .params import AgentParams
+from .rollout import random_rollout, sample_outcome
+
+
+class Node:
+    """A tree node, and the edge statistics of the move that reached it.
+
+    ``n`` counts visits, ``w`` sums the returns of ``mover`` (the seat whose
+    decision led here; -1 after chance or a joint move), ``avail`` counts how
+    often the move was legal when its parent was visited (hidden information
+    only). ``untried`` (perfect information) holds the moves not yet expanded;
+    ``seat_stats`` (simultaneous nodes) maps each seat's action to an
+    :class:`Edge`.
+    """
+
+    __slots__ = ("avail", "children", "mover", "n", "seat_stats", "untried", "w")
+
+    def __init__(self, mover: int) -> None:
+        self.mover = mover
+        self.n = 0
+        self.w = 0.0
+        self.avail = 0
+        self.children: dict[Any, Node] = {}
+        self.untried: list[int] | None = None
+        self.seat_stats: dict[int, dict[int, Edge]] | None = None
+
+
+class Edge:
+    """One seat's statistics for one of its actions at a simultaneous node."""
+
+    __slots__ = ("n", "w")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.w = 0.0
+
+
+def evaluation_of(state: State, seat: int) -> float | None:
+    """The game's own evaluation of ``state`` for ``seat``, or ``None`` if the game has none.
+
+    Games opt in by defining ``evaluate(self, seat) -> float`` on their State:
+    an estimate of ``returns()[seat]`` in the same scale.
+    """
+    evaluate = getattr(state, "evaluate", None)
+    if evaluate is None:
+        return None
+    return float(evaluate(seat))
+
+
+class MCTSAgent:
+    """UCT / SO-ISMCTS / decoupled UCT; see the module documentation."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        game: Game,
+        seat: int = 0,
+        seed: int | None = None,
+        *,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        c: float = 0.7,
+        reuse: bool = True,
+        depth: int = 0,
+        name: str = "mcts",
+    ) -> None:
+        if iterations is None and seconds is None:
+            iterations = 1000
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"mcts iterations must be at least 1; got {iterations}")
+        if seconds is not None and seconds <= 0:
+            raise ValueError(f"mcts seconds must be positive; got {seconds}")
+        if c < 0:
+            raise ValueError(f"mcts exploration constant c must be >= 0; got {c}")
+        if depth < 0:
+            raise ValueError(f"mcts rollout depth must be >= 0 (0: to the end); got {depth}")
+        self.game = game
+        self.seat = seat
+        self.name = name
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = c
+        self.reuse = reuse and game.perfect_information
+        self.depth = depth
+        self.rng = random.Random(seed)
+        self.cap = game.max_game_length()
+        self._root: Node | None = None
+        self._root_history: list[Any] = []
+        #: Statistics of the last search (iterations, seconds, reused visits, tree root).
+        self.last: dict[str, Any] = {}
+        self._lo = math.inf
+        self._hi = -math.inf
+
+    def reset(self) -> None:
+        self._root = None
+        self._root_history = []
+
+    # -- the move ---------------------------------------------------------
+    def step(self, view: SeatView) -> int:
+        legal = view.legal_actions()
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no legal action now")
+        seat = view.seat
+        if len(legal) == 1:
+            self._advance_root(view)
+            return legal[0]
+        root = self._advance_root(view)
+        reused = root.n
+        start = time.perf_counter()
+        iterations = self.search(view, root, start)
+        elapsed = time.perf_counter() - start
+        action = self._best(root, seat, legal, view.is_simultaneous())
+        self.last = {
+            "iterations": iterations,
+            "seconds": elapsed,
+            "reused": reused,
+            "root": root,
+        }
+        return action
+
+    def search(self, view: SeatView, root: Node, start: float | None = None) -> int:
+        """Run the budgeted iterations from ``root``; returns how many ran.
+
+        With an iteration budget the search stops early once the most visited
+        root move leads the next by more than the iterations left: the move
+        chosen is then the one the full budget would choose.
+        """
+        if start is None:
+            start = time.perf_counter()
+        deadline = math.inf if self.seconds is None else start + self.seconds
+        limit = self.iterations if self.iterations is not None else 1 << 62
+        settle = self.iterations is not None
+        perfect = view.game.perfect_information
+        resample = view.resample
+        rng = self.rng
+        clock = time.perf_counter
+        seat = view.seat
+        simultaneous = view.is_simultaneous()
+        legal = view.legal_actions()
+        done = 0
+        while done < limit:
+            self._iterate(root, resample(rng), perfect)
+            done += 1
+            if clock() >= deadline:
+                break
+            if settle and done % 16 == 0 and self._settled(root, seat, legal, simultaneous, limit - done):
+                break
+        return done
+
+    @staticmethod
+    def _settled(root: Node, seat: int, legal: list[int], simultaneous: bool, left: int) -> bool:
+        """Whether no root move can overtake the most visited one in ``left`` more iterations."""
+        stats: dict[Any, Any] = (root.seat_stats or {}).get(seat, {}) if simultaneous else root.children
+        first = second = 0
+        for a in legal:
+            e = stats.get(a)
+            n = e.n if e is not None else 0
+            if n > first:
+                first, second = n, first
+            elif n > second:
+                second = n
+        return first - second > left
+
+    def _advance_root(self, view: SeatView) -> Node:
+        """The tree for the position in ``view``: the old one re-rooted where possible, else new."""
+        if not self.reuse:
+            return Node(-1)
+        history = view.public_history()
+        assert history is not None  # reuse is on only with perfect information
+        old = self._root_history
+        node = self._root
+        if node is not None and len(history) >= len(old) and history[: len(old)] == old:
+            for entry in history[len(old) :]:
+                key = tuple(entry) if isinstance(entry, list) else entry
+                node = node.children.get(key)
+                if node is None:
+                    break
+        else:
+            node = None
+        if node is None:
+            node = Node(-1)
+        self._root = node
+        self._root_history = history
+        return node
+
+    def _best(self, root: Node, seat: int, legal: list[int], simultaneous: bool) -> int:
+        """The most visited of this seat's root moves (ties: the better mean, then the lower action)."""
+        if simultaneous:
+            stats: dict[Any, Any] = (root.seat_stats or {}).get(seat, {})
+        else:
+            stats = root.children
+        best, key = legal[0], (-1, -math.inf)
+        for a in legal:
+            e = stats.get(a)
+            if e is None:
+                continue
+            k = (e.n, e.w / e.n if e.n else -math.inf)
+            if k > key:
+                best, key = a, k
+        return best
+
+    # -- one iteration ----------------------------------------------------
+    def _iterate(self, root: Node, d: State, perfect: bool) -> None:
+        rng = self.rng
+        lo, hi = self._lo, self._hi
+        ce = self.c * (hi - lo) if hi > lo else self.c
+        path: list[tuple[Any, int]] = [(root, -1)]
+        node = root
+        log, sqrt = math.log, math.sqrt
+        while True:
+            cp = d.current_player()
+            if cp >= 0:
+                if perfect:
+                    untried = node.untried
+                    if untried is None:
+                        untried = node.untried = d.legal_actions()
+                    if untried:
+                        i = rng.randrange(len(untried))
+                        untried[i], untried[-1] = untried[-1], untried[i]
+                        a = untried.pop()
+                        child = node.children[a] = Node(cp)
+                        d.apply_action(a)
+                        path.append((child, cp))
+                        break
+                    k = ce * sqrt(log(node.n))
+                    best = -math.inf
+                    a = -1
+                    child = node
+                    for b, ch in node.children.items():
+                        v = ch.w / ch.n + k / sqrt(ch.n)
+                        if v > best:
+                            best, a, child = v, b, ch
+                else:
+                    legal = d.legal_actions()
+                    children = node.children
+                    fresh = [b for b in legal if b not in children]
+                    for b in legal:
+                        ch = children.get(b)
+                        if ch is not None:
+                            ch.avail += 1
+                    if fresh:
+                        a = fresh[rng.randrange(len(fresh))]
+                        child = children[a] = Node(cp)
+                        child.avail = 1
+                        d.apply_action(a)
+                        path.append((child, cp))
+                        break
+                    best = -math.inf
+                    a = -1
+                    child = node
+                    for b in legal:
+                        ch = children[b]
+                        v = ch.w / ch.n + ce * sqrt(log(ch.avail) / ch.n)
+                        if v > best:
+                            best, a, child = v, b, ch
+                d.apply_action(a)
+                path.append((child, cp))
+                node = child
+            elif cp == CHANCE:
+                a = sample_outcome(d.chance_outcomes(), rng)
+                d.apply_action(a)
+                child = node.children.get(a)
+                if child is None:
+                    child = node.children[a] = Node(-1)
+                    path.append((child, -1))
+                    break
+                path.append((child, -1))
+                node = child
+            elif cp == SIMULTANEOUS:
+                stats = node.seat_stats
+                if stats is None:
+                    stats = node.seat_stats = {}
+                joint: list[int | None] = []
+                lnn = log(node.n) if node.n > 0 else 0.0
+                for p in range(d.num_players):
+                    legal = d.legal_actions(p)
+                    if not legal:
+                        joint.append(None)
+                        continue
+                    st = stats.get(p)
+                    if st is None:
+                        st = stats[p] = {}
+                    fresh = [b for b in legal if b not in st]
+                    if fresh:
+                        a = fresh[rng.randrange(len(fresh))]
+                        e = st[a] = Edge()
+                    else:
+                        best = -math.inf
+                        a = legal[0]
+                        e = st[a]
+                        for b in legal:
+                            eb = st[b]
+                            v = eb.w / eb.n + ce * sqrt(lnn / eb.n)
+                            if v > best:
+                                best, a, e = v, b, eb
+                    joint.append(a)
+                    path.append((e, p))
+                d.apply_actions(joint)
+                key = tuple(joint)
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = Node(-1)
+                    path.append((child, -1))
+                    break
+                path.append((child, -1))
+                node = child
+            else:  # terminal inside the tree
+                break
+        ret = random_rollout(d, rng, self.cap, self.depth)
+        for r in ret:
+            if r < lo:
+                lo = r
+            if r > hi:
+                hi = r
+        self._lo, self._hi = lo, hi
+        for obj, p in path:
+            obj.n += 1
+            if p >= 0:
+                obj.w += ret[p]
+
+
+def mcts_factory(game: Game, seat: int, seed: int | None, params: dict[str, str]) -> MCTSAgent:
+    return make_mcts(game, seat, seed, AgentParams("mcts", params))
+
+
+def make_mcts(game: Game, seat: int, seed: int | None, p: AgentParams, name: str = "mcts") -> MCTSAgent:
+    iterations = p.int("iterations", None)
+    seconds = p.float("seconds", None)
+    agent = MCTSAgent(
+        game,
+        seat,
+        seed,
+        iterations=iterations,
+        seconds=seconds,
+        c=p.float("c", 0.7) or 0.0,
+        reuse=p.bool("reuse", True),
+        depth=p.int("depth", 0) or 0,
+        name=name,
+    )
+    p.done()
+    return agent
+
+
+register_agent("mcts", mcts_factory)

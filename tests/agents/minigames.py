@@ -1,0 +1,275 @@
+"""Tiny games whose best moves are known, to test search on every kind of node.
+
+* :class:`KuhnGame`: three-card Kuhn poker: chance deals, hidden cards, bets.
+* :class:`LotteryGame`: one seat picks a ticket, chance decides (perfect information with chance).
+* :class:`DuelGame`: simultaneous picks where one pick dominates, then a sequential reply.
+* :class:`TeamGame`: co-operative, two seats: the shared prize needs both to pick 2.
+* :class:`ThreeWayGame`: three seats; each seat's return depends on its own pick only.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from boardlab.core.constants import CHANCE, SIMULTANEOUS, TERMINAL
+from boardlab.core.game import Game, State
+
+
+class _Game(Game):
+    mechanics = ("test",)
+    playing_time = "1 min"
+
+    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+        return {}
+
+
+class KuhnGame(_Game):
+    """Cards 0 < 1 < 2. Actions: 0 pass/fold, 1 bet/call. Ante 1, bet 1."""
+
+    id = "test-kuhn"
+    perfect_information = False
+    mechanics = ("hidden information", "chance")
+
+    def num_distinct_actions(self) -> int:
+        return 2
+
+    def max_chance_outcomes(self) -> int:
+        return 3
+
+    def max_game_length(self) -> int:
+        return 5
+
+
+class KuhnState(State):
+    def __init__(self, game: Game, num_players: int) -> None:
+        super().__init__(game, num_players)
+        self.cards: list[int] = []
+        self.bets: list[int] = []
+
+    def current_player(self) -> int:
+        if len(self.cards) < 2:
+            return CHANCE
+        b = self.bets
+        if (len(b) == 2 and b != [0, 1]) or len(b) == 3:
+            return TERMINAL
+        return len(b) % 2
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        left = [c for c in (0, 1, 2) if c not in self.cards]
+        return [(c, 1 / len(left)) for c in left]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return [0, 1]
+
+    def _apply(self, action: int) -> None:
+        if len(self.cards) < 2:
+            self.cards.append(action)
+        else:
+            self.bets.append(action)
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.0, 0.0]
+        b = self.bets
+        if b == [0, 0]:
+            pot = 1
+        elif b in ([1, 0], [0, 1, 0]):  # the other folded
+            winner = 0 if b == [1, 0] else 1
+            return [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
+        else:
+            pot = 2
+        return [float(pot), -float(pot)] if self.cards[0] > self.cards[1] else [-float(pot), float(pot)]
+
+    def observation(self, player: int | None = None) -> dict[str, Any]:
+        return {
+            "card": self.cards[player] if player is not None and len(self.cards) > player else None,
+            "bets": self.bets,
+        }
+
+    def resample(self, player: int | None, rng: random.Random) -> State:
+        """Redraw every card ``player`` has not seen, from the cards it has not seen (in sorted order)."""
+        mine = self.cards[player] if player is not None and player < len(self.cards) else None
+        pool = sorted(c for c in (0, 1, 2) if c != mine)
+        rng.shuffle(pool)
+        cards = [mine if i == player else pool.pop() for i in range(len(self.cards))]
+        return self.game.state_from_history([*cards, *self.bets])
+
+
+KuhnGame.state_class = KuhnState
+
+
+class LotteryGame(_Game):
+    """Ticket 0 wins 30% of draws, ticket 1 wins 90%."""
+
+    id = "test-lottery"
+    min_players = max_players = 1
+
+    def num_distinct_actions(self) -> int:
+        return 2
+
+    def max_chance_outcomes(self) -> int:
+        return 10
+
+    def max_game_length(self) -> int:
+        return 2
+
+
+class LotteryState(State):
+    def __init__(self, game: Game, num_players: int) -> None:
+        super().__init__(game, num_players)
+        self.ticket = -1
+        self.draw = -1
+
+    def current_player(self) -> int:
+        return 0 if self.ticket < 0 else CHANCE if self.draw < 0 else TERMINAL
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return [0, 1]
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(i, 0.1) for i in range(10)]
+
+    def _apply(self, action: int) -> None:
+        if self.ticket < 0:
+            self.ticket = action
+        else:
+            self.draw = action
+
+    def returns(self) -> list[float]:
+        if self.draw < 0:
+            return [0.0]
+        return [1.0 if self.draw < (3 if self.ticket == 0 else 9) else -1.0]
+
+    def observation(self, player: int | None = None) -> dict[str, Any]:
+        return {"ticket": self.ticket, "draw": self.draw}
+
+
+LotteryGame.state_class = LotteryState
+
+
+class DuelGame(_Game):
+    """Both pick 0-2 at once; the higher pick wins, but seat 1 may then steal a tie with action 1."""
+
+    id = "test-duel"
+
+    def num_distinct_actions(self) -> int:
+        return 3
+
+    def max_game_length(self) -> int:
+        return 2
+
+
+class DuelState(State):
+    def __init__(self, game: Game, num_players: int) -> None:
+        super().__init__(game, num_players)
+        self.picks: list[int | None] = []
+        self.steal = -1
+
+    def current_player(self) -> int:
+        if not self.picks:
+            return SIMULTANEOUS
+        if self.picks[0] == self.picks[1] and self.steal < 0:
+            return 1
+        return TERMINAL
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return [0, 1, 2] if not self.picks else [0, 1]
+
+    def _apply_joint(self, actions: list[int | None]) -> None:
+        self.picks = list(actions)
+
+    def _apply(self, action: int) -> None:
+        self.steal = action
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.0, 0.0]
+        a, b = self.picks
+        assert a is not None and b is not None
+        if a == b:
+            return [-1.0, 1.0] if self.steal == 1 else [0.0, 0.0]
+        return [1.0, -1.0] if a > b else [-1.0, 1.0]
+
+    def observation(self, player: int | None = None) -> dict[str, Any]:
+        return {"picks": self.picks, "steal": self.steal}
+
+
+DuelGame.state_class = DuelState
+
+
+class TeamGame(_Game):
+    """Co-operative: seat 0 then seat 1 pick 0-2; both win (+1) only if both picked 2, else both get 0."""
+
+    id = "test-team"
+    cooperative = True
+
+    def num_distinct_actions(self) -> int:
+        return 3
+
+    def max_game_length(self) -> int:
+        return 2
+
+
+class TeamState(State):
+    def __init__(self, game: Game, num_players: int) -> None:
+        super().__init__(game, num_players)
+        self.picks: list[int] = []
+
+    def current_player(self) -> int:
+        return len(self.picks) if len(self.picks) < 2 else TERMINAL
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return [0, 1, 2]
+
+    def _apply(self, action: int) -> None:
+        self.picks.append(action)
+
+    def returns(self) -> list[float]:
+        won = self.picks == [2, 2]
+        return [1.0, 1.0] if won else [0.0, 0.0]
+
+    def observation(self, player: int | None = None) -> dict[str, Any]:
+        return {"picks": self.picks}
+
+
+TeamGame.state_class = TeamState
+
+
+class ThreeWayGame(_Game):
+    """Three seats in turn pick 0-3; each seat's return is its own pick, minus 1 if the next seat picks 3."""
+
+    id = "test-three"
+    min_players = max_players = 3
+
+    def num_distinct_actions(self) -> int:
+        return 4
+
+    def max_game_length(self) -> int:
+        return 3
+
+
+class ThreeWayState(State):
+    def __init__(self, game: Game, num_players: int) -> None:
+        super().__init__(game, num_players)
+        self.picks: list[int] = []
+
+    def current_player(self) -> int:
+        return len(self.picks) if len(self.picks) < 3 else TERMINAL
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return [0, 1, 2, 3]
+
+    def _apply(self, action: int) -> None:
+        self.picks.append(action)
+
+    def returns(self) -> list[float]:
+        if len(self.picks) < 3:
+            return [0.0, 0.0, 0.0]
+        return [self.picks[i] - (1.0 if self.picks[(i + 1) % 3] == 3 else 0.0) for i in range(3)]
+
+    def observation(self, player: int | None = None) -> dict[str, Any]:
+        return {"picks": self.picks}
+
+
+ThreeWayGame.state_class = ThreeWayState

@@ -1,0 +1,108 @@
+"""No agent peeks: in every game with hidden information, redrawing what a seat cannot see (its observation
+unchanged) never changes that seat's choice under a fixed seed.
+
+The variants of a position are the game's own ``resample(seat, rng)``: complete states that the seat cannot
+tell apart from the real one. An agent that read anything beyond its view (the other seats' cards, the
+orders not yet revealed) would, sooner or later, decide differently on some variant.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from minigames import KuhnGame
+
+import boardlab
+from boardlab.agents import make_agent
+from boardlab.core.constants import SIMULTANEOUS
+from boardlab.core.game import Game, State
+from boardlab.core.view import SeatView
+from conftest import random_step
+
+SPECS = ("random", "greedy:playouts=2", "mcts:iterations=48", "easy")
+
+
+def hidden_settings(game_id: str) -> list[dict[str, Any]]:
+    """Option settings (the defaults, else each single option change) under which ``game_id`` hides information.
+
+    A game whose mechanics name hidden information but that never declares it is listed with its
+    defaults, so that the test below fails and says why.
+    """
+    default = boardlab.make(game_id)
+    if not default.perfect_information:
+        return [{}]
+    found: list[dict[str, Any]] = []
+    for opt in default.options:
+        for value in opt.allowed or ():
+            if value != opt.default and not boardlab.make(game_id, **{opt.name: value}).perfect_information:
+                found.append({opt.name: value})
+    if not found and any("hidden" in m.lower() for m in default.mechanics):
+        found.append({})
+    return found
+
+
+HIDDEN = [(g, opts) for g in boardlab.games() for opts in hidden_settings(g)]
+
+
+def decision_points(game: Game, seed: int, wanted: int) -> list[tuple[State, int]]:
+    """``(state, seat)`` pairs where ``seat`` has a real choice, spread along seeded random games."""
+    rng = random.Random(seed)
+    found: list[tuple[State, int]] = []
+    for _ in range(50):
+        s = game.new_initial_state()
+        while not s.is_terminal() and s.move_number() < game.max_game_length():
+            cp = s.current_player()
+            seats = range(s.num_players) if cp == SIMULTANEOUS else [cp] if cp >= 0 else []
+            for p in seats:
+                if len(s.legal_actions(p)) > 1 and rng.random() < 0.5:
+                    found.append((s.clone(), p))
+            random_step(s, rng)
+        if len(found) >= 3 * wanted:
+            break
+    rng.shuffle(found)
+    return found[:wanted]
+
+
+def choice(spec: str, state: State, seat: int) -> int:
+    return make_agent(spec, state.game, seat, seed=11).step(SeatView(state, seat))
+
+
+def check_game(game: Game, positions: int, variants: int) -> None:
+    points = decision_points(game, seed=5, wanted=positions)
+    assert points, f"{game.id}: no position with a real choice found"
+    differing = 0
+    for state, seat in points:
+        seen = json.dumps(state.observation(seat), sort_keys=True)
+        everyone = json.dumps([state.observation(p) for p in range(state.num_players)], sort_keys=True)
+        chosen = {spec: choice(spec, state, seat) for spec in SPECS}
+        for k in range(variants):
+            other = state.resample(seat, random.Random(1000 + k))
+            assert json.dumps(other.observation(seat), sort_keys=True) == seen
+            assert other.legal_actions(seat) == state.legal_actions(seat)
+            if json.dumps([other.observation(p) for p in range(other.num_players)], sort_keys=True) != everyone:
+                differing += 1
+            for spec, action in chosen.items():
+                assert choice(spec, other, seat) == action, (
+                    f"{game.id}: {spec} at seat {seat} chose {action} on the real position but "
+                    f"{choice(spec, other, seat)} on a variant it cannot tell apart (after {state.history()})"
+                )
+    assert differing, f"{game.id}: no variant differed in hidden information; the test would prove nothing"
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options"), HIDDEN, ids=[g + "".join(f"-{v}" for v in o.values()) for g, o in HIDDEN]
+)
+def test_hidden_information_never_changes_a_choice(game_id: str, options: dict[str, Any]) -> None:
+    game = boardlab.make(game_id, **options)
+    assert not game.perfect_information, (
+        f"{game_id} has hidden information (its mechanics say so) but declares perfect_information = True, "
+        "so SeatView.resample hands agents a copy of the real state; set perfect_information = False"
+    )
+    check_game(game, positions=6, variants=3)
+
+
+def test_no_cheating_on_kuhn_poker() -> None:
+    check_game(KuhnGame(), positions=4, variants=3)

@@ -1,0 +1,177 @@
+"""Agents on tiny games with known best moves: chance, hidden cards, simultaneous and co-operative play,
+several players; specs, levels, budgets, reproducibility and tree reuse."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from minigames import DuelGame, KuhnGame, LotteryGame, LotteryState, TeamGame, ThreeWayGame
+
+import boardlab
+from boardlab.agents import LEVELS, MCTSAgent, agent_names, level_spec, make_agent
+from boardlab.agents.rollout import random_rollout
+from boardlab.core.play import play_game
+from boardlab.core.view import SeatView
+
+REFERENCE_GAMES = ("blast-radius", "hamlet", "dragon-fight", "new-rule")
+
+
+def decide(spec: str, state: boardlab.State, seat: int, seed: int = 1) -> int:
+    return make_agent(spec, state.game, seat, seed).step(SeatView(state, seat))
+
+
+def test_every_spec_form_builds_an_agent() -> None:
+    game = boardlab.make("blast-radius", board_side=5)
+    assert {"random", "greedy", "mcts", "easy", "medium", "hard", "expert"} <= set(agent_names())
+    for spec in ("random", "greedy", "greedy:playouts=2", "mcts", "mcts:iterations=2000", "mcts:seconds=1", *LEVELS):
+        assert make_agent(spec, game, 0, 1) is not None
+    hard = make_agent("hard", game, 1, 2)
+    assert isinstance(hard, MCTSAgent) and hard.name == "hard" and hard.iterations == int(LEVELS["hard"]["iterations"])
+    capped = make_agent("hard:seconds=0.5", game, 1, 2)
+    assert isinstance(capped, MCTSAgent) and capped.seconds == 0.5 and capped.iterations == hard.iterations
+    assert level_spec("expert").startswith("mcts:iterations=")
+    budgets = [int(LEVELS[name]["iterations"]) for name in ("easy", "medium", "hard", "expert")]
+    assert budgets == sorted(budgets) and len(set(budgets)) == 4
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("mcts:iterations=many", "must be an integer"),
+        ("mcts:iterations=0", "at least 1"),
+        ("mcts:seconds=-1", "positive"),
+        ("mcts:colour=red", "unknown mcts parameter"),
+        ("greedy:playouts=0", "at least 1"),
+        ("hard:reuse=maybe", "true or false"),
+        ("random:x=1", "no parameters"),
+        ("grandmaster", "unknown agent"),
+    ],
+)
+def test_bad_specs_are_refused_clearly(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make_agent(spec, boardlab.make("blast-radius"), 0, 1)
+
+
+def test_chance_nodes_are_sampled_by_probability() -> None:
+    s = LotteryGame().new_initial_state()
+    assert decide("mcts:iterations=300", s, 0) == 1
+    assert decide("greedy:playouts=40", s, 0) == 1
+
+
+class FoolsLottery(LotteryGame):
+    """The same lottery with an evaluation that (wrongly) prefers ticket 0: agents must use it."""
+
+    id = "test-fools-lottery"
+
+
+class FoolsLotteryState(LotteryState):
+    def evaluate(self, seat: int) -> float:
+        return 0.5 if self.ticket == 0 else -0.5
+
+
+FoolsLottery.state_class = FoolsLotteryState
+
+
+def test_greedy_and_mcts_use_the_games_own_evaluation() -> None:
+    s = FoolsLottery().new_initial_state()
+    assert decide("greedy", s, 0) == 0
+    after = s.child(0)
+    assert random_rollout(after.clone(), random.Random(0), cap=after.move_number()) == [0.5]  # cut: evaluated
+    assert random_rollout(after.clone(), random.Random(0), cap=9)[0] in (-1.0, 1.0)  # played to the end
+
+
+def kuhn_state(cards: list[int], bets: list[int]) -> boardlab.State:
+    return KuhnGame().state_from_history([*cards, *bets])
+
+
+def test_hidden_cards_information_set_search() -> None:
+    spec = "mcts:iterations=400"
+    assert decide(spec, kuhn_state([1, 2], [1]), 1) == 1  # holding the king, call a bet
+    assert decide(spec, kuhn_state([1, 0], [1]), 1) == 0  # holding the jack, fold to a bet
+    assert decide(spec, kuhn_state([2, 1], [0, 1]), 0) == 1  # king after check-bet: call
+    assert decide(spec, kuhn_state([0, 1], [0, 1]), 0) == 0  # jack after check-bet: fold
+    # The real opponent card does not matter: the agent only resamples it.
+    assert decide(spec, kuhn_state([2, 1], [1]), 1) == decide(spec, kuhn_state([0, 1], [1]), 1)
+
+
+def test_simultaneous_nodes_use_decoupled_uct() -> None:
+    s = DuelGame().new_initial_state()
+    assert decide("mcts:iterations=400", s, 1) == 2  # strictly dominant
+    assert decide("mcts:iterations=400", s, 0) == 2  # weakly dominant
+    s.apply_actions([1, 1])
+    assert decide("mcts:iterations=50", s, 1) == 1  # steal the tie
+
+
+def test_cooperative_seats_maximise_the_shared_return() -> None:
+    s = TeamGame().new_initial_state()
+    assert decide("mcts:iterations=300", s, 0) == 2
+    s.apply_action(2)
+    assert decide("mcts:iterations=50", s, 1) == 2
+
+
+def test_each_seat_maximises_its_own_return_with_three_players() -> None:
+    s = ThreeWayGame().new_initial_state()
+    s.apply_action(0)
+    assert decide("mcts:iterations=300", s, 1) == 3  # costs seat 0 a point, which is not seat 1's concern
+
+
+def test_iteration_budgets_are_reproducible() -> None:
+    game = boardlab.make("blast-radius", board_side=5)
+
+    def history(seed: int) -> list:
+        agents = [make_agent("mcts:iterations=25", game, 0, seed), make_agent("greedy:playouts=1", game, 1, seed)]
+        state, _ = play_game(game.new_initial_state(), agents, random.Random(seed))
+        return state.history()
+
+    assert history(4) == history(4)
+    assert history(4) != history(5)
+
+
+def test_tree_is_reused_along_the_line_played() -> None:
+    game = boardlab.make("blast-radius", board_side=5)
+    s = game.new_initial_state()
+    agent = make_agent("mcts:iterations=400", game, 0, 3)
+    assert isinstance(agent, MCTSAgent)
+    s.apply_action(agent.step(SeatView(s, 0)))
+    s.apply_action(s.legal_actions()[0])
+    agent.step(SeatView(s, 0))
+    assert agent.last["reused"] > 0
+    fresh = make_agent("mcts:iterations=400,reuse=false", game, 0, 3)
+    fresh.step(SeatView(s, 0))
+    assert fresh.last["reused"] == 0
+
+
+def test_time_budget_is_kept() -> None:
+    s = boardlab.make("blast-radius").new_initial_state()
+    agent = make_agent("mcts:seconds=0.1", s.game, 0, 1)
+    start = time.perf_counter()
+    agent.step(SeatView(s, 0))
+    assert time.perf_counter() - start < 0.5
+    assert isinstance(agent, MCTSAgent) and agent.last["iterations"] >= 1
+
+
+@pytest.mark.parametrize("game_id", [g for g in REFERENCE_GAMES if g in boardlab.games()])
+def test_expert_answers_within_two_seconds(game_id: str) -> None:
+    """The first seat decision of each reference game (the widest search) is answered in under 2 s."""
+    game = boardlab.make(game_id)
+    s = game.new_initial_state()
+    rng = random.Random(0)
+    while s.current_player() < 0 and s.current_player() != boardlab.SIMULTANEOUS:
+        s.apply_action(rng.choice([a for a, _ in s.chance_outcomes()]))
+    seat = (
+        s.current_player() if s.current_player() >= 0 else next(p for p in range(s.num_players) if s.legal_actions(p))
+    )
+    agent = make_agent("expert", game, seat, 1)
+    start = time.perf_counter()
+    action = agent.step(SeatView(s, seat))
+    assert time.perf_counter() - start < 2.0
+    assert action in s.legal_actions(seat)
+
+
+def test_agents_refuse_a_seat_without_a_decision() -> None:
+    s = boardlab.make("blast-radius", board_side=5).new_initial_state()
+    for spec in ("mcts", "greedy"):
+        with pytest.raises(ValueError, match="no legal action"):
+            make_agent(spec, s.game, 1, 1).step(SeatView(s, 1))
