@@ -42,6 +42,20 @@ def fill(s: BlastRadiusState, seat: int) -> BlastRadiusState:
     return s
 
 
+def assert_consistent(s: BlastRadiusState) -> None:
+    """No tower inside another's zone (§5), and the incremental tables match a recomputation."""
+    towers = [i for i, h in enumerate(s.height) if h]
+    for i in towers:
+        for j in towers:
+            if i != j:
+                assert s.game.board.distance(i, j) > s.height[j], (i, j)
+    fresh = s.clone()
+    fresh._rebuild_tables()
+    assert (s.cover, s.free, s.towers, s.occupied) == (fresh.cover, fresh.free, fresh.towers, fresh.occupied)
+    for p in (0, 1):
+        assert {h: c for h, c in enumerate(s.stacks[p]) if c} == {h: c for h, c in enumerate(fresh.stacks[p]) if c}
+
+
 def test_board_sizes_and_labels() -> None:  # §1
     assert game().num_distinct_actions() == 92
     assert game(board_side=5).num_distinct_actions() == 62
@@ -61,6 +75,8 @@ def test_zone_sizes() -> None:  # §2
     assert sum(corner.observation()["zone"]) == 3
     tall = position(g, {"f6": (0, 2)}, to_move=1)
     assert sum(tall.observation()["zone"]) == 18
+    tall_corner = position(g, {"a1": (0, 2)}, to_move=1)
+    assert sum(tall_corner.observation()["zone"]) == 8
 
 
 def test_opening_red_anywhere_and_game_goes_on() -> None:  # §3.1, §6
@@ -109,30 +125,38 @@ def test_must_place_on_a_free_hex_while_one_exists() -> None:  # §4a
 
 def test_smallest_tower_example_from_the_text() -> None:  # §4b: towers 1, 1, 2 -> grow a size-1 tower
     g = game(board_side=5)
-    # Fill the board so that no hex is free: a lattice of height-1 towers every other hex, plus one tower of 2.
-    s = g.new_initial_state()
-    rng = random.Random(3)
-    while s.free if isinstance(s, BlastRadiusState) else True:
-        s.apply_action(rng.choice(s.legal_actions()))
-        if s.is_terminal():
-            pytest.skip("random fill ended the game")
-    p = s.current_player()
-    mine = {i: s.height[i] for i in range(len(s.height)) if s.owner[i] == p}
-    low = min(mine.values())
-    assert s.legal_actions() == sorted(i for i, h in mine.items() if h == low)
-    # A hand-made position mirroring the text: heights 1, 1 and 2 for seat 0, no free hex left.
-    towers = {lab: (1, 1) for lab in ("a1", "a4", "c1", "c4", "c7", "e1", "e4", "e7", "e9", "g1", "g4", "i1", "i4")}
-    towers.update({"a3": (0, 2), "g7": (0, 1), "i3": (0, 1)})
-    pos = position(g, towers, to_move=0)
-    if pos.free:  # fill any leftover free hex with opponent towers so §4b applies
-        for i in list(pos.free):
-            if pos.cover[i] == 0 and pos.height[i] == 0:
-                pos.height[i], pos.owner[i] = 1, 1
-                pos._rebuild_tables()
+    # Red's towers of heights 2, 1 and 1, far apart; Blue's towers fill every free hex, so §4b applies.
+    pos = fill(position(g, {"c3": (0, 2), "g2": (0, 1), "g6": (0, 1)}, to_move=0), 1)
+    assert_consistent(pos)
     assert not pos.free
-    assert pos.legal_actions() == sorted([at(g, "g7"), at(g, "i3")])
-    with pytest.raises(IllegalActionError, match="smallest towers"):
-        pos.apply_action(at(g, "a3"))
+    assert pos.legal_actions() == sorted([at(g, "g2"), at(g, "g6")])
+    before = pos.to_json(), pos.observation()
+    with pytest.raises(IllegalActionError, match=r"smallest towers \(height 1\) \(§4b\)"):
+        pos.apply_action(at(g, "c3"))
+    blue = next(i for i in range(len(g.board)) if pos.owner[i] == 1)  # type: ignore[attr-defined]
+    with pytest.raises(IllegalActionError, match="opponent's tower"):
+        pos.apply_action(blue)  # §4: never on an opponent's tower, even when no hex is free
+    with pytest.raises(IllegalActionError, match="exclusion zone of the tower at c3"):
+        pos.apply_action(at(g, "a1"))  # empty, but at distance 2 from the height-2 tower (§2)
+    assert (pos.to_json(), pos.observation()) == before
+
+
+def test_random_fills_always_grow_a_smallest_tower() -> None:  # §4b in play
+    g = game(board_side=5)
+    grows = 0
+    for seed in range(10):
+        s = g.new_initial_state()
+        assert isinstance(s, BlastRadiusState)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            if not s.free:
+                p = s.current_player()
+                mine = {i: h for i, h in enumerate(s.height) if s.owner[i] == p}
+                low = min(mine.values())
+                assert s.legal_actions() == sorted(i for i, h in mine.items() if h == low)
+                grows += 1
+            s.apply_action(rng.choice(s.legal_actions()))
+    assert grows > 50
 
 
 def test_blast_removes_towers_of_both_colours_at_distance_h() -> None:  # §5
@@ -157,7 +181,7 @@ def test_last_opponent_tower_blasted_ends_the_game() -> None:  # §5, §6
     assert pos.observation()["winner"] == 0
 
 
-def test_random_play_statistics_side_5() -> None:  # issue: ~0.51 first-mover wins, ~46 plies
+def test_random_play_statistics_side_5() -> None:  # doc statistics: Red wins 0.47, 45 plies
     g = game(board_side=5)
     rng = random.Random(1)
     wins = plies = 0
@@ -171,8 +195,35 @@ def test_random_play_statistics_side_5() -> None:  # issue: ~0.51 first-mover wi
     assert 43 < plies / n < 49
 
 
+@pytest.mark.parametrize("options", [{"board_side": 5}, {"board_side": 5, "pie": True}])
+def test_no_tower_ever_stands_in_a_zone(options: dict[str, object]) -> None:  # §5 invariant, incremental tables
+    g = game(**options)
+    for seed in range(8):
+        s = g.new_initial_state()
+        assert isinstance(s, BlastRadiusState)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            s.apply_action(rng.choice(s.legal_actions()))
+            assert_consistent(s)
+
+
 def test_tie_is_impossible() -> None:  # §6
     g = game(board_side=5)
     for seed in range(50):
         s, _ = random_playout(g.new_initial_state(), random.Random(seed))
         assert sorted(s.returns()) == [-1.0, 1.0]
+
+
+def test_scene_prompts_status_and_targets() -> None:  # §3.2, §4a, §4b, §6 as a player sees them
+    g = game(pie=True)
+    s = g.new_initial_state()
+    s.apply_action(s.string_to_action(0, "f6"))
+    scene = s.scene(1)
+    assert "or swap sides" in scene["prompt"]
+    assert scene["status"] == ["Red: 1 piece", "Blue: 0 pieces", "ply 1"]
+    assert {t["at"] for t in scene["targets"]} == {g.board.labels[a] for a in s.legal_actions() if a < 91}  # type: ignore[attr-defined]
+    assert s.scene(0)["prompt"] == "Blue to move."
+    pos = fill(position(g, {"f6": (0, 1), "f8": (1, 1)}, to_move=0), 0)
+    assert pos.scene(0)["prompt"] == "No empty hex is free: grow one of your smallest towers."
+    pos.apply_action(at(g, "f6"))
+    assert pos.scene(None)["prompt"] == "Red wins: only their pieces remain."

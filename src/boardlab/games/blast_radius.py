@@ -166,18 +166,10 @@ class BlastRadiusState(State):
 
     # -- applying a move (§4, §5, §6) -------------------------------------
     def apply_action(self, action: int, player: int | None = None) -> None:
-        # Fast path for the common case, a placement on a free hex (§4a); every
-        # other case goes through the core's checks and explanations.
-        if (
-            type(action) is int
-            and self.winner < 0
-            and (player is None or player == self.to_move)
-            and self.free
-            and 0 <= action < self.game.n
-            and self.height[action] == 0
-            and self.cover[action] == 0
-        ):
-            p = self.to_move
+        # Fast path for a legal move, which is all the core would check before
+        # applying it; anything else goes through the core's refusals and explanations.
+        p = self.to_move
+        if type(action) is int and self.winner < 0 and (player is None or player == p) and self._is_legal(p, action):
             self._apply(action)
             self._history.append(action)
             self._actors.append(p)
@@ -352,7 +344,8 @@ def _scene(game: BlastRadiusGame, obs: dict[str, Any], legal: list[tuple[int, st
     for a, label in legal:
         if a < game.n:
             s["targets"].append({"at": labels[a], "action": a, "label": label})
-    s["status"] = [f"{colours[k]}: {obs['pieces'][k]} pieces" for k in (0, 1)] + [f"ply {obs['ply']}"]
+    counts = [f"{n} piece" if n == 1 else f"{n} pieces" for n in obs["pieces"]]
+    s["status"] = [f"{colours[k]}: {counts[k]}" for k in (0, 1)] + [f"ply {obs['ply']}"]
     s["players"] = [sc.player(k, f"seat {k} ({colours[k]})", colour=_colour(colours[k])) for k in (0, 1)]
     return sc.finish_scene(s, legal)
 
