@@ -261,6 +261,15 @@ def test_a_pair_must_be_one_colour_on_one_line() -> None:  # §4.1, §4.2
     assert fingerprint(s) == before
 
 
+def test_a_blocked_point_breaks_a_line() -> None:  # §1.2, §4.1
+    g = game(board="h51")
+    s = position(g, {"c3": PI, "d3": PI, "f3": PI})  # the zigzag ... c3 d3 e3 f3 ...; e3 is blocked
+    assert partners(s, "d3") == ["c3"]
+    play(s, "d3")
+    with pytest.raises(IllegalActionError, match=r"without a posy between \(e3\)"):
+        s.apply_action(at(g, "f3"))
+
+
 def test_only_posies_with_a_partner_are_offered() -> None:  # §4.4
     g = game()
     s = after_setup(g, 3)
@@ -314,8 +323,10 @@ def test_equal_smallest_groups_are_the_movers_choice() -> None:  # §5.2
         "d5": at(g, "d5"),
         "d6": at(g, "d5"),
     }
-    with pytest.raises(IllegalActionError, match="smallest groups"):
+    with pytest.raises(IllegalActionError, match="chosen by its first point: 'take d1\\+1'"):
         s.apply_action(at(g, "d2"))
+    with pytest.raises(IllegalActionError, match="smallest groups"):
+        s.apply_action(at(g, "d3"))
     play(s, "take d5+1")
     assert s.store[0] == [3, 0, 1]
     assert s.colour[at(g, "d1")] == GR and s.colour[at(g, "d2")] == PU

@@ -406,12 +406,8 @@ class PosiesState(State):
                         break
         return sorted(out)
 
-    def legal_actions(self, player: int | None = None) -> list[int]:
+    def _legal_actions(self, player: int) -> list[int]:
         phase = self.phase
-        if phase in (FILL, DRAW):
-            return [a for a, _ in self._chance_outcomes()] if player in (None, CHANCE) else []
-        if phase == OVER or (player is not None and player != self.to_move):
-            return []
         if phase == PICK:
             degree = self.degree
             return [i for i in self.game.tables.playable if degree[i]]
@@ -419,11 +415,8 @@ class PosiesState(State):
             return self.partners[:]
         if phase == KEEP:
             return [g[0] for g in self.choices]
-        colour = self.colour
+        colour = self.colour  # PLACE (§2.3): the empty points
         return [i for i in self.game.tables.playable if colour[i] < 0]
-
-    def _legal_actions(self, player: int) -> list[int]:
-        return self.legal_actions(player)
 
     def _is_legal(self, player: int, action: int) -> bool:
         phase = self.phase
@@ -476,10 +469,16 @@ class PosiesState(State):
                     k = ray.index(action)
                     gap = [t.labels[j] for j in ray[:k] if colour[j] < 0]
                     if gap:
-                        return f"the line to {t.labels[sel]} has empty points between ({', '.join(gap)}) (§4.1)"
+                        return (
+                            f"the line to {t.labels[sel]} has points without a posy between ({', '.join(gap)}) (§4.1)"
+                        )
                     return "a posy of the same colour lies between them (§4.1, option intermediate_any_colour)"
             return f"it lies on no straight line with {t.labels[sel]} (§4.1)"
         if phase == KEEP:
+            for g in self.choices:
+                if action in g:
+                    name = self._action_to_string(player, g[0])
+                    return f"that group is chosen by its first point: '{name}' (§5.2)"
             return "take one of the smallest groups the split left; click a point of one of them (§5.2)"
         return None
 
