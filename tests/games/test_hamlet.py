@@ -14,6 +14,7 @@ from boardlab.core.errors import IllegalActionError
 from boardlab.core.play import random_playout
 from boardlab.games.hamlet import (
     CARDS,
+    DONE,
     DRAW,
     LOCK,
     POOL,
@@ -166,7 +167,8 @@ def test_after_a_trade_the_second_player_may_still_draw() -> None:
     assert r1.hand == [C, O] and r1.winner == 0  # Claudius defeats Ophelia; the round is revealed at once
     before_reveal = r1.events[0][:-1]
     assert knowledge(r1.remaining, before_reveal, True) == {C: 0, H: POOL}
-    assert knowledge(r1.remaining, r1.events[1][:-1], True) == {C: 0, O: 1, H: POOL}
+    # Seat 1 knows both hands, so the pool's five cards too (§9g).
+    assert knowledge(r1.remaining, r1.events[1][:-1], True) == {C: 0, O: 1, H: POOL, G: POOL, L: POOL, P: POOL, R: POOL}
     assert knowledge(r1.remaining, r1.events[2][:-1], True) == {}
 
 
@@ -217,6 +219,8 @@ def test_round_three_draw_takes_the_last_pool_card() -> None:
     assert s.chance_outcomes() == [(P, 1.0)]
     s.apply_action(P)
     assert s.observation(1)["pool_known"] == ["Laertes"]
+    assert s.observation(1)["hands"] == ["Ophelia", "Polonius"]  # §9g: the last card of the three is seat 0's
+    assert s.observation(0)["hands"] == ["Ophelia", None]
     s.apply_action(LOCK)  # Ophelia defeats Polonius: seat 0 wins round 3
     assert s.is_terminal() and s.survivor == L and s.wins == [1, 2]
     assert s.winner == 1  # Laertes survives: most rounds won wins (§8a)
@@ -343,6 +347,40 @@ def test_resample_is_uniform_over_the_information_set() -> None:
         for _ in range(5):
             r = t.resample(p, rng)
             assert r.observation(p) == t.observation(p) and r.scene(p) == t.scene(p)
+
+
+def test_elimination_places_the_cards_a_player_can_count() -> None:
+    """§9g: after a trade both players know both hands, hence the whole pool; in round 3 that is one card."""
+    s = play([C, R, LOCK, LOCK, G, H, LOCK, LOCK, L, O, TRADE], first="seat0")  # round 3: seat 1 first
+    for seat in (0, 1):
+        obs = s.observation(seat)
+        assert obs["hands"] == ["Laertes", "Ophelia"] and obs["pool_known"] == ["Polonius"]
+        pool = next(z for z in s.scene(seat)["zones"] if z["id"] == "pool")
+        assert [(i["label"], i["face_down"]) for i in pool["items"]] == [("Polonius", False)]
+    assert s.observation(None)["pool_known"] == [] and s.observation(None)["hands"] == [None, None]
+    # Without a trade, a player who drew in round 3 knows the pool (its old card), so the opponent's card too.
+    t = play([C, R, LOCK, LOCK, G, H, LOCK, LOCK, L, O, DRAW, P], first="seat0")
+    assert t.observation(1)["hands"] == ["Ophelia", "Polonius"] and t.observation(0)["hands"] == ["Ophelia", None]
+
+
+@pytest.mark.parametrize("draw", ["exchange", "discard_then_draw"])
+def test_what_a_view_shows_is_true(draw: str) -> None:
+    """§9: every card a view places (a hand or the pool) really is there."""
+    game = boardlab.make("hamlet", draw=draw)
+    placed = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            assert isinstance(s, HamletState)
+            if s.rounds and s.rounds[-1].stage != DONE:
+                r = s.rounds[-1]
+                for v in (0, 1, 2):
+                    for card, where in knowledge(r.remaining, r.events[v], game.exchange).items():  # type: ignore[attr-defined]
+                        assert (card in r.pool) if where == POOL else r.hand[where] == card, (seed, v, card)
+                        placed += 1
+            random_step(s, rng)
+    assert placed > 1000
 
 
 def test_observation_of_a_bad_seat_is_refused() -> None:

@@ -82,8 +82,9 @@ def _role_detail(c: int) -> str:
     wins = ", ".join(CARDS[d] for d in sorted(DEFEATS[c]))
     losses = ", ".join(CARDS[d] for d in range(7) if c in DEFEATS[d])
     survivor = "more" if c in MORE_ROUNDS_WIN else "fewer"
+    defeat, lose = ("defeat", "lose") if c == R else ("defeats", "loses")  # the Fools are two
     return (
-        f"{TITLES[c]} defeats {wins}; loses to {losses}. "
+        f"{TITLES[c]} {defeat} {wins}; {lose} to {losses}. "
         f"If this card is the sole survivor, the player who won {survivor} rounds wins."
     )
 
@@ -220,11 +221,14 @@ def knowledge(remaining: tuple[int, ...], events: list[Event], exchange: bool) -
     """Where a viewer knows cards to be (seat 0, seat 1 or ``POOL``), from its own events only (§9).
 
     Cards absent from the map are unknown to the viewer (in the pool or in the
-    opponent's hand); cards revealed at the end of the round are dropped.
+    opponent's hand); cards revealed at the end of the round are dropped. What
+    follows by elimination counts as known (§9g).
     """
     loc = {c: POOL for c in remaining}  # §9d: before any deal the pool is the remaining cards
+    dealt: set[int] = set()
     for kind, seat, card, card2 in events:
         if kind == "dealt":
+            dealt.add(seat)
             if card >= 0:
                 loc[card] = seat
             else:  # the opponent took some pool card: pool cards are no longer certain
@@ -253,7 +257,22 @@ def knowledge(remaining: tuple[int, ...], events: list[Event], exchange: bool) -
         elif kind == "reveal":
             loc.pop(card, None)
             loc.pop(card2, None)
+            continue
+        _eliminate(loc, remaining, dealt, len(remaining) - len(dealt))
     return loc
+
+
+def _eliminate(loc: dict[int, int], remaining: tuple[int, ...], dealt: set[int], pool_size: int) -> None:
+    """§9g: the cards in play are the two hands and the pool, so counting can place the unknown ones."""
+    unknown = [c for c in remaining if c not in loc]
+    if not unknown:
+        return
+    open_hands = dealt - set(loc.values())
+    if not open_hands:  # both hands known: everything else is in the pool
+        for c in unknown:
+            loc[c] = POOL
+    elif len(open_hands) == 1 and sum(w == POOL for w in loc.values()) == pool_size:
+        (loc[unknown[0]],) = open_hands  # the pool is known: the one hand not known holds the last card
 
 
 class HamletGame(Game):
@@ -601,7 +620,8 @@ def _scene(obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     for res in obs["results"]:
         k, w = res["round"], res["winner"]
         cards = res["cards"]
-        title = f"Round {k}: seat {w} won, {cards[w]} defeats {cards[1 - w]} (removed)"
+        defeats = "defeat" if cards[w] == CARDS[R] else "defeats"
+        title = f"Round {k}: seat {w} won, {cards[w]} {defeats} {cards[1 - w]} (removed)"
         items = [
             _card(f"round{k}-seat{seat}", cards[seat], f"Seat {seat}'s card in round {k}. " + _detail(cards[seat]))
             for seat in (0, 1)
