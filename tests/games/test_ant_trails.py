@@ -13,7 +13,7 @@ import boardlab
 from boardlab.core.constants import CHANCE, TERMINAL
 from boardlab.core.errors import IllegalActionError
 from boardlab.core.play import random_playout, sample_chance
-from boardlab.core.scene import check_scene
+from boardlab.core.scene import SEAT_COLOURS, check_scene
 from boardlab.games.ant_trails import AntTrailsState
 
 #: A fixed setup: 12 pairwise non-adjacent interior cells, four tiles of each value.
@@ -471,6 +471,56 @@ def test_nearest_exit_and_equal_ways() -> None:  # §6.4
     assert sorted(labels[c] for c in state.steps_from(cell(state, "d2"))) == ["c2", "e2"]
 
 
+def way_out(state: AntTrailsState, c: int) -> int | None:
+    """Steps along the trail from ant ``c`` to its nearest exit (§6.6), by breadth-first search."""
+    p = state.ant[c]
+    dist = {c: 0}
+    todo = [c]
+    for x in todo:
+        if state.is_exit(x):
+            return dist[x]
+        for j in state.game.board.neighbours[x]:
+            if state.ant[j] == p and j not in dist:
+                dist[j] = dist[x] + 1
+                todo.append(j)
+    return None
+
+
+def test_every_step_shortens_the_way_out() -> None:  # §6.4, the termination argument of the Decisions
+    """By default a carried tile only ever gets closer to an exit, so food moves cannot go on for ever."""
+    game = boardlab.make("ant-trails")
+    steps = 0
+    for seed in range(3):
+        state = game.new_initial_state()
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                state.apply_action(sample_chance(state, rng))
+                continue
+            if state.phase == "destination" and state.tile_holder[state.selected] >= 0:
+                before = way_out(state, state.tile_cell[state.selected])
+                assert before is not None  # a tile on a trail without an exit is never offered
+                for dest in state.legal_actions():
+                    after = way_out(state, dest)
+                    assert after is not None and after < before
+                steps += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert steps > 20
+
+
+def test_free_direction_lets_a_tile_go_back() -> None:  # §6.4, why free direction is not the default
+    ants = {"a1": 0, "b2": 0, "c3": 0, "d4": 0, "e5": 0}
+    state = position(ants, {"c3": (3, 0)}, must_move_toward_border_end=False)
+    state.can_place = [set(), set()]
+    begin(state)
+    turn(state, "move 3 c3", "to d4")  # away from the exit a1: still a turn, not a pass (§8.1)
+    assert state.passes == 0
+    state.can_place = [set(), set()]
+    begin(state, 0)
+    turn(state, "move 3 d4", "to c3")  # and back: such turns could go on for ever
+    assert state.tile_cell[0] == cell(state, "c3") and not state.is_terminal()
+
+
 def test_no_exit_no_move() -> None:  # §6.4
     state = position({"c3": 0, "d4": 0, "e5": 0}, {"d4": (3, 0)})
     state.can_place = [set(), set()]
@@ -500,6 +550,8 @@ def test_identical_tiles_are_offered_once() -> None:  # §6
     state.can_place = [set(), set()]
     begin(state)
     assert labels_of(state) == ["move 2 c3", "pass"]
+    with pytest.raises(IllegalActionError, match="same as the tile offered as 'move 2 c3'"):
+        state.apply_action(state.game.select0 + 1)
     play(state, "move 2 c3", "to b2")
     assert labels_of(state) == ["move 2 c3", "done"]  # the other one may still move
 
@@ -600,7 +652,7 @@ def test_pass_and_done_are_refused_at_the_wrong_time() -> None:  # §4.3, §8.1
     with pytest.raises(IllegalActionError, match="pass instead"):
         state.apply_action(state.game.done_action)
     play(state, "move 3 d4")
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(IllegalActionError, match="choose where the selected food tile goes"):
         state.apply_action(state.game.pass_action)
 
 
@@ -670,7 +722,13 @@ def test_scene_targets_highlights_and_trails() -> None:
     play(state, "a3", "a4")
     scene = state.scene(0)
     assert check_scene(scene, state.legal_moves(0)) == []
-    assert any(e["id"] == "a3-a4" and e["kind"] == "trail" for e in scene["edges"])
+    trail = next(e for e in scene["edges"] if e["id"] == "a3-a4")
+    assert trail["kind"] == "trail" and trail["stroke"] == scene["players"][0]["colour"]
+    # Owners are seats; Black (seat 0) is drawn in the blue palette colour, Red in the reddish one.
+    ant = next(p for p in scene["pieces"] if p["at"] == "a3")
+    assert ant["owner"] == 0 and ant["colour"] == scene["players"][0]["colour"] == SEAT_COLOURS[1]
+    assert scene["players"][1]["colour"] == SEAT_COLOURS[0]
+    assert [z["owner"] for z in scene["zones"]] == [0, 1]
     t = state.food_at[cell(state, "b3")]
     assert {"at": "b3", "action": state.game.select0 + t, "label": "pick 3 b3"} in scene["targets"]
     assert any(b["label"] == "done" for b in scene["buttons"])

@@ -39,8 +39,9 @@ from ..geometry.hexgrid import HexBoard, bounding_box
 
 SIDE = 6
 COLOUR_NAMES = ("Black", "Red")
-#: The renderers colour pieces by a palette slot; Red takes the reddish one.
-SLOT = (1, 0)
+#: On screen, per seat: Red (seat 1) takes the reddish palette colour and Black (seat 0) the blue one,
+#: which stay apart for colour-blind players. Owners in the scene stay seats.
+INK = (sc.SEAT_COLOURS[1], sc.SEAT_COLOURS[0])
 #: §1: four tiles each worth 3, 2 and 1 points.
 VALUE_COUNTS = (0, 4, 4, 4)
 NUM_TILES = sum(VALUE_COUNTS)
@@ -405,6 +406,14 @@ class AntTrailsState(State):
         self._food = out
         return out
 
+    def _twin(self, t: int) -> int | None:
+        """The offered tile that cannot be told apart from tile ``t`` (same value, place and state), if any."""
+        key = (self.tile_cell[t], self.tile_value[t], self.tile_holder[t])
+        for u in self.food_choices():
+            if u != t and (self.tile_cell[u], self.tile_value[u], self.tile_holder[u]) == key:
+                return u
+        return None
+
     def _carrying(self) -> set[int]:
         return {c for t, c in enumerate(self.tile_cell) if c >= 0 and self.tile_holder[t] >= 0}
 
@@ -414,14 +423,8 @@ class AntTrailsState(State):
         self.tile_cell[t] = -1
 
     # -- legal moves ---------------------------------------------------------
-    def legal_actions(self, player: int | None = None) -> list[int]:
+    def _legal_actions(self, player: int) -> list[int]:
         phase = self.phase
-        if phase == OVER:
-            return []
-        if phase == SETUP:
-            return [a for a, _ in self._chance_outcomes()] if player in (None, CHANCE) else []
-        if player is not None and player != self.to_move:
-            return []
         if phase == PLACE:
             return sorted(self.can_place[self.to_move])
         if phase == DEST:
@@ -432,9 +435,6 @@ class AntTrailsState(State):
         out = [game.select0 + t for t in self.food_choices()]
         out.append(game.done_action if self.placed or self.acted else game.pass_action)
         return out
-
-    def _legal_actions(self, player: int) -> list[int]:
-        return self.legal_actions(player)
 
     def _is_legal(self, player: int, action: int) -> bool:
         phase = self.phase
@@ -461,6 +461,8 @@ class AntTrailsState(State):
         if action == game.pass_action:
             if phase == PLACE:
                 return "you can still place an ant, so you cannot pass (§4.1, §8.1)"
+            if phase == DEST:
+                return "choose where the selected food tile goes (§6)"
             return "a turn in which you placed an ant or moved food ends with 'done' (§4.3)"
         if action == game.done_action:
             if phase == PLACE:
@@ -480,6 +482,9 @@ class AntTrailsState(State):
                 return "that food tile is carried by your opponent's ants (§6.2)"
             if (self.used >> t) & 1:
                 return "that food tile has already been picked up or moved this turn (§6.5)"
+            twin = self._twin(t)
+            if twin is not None:
+                return f"it is the same as the tile offered as '{self._action_to_string(p, game.select0 + twin)}' (§6)"
             return "that food tile has nowhere to go now (§6)"
         if not 0 <= action < game.n:
             return None
@@ -810,11 +815,11 @@ def _scene(game: AntTrailsGame, obs: dict[str, Any], legal: list[tuple[int, str]
     for i, p in enumerate(ants):
         if p < 0:
             continue
-        s["pieces"].append(sc.piece(labels[i], SLOT[p], "ant"))
+        s["pieces"].append(sc.piece(labels[i], p, "ant", colour=INK[p]))
         for j in board.neighbours[i]:
             if j > i and ants[j] == p:  # §5: friendly neighbours are linked along a trail
                 s["edges"].append(
-                    sc.edge(f"{labels[i]}-{labels[j]}", board.centres[i], board.centres[j], owner=SLOT[p], kind="trail")
+                    sc.edge(f"{labels[i]}-{labels[j]}", board.centres[i], board.centres[j], stroke=INK[p], kind="trail")
                 )
     where: dict[int, str] = {}
     for t, tile in enumerate(obs["tiles"]):
@@ -835,11 +840,11 @@ def _scene(game: AntTrailsGame, obs: dict[str, Any], legal: list[tuple[int, str]
     for seat in (0, 1):
         food = [str(t["value"]) for t in obs["tiles"] if t["where"] == "banked" and t["holder"] == seat]
         items = [sc.item(f"bank{seat}-{k}", v, "token") for k, v in enumerate(food)]
-        s["zones"].append(sc.zone(f"bank{seat}", f"{colours[seat]}'s banked food", items, owner=SLOT[seat]))
+        s["zones"].append(sc.zone(f"bank{seat}", f"{colours[seat]}'s banked food", items, owner=seat))
     s["status"] = [
         f"{colours[k]}: trail {obs['longest'][k]} + food {obs['banked'][k]} = {obs['scores'][k]}" for k in (0, 1)
     ] + [f"food on the board: {sum(1 for t in obs['tiles'] if t['where'] != 'banked')}"]
-    s["players"] = [dict(sc.player(k, f"seat {k} ({colours[k]})"), colour=sc.SEAT_COLOURS[SLOT[k]]) for k in (0, 1)]
+    s["players"] = [sc.player(k, f"seat {k} ({colours[k]})", colour=INK[k]) for k in (0, 1)]
     return sc.finish_scene(s, legal)
 
 
