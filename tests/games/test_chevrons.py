@@ -10,8 +10,8 @@ import pytest
 import boardlab
 from boardlab.core.errors import IllegalActionError, UnknownActionString
 from boardlab.core.play import random_playout
-from boardlab.core.scene import check_scene
-from boardlab.games.chevrons import ChevronsState
+from boardlab.core.scene import SEAT_COLOURS, check_scene
+from boardlab.games.chevrons import AREA_FILLS, ChevronsState
 
 
 def new(**options: object) -> ChevronsState:
@@ -368,6 +368,17 @@ def test_scene_targets_highlights_and_cubes() -> None:
     assert fills["A1"] == fills["A2"] == "neutral"
     owners = {e["id"]: e["owner"] for e in scene["edges"]}
     assert owners["a1-a2"] == 0 and owners["b1-b2"] == 1 and owners["a1-b2"] is None
+
+
+def test_scene_claimed_area_is_a_tint_under_its_cube() -> None:  # §6.2
+    s = new()
+    play(s, "a1-a2", "a1-b1", "e5-e6", "d4-e5", "b2-a2", "b2-b1")  # Red closes the corner rhombus alone
+    scene = s.scene(None)
+    fills = {c["id"]: c["fill"] for c in scene["cells"]}
+    assert fills["A1"] == fills["A2"] == AREA_FILLS[0] != SEAT_COLOURS[0]
+    cube = next(p for p in scene["pieces"] if p["kind"] == "cube")
+    assert cube["owner"] == 0 and cube["label"] == "2" and fills[cube["at"]] == AREA_FILLS[0]
+    assert scene["status"][0] == "Red: 2 triangles"
 
 
 def test_clone_is_independent() -> None:

@@ -34,6 +34,16 @@ COLOUR_NAMES = ("Red", "Blue")
 _ROWS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
+def _tint(colour: str, amount: float = 0.4) -> str:
+    """``#rrggbb`` mixed with white: ``amount`` of the colour."""
+    rgb = [int(colour[k : k + 2], 16) for k in (1, 3, 5)]
+    return "#" + "".join(f"{round(255 - amount * (255 - c)):02X}" for c in rgb)
+
+
+#: A claimed area's fill: a light tint of its owner's colour, so the cube and the owner's edges stay visible on it.
+AREA_FILLS = tuple(_tint(sc.SEAT_COLOURS[k]) for k in range(len(COLOUR_NAMES)))
+
+
 class _Board:
     """Geometry tables for one board side, shared by every game and state of that size."""
 
@@ -198,17 +208,12 @@ class ChevronsState(State):
         return [1.0, -1.0] if self.score[0] > self.score[1] else [-1.0, 1.0]
 
     # -- legal moves (§4) -------------------------------------------------
-    def legal_actions(self, player: int | None = None) -> list[int]:
-        if self.over or (player is not None and player != self.to_move):
-            return []
+    def _legal_actions(self, player: int) -> list[int]:
         if self.first < 0:
             return self.starts[:]
         ne = self.game.num_edges
         free = self.free
         return [ne + f for f in self.game.board.mates[self.first] if free[f]]
-
-    def _legal_actions(self, player: int) -> list[int]:
-        return self.legal_actions(player)
 
     def _is_legal(self, player: int, action: int) -> bool:
         ne = self.game.num_edges
@@ -234,21 +239,6 @@ class ChevronsState(State):
         return f"it does not meet {b.edge_labels[self.first]} at 120° (§2)"
 
     # -- applying a move (§4, §5, §6) -------------------------------------
-    def apply_action(self, action: int, player: int | None = None) -> None:
-        # Fast path for legal moves; everything else goes through the core's checks.
-        if (
-            type(action) is int
-            and not self.over
-            and (player is None or player == self.to_move)
-            and self._is_legal(self.to_move, action)
-        ):
-            p = self.to_move
-            self._apply(action)
-            self._history.append(action)
-            self._actors.append(p)
-        else:
-            super().apply_action(action, player)
-
     def _apply(self, action: int) -> None:
         if self.first < 0:  # §4.1: the first edge; the same seat chooses the second next
             self.first = action
@@ -420,7 +410,7 @@ def _scene(game: ChevronsGame, obs: dict[str, Any], legal: list[tuple[int, str]]
     tri_index = {lab: t for t, lab in enumerate(b.tri_labels)}
     fills: list[str | None] = [None] * b.num_triangles
     for area in obs["areas"]:
-        fill = f"seat{area['owner']}" if area["owner"] >= 0 else "neutral"
+        fill = AREA_FILLS[area["owner"]] if area["owner"] >= 0 else "neutral"
         for lab in area["triangles"]:
             fills[tri_index[lab]] = fill
         label = "=" if area["owner"] < 0 else str(len(area["triangles"]))
