@@ -170,14 +170,18 @@ def _settling_position(players: int = 1, **options: object) -> NewRuleState:
     return s
 
 
-def test_settling_disperses_one_penny_from_each_square_of_the_snapshot() -> None:  # §5a, §5c
+def test_settling_disperses_one_penny_from_each_square_of_the_snapshot() -> None:  # §5a, §5c, §5e
     s = _settling_position()
     off_board_turn(s)
+    pool = s.pool
     # §5b: a single square to settle is taken without asking; the coin is flipped for it.
     assert s.settling and s.current_player() == CHANCE and s.active == SQ["a1"]
-    play(s, "H", "N")  # 4 squares (a1's current count): a1 -> a5
+    play(s, "H")
+    assert s.scene(0)["prompt"] == "Settling, heads: move a penny 4 squares orthogonally from a1 — choose a direction."
+    play(s, "N")  # 4 squares (a1's current count): a1 -> a5
     assert count(s, "a1") == 3 and count(s, "a5") == 4
     assert not s.settling and s.round == 2 and s.current_player() == 0  # a5 was not in the snapshot
+    assert s.pool == pool and total(s) == 100  # §5e: settling takes nothing from the pool
 
 
 def test_settle_dynamic_also_settles_squares_that_reach_four() -> None:  # §5d
@@ -251,7 +255,7 @@ def test_loss_after_25_rounds() -> None:  # §6b-iii
 def test_blob_win_on_the_first_turn(players: int) -> None:  # §6a (win=blob), §7
     s = new(players)
     play(s, *CORNER_SETUP)
-    assert s.blob() == (True, "all 8 stacks lie within a1-c3")
+    assert s.goal() == (True, "all 8 stacks lie within a1-c3")
     play(s, "h8", "H", "N")  # h8's extra penny leaves the board; the eight stacks stay in a1-c3
     assert s.is_terminal() and s.current_player() == TERMINAL
     assert s.returns() == [1.0] * players and "a1-c3" in s.reason
@@ -295,20 +299,20 @@ def test_blob_needs_five_stacks_inside_one_3x3_block() -> None:  # §6a
     for label in ("a1", "c1", "a3", "c3"):
         s.counts[SQ[label]] = 2
     s._recount()
-    assert s.blob() == (False, "only 4 squares hold 2+ pennies (5 needed)")
+    assert s.goal() == (False, "only 4 squares hold 2+ pennies (5 needed)")
     s.counts[SQ["d1"]] = 2
     s._recount()
-    assert s.blob() == (False, "the 5 stacks span 4×3 squares")
+    assert s.goal() == (False, "the 5 stacks span 4×3 squares")
     s.counts[SQ["d1"]] = 1
     s.counts[SQ["b2"]] = 9
     s._recount()
-    assert s.blob()[0]
+    assert s.goal()[0]
 
 
 def test_literal_goal_is_unwinnable() -> None:  # §6a (win=literal)
     s = new(win="literal")
     play(s, *CORNER_SETUP, "h8", "H", "N")
-    assert not s.is_terminal() and not s.literal_goal()  # the same line that wins under win=blob
+    assert not s.is_terminal() and not s.goal()[0]  # the same line that wins under win=blob
     game = boardlab.make("new-rule", win="literal")
     rng = random.Random(4)
     for seed in range(12):
@@ -320,7 +324,34 @@ def test_literal_goal_is_unwinnable() -> None:  # §6a (win=literal)
                 st.apply_action(sample_chance(st, rng))
             else:
                 st.apply_action(rng.choice(st.legal_actions()))
-        assert st.returns()[0] == -1.0 and not st.literal_goal()
+        assert st.returns()[0] == -1.0 and not st.goal()[0]
+
+
+def test_full_goal_needs_the_stacks_to_fill_one_block_exactly() -> None:  # §6a (win=full)
+    s = new(win="full")
+    play(s, *CORNER_SETUP)  # eight stacks in a1-c3; b2 holds one penny
+    assert s.goal() == (False, "8 of the 9 squares of a 3×3 block are stacks")
+    play(s, "h8", "H", "N")  # wins under win=blob, not here
+    assert not s.is_terminal()
+    s.counts[SQ["b2"]] = 2
+    s.counts[SQ["e5"]] = 2
+    s.pool -= 2
+    s._recount()
+    assert s.goal() == (False, "the 10 stacks span 5×5 squares")  # a stack outside the block spoils it
+    s.counts[SQ["e5"]] = 1
+    s.pool += 1
+    s._recount()
+    assert s.goal() == (True, "the stacks fill a1-c3")
+
+
+def test_full_goal_is_won_on_the_first_heads_from_eight_stacks() -> None:  # §6a (win=full), §4e
+    s = new(win="full")
+    play(s, *CORNER_SETUP)
+    for _ in range(3):  # from b4, tails throws the penny off the board (SW), harmlessly
+        play(s, "b4", "T", "SW")
+        assert not s.is_terminal() and count(s, "b2") == 1
+    play(s, "b4", "H", "S")  # heads: 2 squares south lands on b2, the ninth square
+    assert s.is_terminal() and s.returns() == [1.0] and "the stacks fill a1-c3" in s.reason
 
 
 @pytest.mark.parametrize(("win_before_loss", "result"), [(True, 1.0), (False, -1.0)])
@@ -377,7 +408,7 @@ def test_scene_during_a_direction_choice() -> None:
     assert {"at": "a1", "kind": "selected"} in scene["highlights"]
     assert next(c for c in scene["cells"] if c["id"] == "a1")["fill"] == "dark"
     assert "Pool: 27 pennies" in scene["status"] and "Squares with 2+ pennies: 6" in scene["status"]
-    assert any(line.startswith("Blob: no") for line in scene["status"])
+    assert "Goal (blob): no, the 6 stacks span 8×8 squares" in scene["status"]
     spectator = s.scene(None)
     assert spectator["targets"] == [] and "Seat 0 chooses the direction" in spectator["prompt"]
 

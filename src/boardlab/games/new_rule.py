@@ -38,6 +38,7 @@ SETUP_PENNIES = 8
 MAX_ROUNDS = 25
 SETTLE_AT = 4  # §5: squares with this many pennies or more are settled
 BLOB_MIN = 5  # §6a: the blob needs at least this many stacks
+BLOCK = 3  # §6a: the goal is a 3×3 block
 LOSS_MULTI = 4  # §6b-ii: at most this many stacks loses
 
 DIRECTION_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
@@ -104,8 +105,9 @@ class NewRuleGame(Game):
             "win",
             str,
             "blob",
-            ("blob", "literal"),
+            ("blob", "full", "literal"),
             "blob: every square with 2+ pennies lies in one 3×3 block, at least 5 of them (§6a); "
+            "full: the squares with 2+ pennies are exactly the nine squares of one 3×3 block (§6a); "
             "literal: all pennies on the board in a 3×3 block, which can never happen (§6a).",
         ),
         Option(
@@ -130,7 +132,8 @@ class NewRuleGame(Game):
     inventions = (
         "The default win (option win=blob): every square holding 2+ pennies lies in one 3×3 block and there are at "
         "least 5 such squares. The text's own goal (all pennies in a 3×3 block) can never be met, because no square "
-        "is ever emptied; it is kept as win=literal.",
+        "is ever emptied; it is kept as win=literal. The stricter option win=full (the stacks fill one 3×3 block "
+        "exactly) is our reading too.",
         "Who decides during settling: one seat per round, the settler, rotating with the round (seat 0 settles "
         "round 1, seat 1 round 2, …).",
         "The player count is capped at 4 (the text says 1+).",
@@ -284,10 +287,7 @@ class NewRuleState(State):
             self._add(action)
             self.active = action
             self.last_from, self.last_to, self.last_dir = action, action, -1
-            if self.counts[action] >= 2:
-                self.phase = FLIP
-            else:  # cannot happen (no square is ever empty), kept for safety
-                self._end_turn()
+            self.phase = FLIP  # the square now holds 2 or more: no square is ever empty (§2a)
         elif phase == SETUP_PLACE:  # §2c
             self.pool -= 1
             self._add(action)
@@ -377,22 +377,29 @@ class NewRuleState(State):
         self.phase = CHOOSE_SQUARE
 
     # -- the end (§6) ------------------------------------------------------------
-    def blob(self) -> tuple[bool, str]:
-        """Whether the default goal holds (§6a, win=blob), and a short reason."""
+    def goal(self) -> tuple[bool, str]:
+        """Whether the goal of option ``win`` holds now (§6a), and a short reason."""
         stacks = [s for s in range(SQUARES) if self.counts[s] >= 2]
-        if len(stacks) < BLOB_MIN:
-            return False, f"only {len(stacks)} squares hold 2+ pennies ({BLOB_MIN} needed)"
+        rule = self.game.params["win"]
+        if rule == "literal":
+            box = spread([s for s in range(SQUARES) if self.counts[s] > 0])
+            if box[2] - box[0] < BLOCK and box[3] - box[1] < BLOCK:
+                return True, f"every penny lies within {block_text(box)}"
+            return False, "pennies lie outside any 3×3 block (every square keeps one)"
+        if not stacks:
+            return False, "no square holds 2+ pennies"
         box = spread(stacks)
         w, h = box[2] - box[0] + 1, box[3] - box[1] + 1
-        if w <= 3 and h <= 3:
-            return True, f"all {len(stacks)} stacks lie within {block_text(box)}"
-        return False, f"the {len(stacks)} stacks span {w}×{h} squares"
-
-    def literal_goal(self) -> bool:
-        """The text's goal (§6a, win=literal): every penny on the board lies within one 3×3 block."""
-        occupied = [s for s in range(SQUARES) if self.counts[s] > 0]
-        box = spread(occupied)
-        return box[2] - box[0] <= 2 and box[3] - box[1] <= 2
+        n = len(stacks)
+        if w > BLOCK or h > BLOCK:
+            return False, f"the {n} stacks span {w}×{h} squares"
+        if rule == "full":
+            if n == BLOCK * BLOCK:
+                return True, f"the stacks fill {block_text(box)}"
+            return False, f"{n} of the 9 squares of a 3×3 block are stacks"
+        if n < BLOB_MIN:
+            return False, f"only {n} squares hold 2+ pennies ({BLOB_MIN} needed)"
+        return True, f"all {n} stacks lie within {block_text(box)}"
 
     def losses(self, round_complete: bool) -> list[str]:
         """The loss conditions that hold now (§6b)."""
@@ -407,14 +414,11 @@ class NewRuleState(State):
 
     def _check_end(self, round_complete: bool) -> bool:
         params = self.game.params
-        won = self.blob()[0] if params["win"] == "blob" else self.literal_goal()
+        won, why = self.goal()
         lost = self.losses(round_complete)
         if won and (params["win_before_loss"] or not lost):  # §6c
             self.outcome = 1
-            if params["win"] == "blob":
-                self.reason = f"the blob is complete: {self.blob()[1]} (§6a)"
-            else:
-                self.reason = "every penny lies within one 3×3 block (§6a)"
+            self.reason = f"the blob is complete: {why} (§6a)"
         elif lost:
             self.outcome = -1
             self.reason = "; ".join(lost)
@@ -454,7 +458,7 @@ class NewRuleState(State):
         return f"#{action}"
 
     def observation(self, player: int | None = None) -> dict[str, Any]:
-        blob, blob_text = self.blob()
+        goal, goal_text = self.goal()
         distance = self.counts[self.active] if self.active >= 0 and self.phase in (FLIP, DIRECTION) else 0
         return {
             "num_players": self.num_players,
@@ -463,8 +467,8 @@ class NewRuleState(State):
             "pool": self.pool,
             "removed": self.removed,
             "multi": self.multi,
-            "blob": blob,
-            "blob_text": blob_text,
+            "goal": goal,
+            "goal_text": goal_text,
             "phase": PHASE_NAMES[self.phase],
             "to_move": self.current_player(),
             "round": self.round,
@@ -515,9 +519,12 @@ def _prompt(obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
         return f"{who} places setup penny {k} of {SETUP_PENNIES} on a {colour} square."
     if phase == "direction":
         how = "orthogonally" if coin == "heads" else "diagonally"
+        when = "Settling, " if obs["settling"] else ""
         if mine:
-            return f"{coin.capitalize()}: move a penny {d} squares {how} from {obs['active']} — choose a direction."
-        return f"{who} chooses the direction for a penny leaving {obs['active']} ({d} squares {how})."
+            text = f"{when}{coin}: move a penny {d} squares {how} from {obs['active']} — choose a direction."
+        else:
+            text = f"{when}{who.lower()} chooses the direction for a penny leaving {obs['active']} ({d} squares {how})."
+        return text[0].upper() + text[1:]
     if phase == "settle-choose":
         if mine:
             return "Settling: choose the next square with 4+ pennies to disperse one penny from."
@@ -557,11 +564,8 @@ def _scene(obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
         for a, label in legal:
             if 0 <= a < SQUARES:
                 s["targets"].append({"at": LABELS[a], "action": a, "label": label})
-    blob = "yes" if obs["blob"] else "no"
-    if obs["win_rule"] == "literal":
-        goal = "Goal (literal): every penny in one 3×3 block — unreachable, every square keeps a penny"
-    else:
-        goal = f"Blob: {blob} ({obs['blob_text']})"
+    met = "yes" if obs["goal"] else "no"
+    goal = f"Goal ({obs['win_rule']}): {met}, {obs['goal_text']}"
     s["status"] = [
         f"Round {obs['round']} of {obs['max_rounds']}",
         f"Pool: {obs['pool']} pennies",
