@@ -381,7 +381,7 @@ def _draw_edge(canvas: _Canvas, e: dict[str, Any], sx: float, sy: float, x0: flo
         ch = "╲"
     else:
         ch = "╱"
-    colour = seat_colour(e["owner"]) if heavy else palette_colour(e.get("stroke")) or "grey42"
+    colour = palette_colour(e.get("stroke")) or (seat_colour(e["owner"]) if heavy else None) or "grey42"
     style = Style(color=colour, bold=heavy)
     n = max(1, math.ceil(max(abs(dc), abs(dl)) * 2))
     for k in range(n + 1):

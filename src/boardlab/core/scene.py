@@ -12,7 +12,8 @@ A game's ``scene(observation, legal)`` returns a JSON-able dict with these keys
     point (vertex) is drawn as a small circle of ``radius``.
 ``edges``
     segments: ``{"id", "from": [x, y], "to": [x, y], "owner", "stroke", "kind"}``:
-    grid lines, edges one can claim, trails.
+    grid lines, edges one can claim, trails. An owned edge is drawn heavy, in
+    its ``stroke`` colour when given, else its owner's seat colour.
 ``pieces``
     ``{"at": cell or edge id, "owner": seat | None, "kind", "label", "height",
     "facing": degrees clockwise from up | None, "face_down", "shape"}``, and
