@@ -199,22 +199,15 @@ class NewRuleState(State):
         return [float(self.outcome)] * self.num_players
 
     # -- legal moves (§2c, §4, §5) ---------------------------------------------
-    def legal_actions(self, player: int | None = None) -> list[int]:
+    def _legal_actions(self, player: int) -> list[int]:
         phase = self.phase
-        if phase in (SETUP_FLIP, FLIP):
-            return [HEADS, TAILS] if player == CHANCE or player is None else []
-        if phase == OVER or (player is not None and player != self.to_move):
-            return []
         if phase == CHOOSE_SQUARE:
             return ALL_SQUARES[:]
         if phase == DIRECTION:
             return (ORTHOGONAL_ACTIONS if self.coin == HEADS else DIAGONAL_ACTIONS)[:]
         if phase == SETUP_PLACE:
             return (DARK_SQUARES if self.coin == HEADS else LIGHT_SQUARES)[:]
-        return self.pending[:]  # SETTLE_CHOOSE
-
-    def _legal_actions(self, player: int) -> list[int]:
-        return self.legal_actions(player)
+        return sorted(self.pending)  # SETTLE_CHOOSE
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         return [(HEADS, 0.5), (TAILS, 0.5)]
@@ -252,29 +245,6 @@ class NewRuleState(State):
         return None
 
     # -- applying a move ---------------------------------------------------------
-    def apply_action(self, action: int, player: int | None = None) -> None:
-        # Fast path for the common cases (chance and seat decisions); the rest,
-        # and every refusal, goes through the core's checks and explanations.
-        if type(action) is int and (player is None or player == self.current_player()):
-            phase = self.phase
-            if phase in (SETUP_FLIP, FLIP):
-                ok = action in (HEADS, TAILS)
-                actor = CHANCE
-            elif phase == OVER:
-                ok = False
-                actor = TERMINAL
-            else:
-                ok = self._is_legal(self.to_move, action)
-                actor = self.to_move
-            if ok:
-                self._apply(action)
-                self._history.append(action)
-                self._actors.append(actor)
-                if actor == CHANCE:
-                    self._barrier = len(self._history)
-                return
-        super().apply_action(action, player)
-
     def _apply(self, action: int) -> None:
         phase = self.phase
         if phase in (FLIP, SETUP_FLIP):  # §2c, §4b
