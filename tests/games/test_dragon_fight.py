@@ -13,6 +13,8 @@ from boardlab.core.errors import IllegalActionError, OutOfTurnError
 from boardlab.core.play import random_playout
 from boardlab.games.dragon_fight import (
     ATTACKS,
+    FACE_BASE,
+    INK,
     MOVES,
     WOUND_BASE,
     DragonFightState,
@@ -73,6 +75,33 @@ def test_setup_dragons_face_each_other_and_choose_at_once() -> None:
         s.apply_action(0)  # a simultaneous node takes apply_actions only
     obs = s.observation(0)
     assert obs["damage"] == [0, 0] and obs["movement_tokens"][0] == list(MOVES) and obs["turn"] == 1
+
+
+def test_chosen_starting_facing_option() -> None:
+    """§2, option initial_facing=chosen: both riders pick a facing in secret, revealed together, before turn 1."""
+    s = new(initial_facing="chosen")
+    assert s.current_player() == SIMULTANEOUS
+    assert s.legal_moves(0) == [(FACE_BASE + k, f"face {f}") for k, f in enumerate(FACINGS)]
+    obs = s.observation(0)
+    assert obs["choosing_facing"] and obs["dragons"][0]["facing"] is None
+    scene = s.scene(1)
+    assert "faces at the start" in scene["prompt"] and [b["label"] for b in scene["buttons"]] == [
+        f"face {f}" for f in FACINGS
+    ]
+    assert all(p["facing"] is None for p in scene["pieces"])
+    before = fingerprint(s)
+    with pytest.raises(IllegalActionError, match=r"faces at the start \(§2\)"):
+        s.apply_actions([order("forward", "claw"), FACE_BASE])
+    assert fingerprint(s) == before
+    s.apply_actions([FACE_BASE + FACINGS.index("E"), FACE_BASE + FACINGS.index("N")])
+    assert where(s, 0) == "c1 E" and where(s, 1) == "c5 N"
+    assert s.undo_point(0) is None  # the reveal is a barrier
+    assert len(s.legal_actions(0)) == 24
+    assert "chosen once" in s.explain_illegal(0, FACE_BASE)
+    turn(s, ("forward", "claw"), ("forward", "claw"))  # Red to d1; Green flies off from c5 facing N
+    assert s.is_terminal() and s.returns() == [1.0, -1.0]
+    assert boardlab.make("dragon-fight").num_distinct_actions() == FACE_BASE  # the default has no facing actions
+    assert "not an action" in new().explain_illegal(0, FACE_BASE)
 
 
 # -- §4 movement tokens from each facing -------------------------------------------------
@@ -413,6 +442,16 @@ def test_scene_targets_the_squares_the_dragon_would_reach() -> None:
     dragons = {p["owner"]: p for p in scene["pieces"]}
     assert dragons[0]["at"] == "c1" and dragons[0]["facing"] == 0.0 and dragons[1]["facing"] == 180.0
     assert s.scene(None)["targets"] == [] and "in secret" in s.scene(None)["prompt"]
+
+
+def test_scene_draws_red_and_green() -> None:
+    """§1a: the dragons, the players and the scoring areas are red and green, whatever the seat palette."""
+    scene = new().scene(None)
+    assert [p["colour"] for p in sorted(scene["pieces"], key=lambda p: p["owner"])] == list(INK)
+    assert [p["colour"] for p in scene["players"]] == list(INK)
+    borders = {e["id"]: e for e in scene["edges"]}
+    assert borders["border-red"]["stroke"] == INK[0] and borders["border-green"]["stroke"] == INK[1]
+    assert borders["border-red"]["from"][1] > 5 > borders["border-green"]["from"][1]  # Red's side at the bottom
 
 
 def test_scene_warns_about_orders_that_fly_off() -> None:

@@ -12,7 +12,9 @@ Actions (§3, §6):
 * ``0 .. 23``: the secret order of a turn, ``4 * movement + attack``: one
   movement token (:data:`MOVES`) and one attack token (:data:`ATTACKS`),
   chosen by both seats at one simultaneous node;
-* ``24 .. 29``: give up movement token ``action - 24`` as a wound (§6).
+* ``24 .. 29``: give up movement token ``action - 24`` as a wound (§6);
+* ``30 .. 33``: with option ``initial_facing=chosen``, the starting facing
+  (N, E, S, W) each rider picks before turn 1, at one simultaneous node (§2).
 
 Hidden information (§8): attack tokens of a turn that ended in a collision or
 in a flight off the board are never revealed. ``observation(seat)`` shows a
@@ -33,6 +35,8 @@ from ..geometry.squaregrid import SquareGrid
 
 SIZE = 5
 COLOUR_NAMES = ("Red", "Green")
+#: On screen the dragons, players and scoring areas take their colours' palette shades, not the seats'.
+INK = (sc.SEAT_COLOURS[0], sc.SEAT_COLOURS[2])
 #: Movement tokens (§4), in token order.
 MOVES = ("forward", "forward & turn around", "veer left", "veer right", "strafe left", "strafe right")
 #: Attack tokens (§5), in token order.
@@ -40,6 +44,7 @@ ATTACKS = ("claw", "breathe fire", "tail whip", "wing buffet")
 CLAW, FIRE, TAIL, WING = range(4)
 N_ORDERS = len(MOVES) * len(ATTACKS)  # 24
 WOUND_BASE = N_ORDERS  # actions 24..29 give up a movement token
+FACE_BASE = WOUND_BASE + len(MOVES)  # actions 30..33 choose a starting facing (option initial_facing)
 ALL_MOVES = (1 << len(MOVES)) - 1
 #: Facing vectors N, E, S, W with y growing toward row 5.
 DIRS = ((0, 1), (1, 0), (0, -1), (-1, 0))
@@ -140,6 +145,13 @@ class DragonFightGame(Game):
             (False, True),
             "Two dragons that swap squares in one turn collide too (§3d).",
         ),
+        Option(
+            "initial_facing",
+            str,
+            "toward_opponent",
+            ("toward_opponent", "chosen"),
+            "Each dragon starts facing its opponent, or each rider secretly picks its dragon's first facing (§2).",
+        ),
     )
     rules_version = "1"
     mechanics = ("square grid", "simultaneous secret orders", "hidden information", "facing", "duel")
@@ -147,7 +159,7 @@ class DragonFightGame(Game):
     perfect_information = False
     inventions = (
         "Facings are the four orthogonal directions and each dragon starts facing its opponent; "
-        "the text does not say (§2).",
+        "the text does not say (option initial_facing lets the riders choose) (§2).",
         "After a collision both dragons stay on the shared square (option after_collision) (§3d).",
         "Two dragons swapping squares do not collide (option swap_collides) (§3d).",
         "Wing buffet reaches the squares exactly three steps away along the eight lines of a king's moves "
@@ -168,14 +180,15 @@ class DragonFightGame(Game):
                 self._scene_cells.append(
                     sc.cell(cell_label(x, y), GRID.center(i), poly, label=cell_label(x, y), fill=fill)
                 )
-        # §1: the scoring areas are the coloured borders beside each player's home row.
+        # §1: the scoring areas are the borders beside each player's home row, in the player's colour.
         self._scene_edges = [
-            sc.edge("border-red", (0, SIZE + 0.2), (SIZE, SIZE + 0.2), owner=0, kind="border"),
-            sc.edge("border-green", (0, -0.2), (SIZE, -0.2), owner=1, kind="border"),
+            sc.edge("border-red", (0, SIZE + 0.2), (SIZE, SIZE + 0.2), stroke=INK[0], kind="border"),
+            sc.edge("border-green", (0, -0.2), (SIZE, -0.2), stroke=INK[1], kind="border"),
         ]
+        self.chosen_facing = self.params["initial_facing"] == "chosen"
 
     def num_distinct_actions(self) -> int:
-        return N_ORDERS + len(MOVES)
+        return FACE_BASE + (len(DIRS) if self.chosen_facing else 0)
 
     def max_game_length(self) -> int:
         # A driver's safety cap, never a rule: two evasive dragons could in principle fly forever.
@@ -199,6 +212,8 @@ class DragonFightState(State):
         self.wounds: list[list[int]] = [[], []]
         self.damage = [0, 0]  # damage taken (§7a)
         self.pending = [0, 0]  # wound tokens still to give this turn (§6)
+        #: With ``initial_facing=chosen``, the riders still have to pick the starting facings (§2).
+        self.choosing_facing = game.chosen_facing
         self.over = False
         self.winner = -1  # -1 with ``over``: a tie
         self.end_reason = ""
@@ -211,6 +226,8 @@ class DragonFightState(State):
     def current_player(self) -> int:
         if self.over:
             return TERMINAL
+        if self.choosing_facing:
+            return SIMULTANEOUS  # §2: both pick a starting facing at once
         p0, p1 = self.pending
         if p0 and p1:
             return SIMULTANEOUS  # §6b: both give up wound tokens at once
@@ -228,10 +245,12 @@ class DragonFightState(State):
             return [0.0, 0.0]
         return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
 
-    # -- legal moves (§3a, §6a) -------------------------------------------
+    # -- legal moves (§2, §3a, §6a) ---------------------------------------
     def _legal_actions(self, player: int) -> list[int]:
         if self.over or not 0 <= player < 2:
             return []
+        if self.choosing_facing:
+            return [FACE_BASE + f for f in range(len(DIRS))]
         owned = self.owned[player]
         if self.pending[0] or self.pending[1]:
             if not self.pending[player]:
@@ -240,6 +259,10 @@ class DragonFightState(State):
         return [4 * m + k for m in range(len(MOVES)) if owned >> m & 1 for k in range(len(ATTACKS))]
 
     def _explain(self, player: int, action: int) -> str | None:
+        if self.choosing_facing:
+            return "first choose the direction your dragon faces at the start (§2)"
+        if action >= FACE_BASE:
+            return "the starting facing is chosen once, before the first turn, with option initial_facing=chosen (§2)"
         wounding = bool(self.pending[0] or self.pending[1])
         if action >= WOUND_BASE:
             m = action - WOUND_BASE
@@ -265,6 +288,12 @@ class DragonFightState(State):
         self._give(p, action - WOUND_BASE)
 
     def _apply_joint(self, actions: list[int | None]) -> None:
+        if self.choosing_facing:  # §2: the starting facings are revealed together
+            for p, a in enumerate(actions):
+                assert a is not None
+                self.f[p] = a - FACE_BASE
+            self.choosing_facing = False
+            return
         if self.pending[0] or self.pending[1]:  # §6b: both give up a token at once
             for p, a in enumerate(actions):
                 if a is not None:
@@ -390,8 +419,10 @@ class DragonFightState(State):
     def _action_to_string(self, player: int, action: int) -> str:
         if 0 <= action < N_ORDERS:
             return order_label(action)
-        if WOUND_BASE <= action < WOUND_BASE + len(MOVES):
+        if WOUND_BASE <= action < FACE_BASE:
             return f"give up {MOVES[action - WOUND_BASE]}"
+        if FACE_BASE <= action < FACE_BASE + len(DIRS):
+            return f"face {FACING_NAMES[action - FACE_BASE]}"
         return f"#{action}"
 
     def observation(self, player: int | None = None) -> dict[str, Any]:
@@ -417,9 +448,15 @@ class DragonFightState(State):
             "seat": player,
             "colours": list(COLOUR_NAMES),
             "dragons": [
-                {"x": self.x[p], "y": self.y[p], "facing": self.f[p], "on_board": on_board(self.x[p], self.y[p])}
+                {
+                    "x": self.x[p],
+                    "y": self.y[p],
+                    "facing": None if self.choosing_facing else self.f[p],  # §2: not chosen yet
+                    "on_board": on_board(self.x[p], self.y[p]),
+                }
                 for p in (0, 1)
             ],
+            "choosing_facing": self.choosing_facing,
             "movement_tokens": [[MOVES[m] for m in range(len(MOVES)) if self.owned[p] >> m & 1] for p in (0, 1)],
             "attack_tokens": [list(ATTACKS), list(ATTACKS)],
             "wounds": [[MOVES[m] for m in w] for w in self.wounds],
@@ -444,6 +481,8 @@ def _dest_label(dragon: dict[str, Any], move: int) -> str | None:
 def _where(d: dict[str, Any]) -> str:
     if not d["on_board"]:
         return "off the board"
+    if d["facing"] is None:
+        return f"{cell_label(d['x'], d['y'])}, facing not chosen yet"
     return f"{cell_label(d['x'], d['y'])} facing {FACING_NAMES[d['facing']]}"
 
 
@@ -473,6 +512,11 @@ def _scene(game: DragonFightGame, obs: dict[str, Any], legal: list[tuple[int, st
     if obs["over"]:
         head = "Tie" if obs["winner"] < 0 else f"{colours[obs['winner']]} wins"
         prompt = f"{head}: {obs['end_reason']}."
+    elif obs["choosing_facing"]:
+        if legal:
+            prompt = "Choose, secretly, the direction your dragon faces at the start (N is toward row 5)."
+        else:
+            prompt = "Both riders secretly choose the direction their dragon faces at the start."
     elif any(obs["pending"]):
         if legal:
             left = obs["pending"][seat]
@@ -492,8 +536,9 @@ def _scene(game: DragonFightGame, obs: dict[str, Any], legal: list[tuple[int, st
     for p in (0, 1):
         d = dragons[p]
         if d["on_board"]:
+            facing = None if d["facing"] is None else 90.0 * d["facing"]
             s["pieces"].append(
-                sc.piece(cell_label(d["x"], d["y"]), p, "dragon", label=colours[p][0], facing=90.0 * d["facing"])
+                sc.piece(cell_label(d["x"], d["y"]), p, "dragon", label=colours[p][0], facing=facing, colour=INK[p])
             )
     if obs["log"]:
         last = obs["log"][-1]
@@ -531,6 +576,8 @@ def _scene(game: DragonFightGame, obs: dict[str, Any], legal: list[tuple[int, st
     if seat is not None and legal:
         me = dragons[seat]
         for a, label in legal:
+            if a >= FACE_BASE:  # §2: a starting facing, chosen with a button
+                continue
             if a >= WOUND_BASE:  # §6a: click the token to give up
                 s["targets"].append({"at": f"move-{seat}-{a - WOUND_BASE}", "action": a, "label": label})
                 continue
@@ -544,7 +591,7 @@ def _scene(game: DragonFightGame, obs: dict[str, Any], legal: list[tuple[int, st
         s["status"].append(f"turn {obs['turn']}")
     if obs["log"]:
         s["status"].append(_turn_summary(obs["log"][-1], colours))
-    s["players"] = [sc.player(p, f"seat {p} ({colours[p]})", _where(dragons[p])) for p in (0, 1)]
+    s["players"] = [sc.player(p, f"seat {p} ({colours[p]})", _where(dragons[p]), colour=INK[p]) for p in (0, 1)]
     return sc.finish_scene(s, legal)
 
 
