@@ -450,7 +450,10 @@ def test_scene_draws_red_and_green() -> None:
     assert [p["colour"] for p in sorted(scene["pieces"], key=lambda p: p["owner"])] == list(INK)
     assert [p["colour"] for p in scene["players"]] == list(INK)
     borders = {e["id"]: e for e in scene["edges"]}
-    assert borders["border-red"]["stroke"] == INK[0] and borders["border-green"]["stroke"] == INK[1]
+    assert [(borders[b]["owner"], borders[b]["stroke"]) for b in ("border-red", "border-green")] == [
+        (0, INK[0]),
+        (1, INK[1]),
+    ]
     assert borders["border-red"]["from"][1] > 5 > borders["border-green"]["from"][1]  # Red's side at the bottom
 
 

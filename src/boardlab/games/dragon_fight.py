@@ -182,8 +182,8 @@ class DragonFightGame(Game):
                 )
         # §1: the scoring areas are the borders beside each player's home row, in the player's colour.
         self._scene_edges = [
-            sc.edge("border-red", (0, SIZE + 0.2), (SIZE, SIZE + 0.2), stroke=INK[0], kind="border"),
-            sc.edge("border-green", (0, -0.2), (SIZE, -0.2), stroke=INK[1], kind="border"),
+            sc.edge("border-red", (0, SIZE + 0.2), (SIZE, SIZE + 0.2), owner=0, stroke=INK[0], kind="border"),
+            sc.edge("border-green", (0, -0.2), (SIZE, -0.2), owner=1, stroke=INK[1], kind="border"),
         ]
         self.chosen_facing = self.params["initial_facing"] == "chosen"
 
