@@ -237,7 +237,8 @@ def test_blocked_player_passes_and_game_ends_when_both_are_blocked() -> None:  #
 def test_mover_blocked_end_rule() -> None:  # §6.2, option end_rule
     g = game(end_rule="mover_blocked")
     s = position(g, {"a1": OR, "a2": OR, "i1": BL, "i5": BL}, {"e5": -1, "e6": -1}, fill=OR)
-    assert s.is_terminal()
+    assert s.is_terminal() and s.legal_actions() == []  # Orange is blocked: no pass, the game ends
+    assert s.returns() == [1.0, -1.0] and s.observation()["passes"] == 0  # scored as it stands (§7)
 
 
 def test_largest_group_scoring_and_draws() -> None:  # §7.1, §7.2

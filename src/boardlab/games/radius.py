@@ -214,9 +214,7 @@ class RadiusState(State):
                 out[o] = dests
         return out
 
-    def legal_actions(self, player: int | None = None) -> list[int]:
-        if self.phase == OVER or (player is not None and player != self.to_move):
-            return []
+    def _legal_actions(self, player: int) -> list[int]:
         phase = self.phase
         if phase == PICK:
             return sorted(self.moves)
@@ -230,9 +228,6 @@ class RadiusState(State):
         if phase == PASS:
             return [self.game.pass_action]
         return [i for i, c in enumerate(self.content) if c == EMPTY]
-
-    def _legal_actions(self, player: int) -> list[int]:
-        return self.legal_actions(player)
 
     def _is_legal(self, player: int, action: int) -> bool:
         phase = self.phase
