@@ -227,15 +227,18 @@ def test_swap_only_before_oranges_first_stone_and_off_without_pie() -> None:  # 
 
 def test_swapped_game_scores_by_colour() -> None:  # §2.2, §5
     g = game()
-    s = g.new_initial_state()
-    play(s, "c3", "d4", "e3", "swap")
-    assert s.colour_of(1) == BLUE and s.seat_of(ORANGE) == 0
-    rng = random.Random(4)
-    random_playout(s, rng)
-    sizes = s.observation()["groups"]
-    if sizes[BLUE][0] != sizes[ORANGE][0]:
-        blue_won = sizes[BLUE][0] > sizes[ORANGE][0]
-        assert s.returns() == ([-1.0, 1.0] if blue_won else [1.0, -1.0])
+    decided = set()
+    for seed in range(20):
+        s = g.new_initial_state()
+        play(s, "c3", "d4", "e3", "swap")
+        assert isinstance(s, TrivalentState)
+        assert s.colour_of(1) == BLUE and s.seat_of(ORANGE) == 0
+        random_playout(s, random.Random(seed))
+        blue, orange = (s.group_sizes(c)[0] for c in (BLUE, ORANGE))
+        if blue != orange:  # after the swap seat 1 plays Blue: the larger group's colour wins for its new seat
+            assert s.returns() == ([-1.0, 1.0] if blue > orange else [1.0, -1.0])
+            decided.add(blue > orange)
+    assert decided == {True, False}  # both colours won at least once
 
 
 # -- §3 a turn --------------------------------------------------------------------------------------
@@ -272,6 +275,23 @@ def test_column_rule_per_turn() -> None:  # §3.3
     # Stones of earlier turns do not count: Orange may put its own stones in Blue's columns and vice versa.
     play(s, "c3", "d4", "c2")
     assert s.current_player() == 0
+
+
+def test_research_counts_of_turns() -> None:  # §3.1-§3.3 on unblocked pointy-top boards
+    for side, paths, legal in ((3, 126, 294), (4, 240, 560)):
+        g = game(board_side=side, blocked="none")
+        assert len(g.triples) == paths  # 3 colourings each: 378 and 720 before the column rule
+        assert sum(len(p) for p in g.triple_patterns) == legal
+
+
+def test_global_rule_explains_a_blocked_opponent_stone() -> None:  # §3.3 (global)
+    g = game(column_rule="global")
+    s = g.new_initial_state()
+    play(
+        s, *["i6", "h8", "i7", "j5", "k7", "k6", "d8", "c10", "d9", "f9", "e10", "e11", "g3", "f4", "g2", "b4"]
+    )  # Orange's first stone on b4
+    # b4-c3-c2 would need the Blue stone on c3, but Blue already holds column c (c10).
+    refuse(s, "c2", "Blue stone could then go only in a column that already holds a Blue stone")
 
 
 def test_column_rule_off() -> None:  # §3.3
@@ -406,7 +426,8 @@ def test_scene_points_edges_targets_and_highlights() -> None:
     play(s, "c6")
     scene = s.scene(0)
     assert {"at": "c6", "kind": "selected"} in scene["highlights"]
-    assert [p["at"] for p in scene["pieces"]] == ["c6"] and scene["pieces"][0]["owner"] == 1  # drawn blue
+    assert [p["at"] for p in scene["pieces"]] == ["c6"]
+    assert scene["pieces"][0]["owner"] == 0 and scene["pieces"][0]["colour"] == "#0072B2"  # seat 0's, drawn blue
     play(s, "d5")
     scene = s.scene(0)
     assert "Orange stone" in scene["prompt"] and all("Orange stone" in t["label"] for t in scene["targets"])
@@ -416,6 +437,14 @@ def test_scene_points_edges_targets_and_highlights() -> None:
     assert any(b["label"] == "swap sides (pie rule)" for b in scene["buttons"])
     assert s.scene(0)["targets"] == [] and "to move" in s.scene(0)["prompt"]
     assert [p["colour"] for p in scene["players"]] == ["#0072B2", "#D55E00"]
+    play(s, "swap")  # seat 1 now plays Blue: its stones and its name are drawn blue, seat 0 orange
+    scene = s.scene(0)
+    assert [(p["at"], p["owner"], p["colour"]) for p in scene["pieces"] if p["at"] in ("c6", "b5")] == [
+        ("b5", 0, "#D55E00"),
+        ("c6", 1, "#0072B2"),
+    ]
+    assert [p["colour"] for p in scene["players"]] == ["#D55E00", "#0072B2"]
+    assert scene["status"][:2] == ["Orange (seat 0): largest group 1", "Blue (seat 1): largest group 2"]
 
 
 def test_random_games_end_well_within_the_cap_and_fast() -> None:  # §4

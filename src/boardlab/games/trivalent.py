@@ -466,13 +466,8 @@ class TrivalentState(State):
             self._legal = out
         return self._legal
 
-    def legal_actions(self, player: int | None = None) -> list[int]:
-        if self.over or (player is not None and player != self.current_player()):
-            return []
-        return self._legal_now()[:]
-
     def _legal_actions(self, player: int) -> list[int]:
-        return self.legal_actions(player)
+        return self._legal_now()[:]
 
     def _is_legal(self, player: int, action: int) -> bool:
         return action in self._legal_now()
@@ -503,6 +498,11 @@ class TrivalentState(State):
         if k == 1:
             if game.column_rule != "off" and game.col[u] == game.col[action]:
                 return f"your two stones may not share a column ({labels[u]} is in column {column}) (§3.3)"
+            if any(w == action and self.stone[x] == EMPTY for w, x in game.own_moves[u]):
+                return (
+                    f"the {COLOUR_NAMES[1 - c]} stone could then go only in a column that already holds a "
+                    f"{COLOUR_NAMES[1 - c]} stone (§3.3, global column rule)"
+                )
             return f"it does not lie on three adjacent empty points with {labels[u]} (§3.1)"
         w = self.placed[1]
         return (
@@ -629,14 +629,21 @@ def _prompt(game: TrivalentGame, obs: dict[str, Any], legal: list[tuple[int, str
     return f"Place the {other} stone to complete {where} with {labels[placed[0]]} and {labels[placed[1]]}."
 
 
+def _colour(colour: int) -> str:
+    """How a colour's stones are drawn: Blue in the blue seat colour, Orange in the vermillion one."""
+    return sc.SEAT_COLOURS[PALETTE[colour]]
+
+
 def _scene(game: TrivalentGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     labels = game.labels
     s = sc.new_scene(_prompt(game, obs, legal), game._viewbox)
     s["cells"] = [dict(c) for c in game._scene_cells]
     s["edges"] = [dict(e) for e in game._scene_edges]
+    colour_of = [COLOUR_NAMES.index(name) for name in obs["colours"]]  # per seat, the colour it plays now
+    seat_of = [colour_of.index(c) for c in (BLUE, ORANGE)]
     for v, c in enumerate(obs["stones"]):
         if c >= 0:
-            s["pieces"].append(sc.piece(labels[v], PALETTE[c], "stone"))
+            s["pieces"].append(sc.piece(labels[v], seat_of[c], "stone", colour=_colour(c)))
     for v in obs["placed"]:
         s["highlights"].append({"at": labels[v], "kind": "selected"})
     for v in obs["last_turn"]:
@@ -649,20 +656,12 @@ def _scene(game: TrivalentGame, obs: dict[str, Any], legal: list[tuple[int, str]
     for a, _ in legal:
         if a == game.swap_action:
             s["buttons"].append({"action": a, "label": "swap sides (pie rule)"})
-    s["status"] = [
-        f"{obs['colours'][k]} (seat {k}): largest group {(obs['groups'][COLOUR_NAMES.index(obs['colours'][k])][:1] or [0])[0]}"
-        for k in (0, 1)
-    ]
+    largest = [(sizes[:1] or [0])[0] for sizes in obs["groups"]]  # per colour
+    s["status"] = [f"{obs['colours'][k]} (seat {k}): largest group {largest[colour_of[k]]}" for k in (0, 1)]
     s["status"].append(f"turn {obs['turn']}" + (", sides swapped" if obs["swapped"] else ""))
     s["status"].append("board: our reconstruction (the original picture is missing)")
     s["players"] = [
-        {
-            "seat": k,
-            "name": f"seat {k} ({obs['colours'][k]})",
-            "colour": sc.SEAT_COLOURS[PALETTE[COLOUR_NAMES.index(obs["colours"][k])]],
-            "detail": obs["colours"][k],
-        }
-        for k in (0, 1)
+        sc.player(k, f"seat {k} ({obs['colours'][k]})", obs["colours"][k], colour=_colour(colour_of[k])) for k in (0, 1)
     ]
     return sc.finish_scene(s, legal)
 
