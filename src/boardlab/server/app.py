@@ -42,10 +42,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..games import game_class, make
 from ..games import games as game_ids
-from .errors import ApiError, bad_request, not_found
+from .errors import ApiError, bad_request, forbidden, not_found
 from .markdown import to_html
 from .replay import ReplayCache
 from .tables import Connection, LiveTable, Platform, Settings
+from .views import geometry_text
 
 log = logging.getLogger("boardlab.server")
 
@@ -91,6 +92,17 @@ class ReplayIn(_Body):
 
 
 # -- helpers --------------------------------------------------------------------
+def fast_json(data: Any, status: int = 200) -> Response:
+    """A JSON response encoded with the standard library (FastAPI's generic encoder is slow on big views)."""
+    return Response(
+        json.dumps(data, separators=(",", ":"), ensure_ascii=False), status_code=status, media_type="application/json"
+    )
+
+
+def json_text(text: str, status: int = 200) -> Response:
+    return Response(text, status_code=status, media_type="application/json")
+
+
 def _token(authorization: str | None) -> str | None:
     if not authorization:
         return None
@@ -120,11 +132,16 @@ def rules_markdown(game_id: str) -> str | None:
     return None
 
 
+_LISTINGS: dict[str, dict[str, Any]] = {}
+
+
 def game_listing(game_id: str) -> dict[str, Any]:
-    game = make(game_id)
-    meta = game.metadata()
-    meta["has_rules"] = rules_markdown(game_id) is not None
-    return meta
+    """A game's metadata for the lobby (computed once per server process)."""
+    if game_id not in _LISTINGS:
+        meta = make(game_id).metadata()
+        meta["has_rules"] = rules_markdown(game_id) is not None
+        _LISTINGS[game_id] = meta
+    return _LISTINGS[game_id]
 
 
 def _validation_message(exc: RequestValidationError) -> str:
@@ -138,6 +155,53 @@ def _validation_message(exc: RequestValidationError) -> str:
             return "the request needs a JSON body"
         parts.append(f"{loc or 'body'}: {msg}")
     return "; ".join(parts) or "invalid request"
+
+
+class LimitsMiddleware:
+    """Refuse oversized bodies early and add a few safety headers (a plain ASGI middleware: cheap)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                if not value.isdigit():
+                    await _send_json(send, 400, {"error": "bad_request", "message": "bad Content-Length"})
+                    return
+                if int(value) > MAX_BODY:
+                    body = {"error": "too_large", "message": f"request bodies are limited to {MAX_BODY} bytes"}
+                    await _send_json(send, 413, body)
+                    return
+        api = scope.get("path", "").startswith("/api/")
+
+        async def send_with_headers(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                names = {k.lower() for k, _ in headers}
+                extra = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer")]
+                if api:
+                    extra.append((b"cache-control", b"no-store"))
+                headers.extend((k, v) for k, v in extra if k not in names)
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+async def _send_json(send: Any, status: int, body: dict[str, Any]) -> None:
+    data = json.dumps(body).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())],
+        }
+    )
+    await send({"type": "http.response.body", "body": data})
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -161,6 +225,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.platform = platform
+    app.add_middleware(LimitsMiddleware)
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -174,24 +239,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         return JSONResponse({"error": code, "message": str(exc.detail)}, status_code=exc.status_code)
-
-    @app.middleware("http")
-    async def _limits(request: Request, call_next: Any) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None:
-            if not length.isdigit():
-                return JSONResponse({"error": "bad_request", "message": "bad Content-Length"}, status_code=400)
-            if int(length) > MAX_BODY:
-                return JSONResponse(
-                    {"error": "too_large", "message": f"request bodies are limited to {MAX_BODY} bytes"},
-                    status_code=413,
-                )
-        response: Response = await call_next(request)
-        if request.url.path.startswith("/api/"):
-            response.headers.setdefault("Cache-Control", "no-store")
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        return response
 
     # -- pages ------------------------------------------------------------------
     def page(name: str) -> FileResponse:
@@ -228,35 +275,35 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # -- games -------------------------------------------------------------------
     @app.get("/api/health")
-    async def health() -> dict[str, Any]:
-        return {"ok": True, "tables_in_memory": len(platform.tables)}
+    async def health() -> Response:
+        return fast_json({"ok": True, "tables_in_memory": len(platform.tables)})
 
     @app.get("/api/games")
-    async def list_games() -> dict[str, Any]:
+    async def list_games() -> Response:
         out = []
         for gid in game_ids():
             try:
                 out.append(game_listing(gid))
             except Exception as e:  # a game module under construction must not take the lobby down
                 log.warning("game %s could not be listed: %s", gid, e)
-        return {"games": out, "agents": platform.agents()}
+        return fast_json({"games": out, "agents": platform.agents()})
 
     @app.get("/api/games/{game_id}")
-    async def get_game(game_id: str) -> dict[str, Any]:
+    async def get_game(game_id: str) -> Response:
         if game_id not in game_ids():
             raise not_found(f"unknown game {game_id!r}; known games: {', '.join(game_ids())}")
-        return game_listing(game_id)
+        return fast_json(game_listing(game_id))
 
     @app.get("/api/games/{game_id}/rules")
-    async def get_rules(game_id: str) -> dict[str, Any]:
+    async def get_rules(game_id: str) -> Response:
         text = rules_markdown(game_id)
         if text is None:
             raise not_found(f"no rules document for {game_id!r}")
-        return {"game": game_id, "markdown": text, "html": to_html(text)}
+        return fast_json({"game": game_id, "markdown": text, "html": to_html(text)})
 
     @app.get("/api/agents")
-    async def get_agents() -> dict[str, Any]:
-        return platform.agents()
+    async def get_agents() -> Response:
+        return fast_json(platform.agents())
 
     # -- tables ------------------------------------------------------------------
     async def _table_and_seat(table_id: str, authorization: str | None) -> tuple[LiveTable, int | None]:
@@ -265,7 +312,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return table, table.seat_of(token)
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(body: CreateTableIn, request: Request) -> dict[str, Any]:
+    async def create_table(body: CreateTableIn, request: Request) -> Response:
         table, tokens, spectator, host = await platform.create(
             body.game,
             body.options,
@@ -280,46 +327,45 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             host_tokens = [tokens[host]] if host is not None else []
         else:
             host_tokens = [tokens[s] for s in sorted(tokens)]
-        return {
-            "id": table.id,
-            "table": table.summary(),
-            "seats": table.seats,
-            "tokens": {str(s): t for s, t in tokens.items()},
-            "spectator_token": spectator,
-            "host_seat": host,
-            "links": {
-                "host": base + ",".join(host_tokens or [spectator]),
-                "seats": {str(s): base + t for s, t in tokens.items()},
-                "spectator": base + spectator,
+        return fast_json(
+            {
+                "id": table.id,
+                "table": table.summary(),
+                "seats": table.seats,
+                "tokens": {str(s): t for s, t in tokens.items()},
+                "spectator_token": spectator,
+                "host_seat": host,
+                "links": {
+                    "host": base + ",".join(host_tokens or [spectator]),
+                    "seats": {str(s): base + t for s, t in tokens.items()},
+                    "spectator": base + spectator,
+                },
             },
-        }
+            status=201,
+        )
 
     @app.get("/api/tables/{table_id}")
     async def get_view(
         table_id: str, public: bool = Query(default=False), authorization: str | None = Header(default=None)
-    ) -> dict[str, Any]:
+    ) -> Response:
         """The token's seat's view; ``?public=true``: the spectator's view (any token of the table)."""
         table, seat = await _table_and_seat(table_id, authorization)
-        return platform.view(table, None if public else seat)
+        return json_text(platform.view_json(table, None if public else seat))
 
     @app.post("/api/tables/{table_id}/moves")
     async def post_move(
         table_id: str, body: MoveIn, view: bool = Query(default=True), authorization: str | None = Header(default=None)
-    ) -> dict[str, Any]:
+    ) -> Response:
         table, seat = await _table_and_seat(table_id, authorization)
         await platform.act(table, seat, body.action, body.label, body.revision)
-        out: dict[str, Any] = {"ok": True, "revision": table.revision}
-        if view:
-            out["view"] = platform.view(table, seat)
-        return out
+        head = f'{{"ok":true,"revision":{table.revision}'
+        return json_text(head + (f',"view":{platform.view_json(table, seat)}}}' if view else "}"))
 
     @app.post("/api/tables/{table_id}/undo")
-    async def post_undo(
-        table_id: str, body: UndoIn, authorization: str | None = Header(default=None)
-    ) -> dict[str, Any]:
+    async def post_undo(table_id: str, body: UndoIn, authorization: str | None = Header(default=None)) -> Response:
         table, seat = await _table_and_seat(table_id, authorization)
         await platform.undo(table, seat, body.revision)
-        return {"ok": True, "revision": table.revision, "view": platform.view(table, seat)}
+        return json_text(f'{{"ok":true,"revision":{table.revision},"view":{platform.view_json(table, seat)}}}')
 
     @app.get("/api/tables/{table_id}/record")
     async def get_record(table_id: str, authorization: str | None = Header(default=None)) -> Response:
@@ -336,15 +382,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             text, media_type="application/json", headers={"Content-Disposition": f'attachment; filename="{name}"'}
         )
 
+    @app.get("/api/geometry/{gid}")
+    async def get_geometry(gid: str) -> Response:
+        """Board shapes referred to by views (immutable: the id is a hash of the content)."""
+        text = geometry_text(gid)
+        if text is None:
+            raise not_found("unknown geometry; fetch the view again")
+        return Response(
+            text, media_type="application/json", headers={"Cache-Control": "public, max-age=31536000, immutable"}
+        )
+
     # -- replays -----------------------------------------------------------------
     @app.post("/api/replays")
-    async def post_replay(body: ReplayIn) -> dict[str, Any]:
+    async def post_replay(body: ReplayIn) -> Response:
         replay = await asyncio.get_running_loop().run_in_executor(None, replays.add, body.record)
-        return replay.summary()
+        return fast_json(replay.summary())
 
     @app.get("/api/replays/{rid}/{step}")
-    async def get_frame(rid: str, step: int, seat: int | None = Query(default=None)) -> dict[str, Any]:
-        return replays.get(rid).frame(step, seat)
+    async def get_frame(rid: str, step: int, seat: int | None = Query(default=None)) -> Response:
+        return fast_json(replays.get(rid).frame(step, seat))
 
     # -- live updates ------------------------------------------------------------
     @app.websocket("/api/tables/{table_id}/ws")
@@ -357,7 +413,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         try:
             first = await asyncio.wait_for(websocket.receive_text(), timeout=15)
-        except (TimeoutError, WebSocketDisconnect):
+        except WebSocketDisconnect:
+            return
+        except TimeoutError:
             await websocket.close(code=4400)
             return
         try:
@@ -409,7 +467,36 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     return
                 await websocket.send_text(msg)
 
+        async def act(kind: str, msg: dict[str, Any]) -> None:
+            """A move or an undo sent on the socket; answered by an ``ack`` after it is stored."""
+            rid = msg.get("id")
+            try:
+                if not (
+                    rid is None or (isinstance(rid, (int, str)) and not isinstance(rid, bool) and len(str(rid)) <= 64)
+                ):
+                    rid = None
+                    raise bad_request("'id' must be a number or a short string")
+                seat = msg.get("seat")
+                if type(seat) is not int or seat not in conn.present:
+                    raise forbidden("this connection holds no token for that seat (say which seat in 'seat')")
+                revision = msg.get("revision")
+                if type(revision) is not int or revision < 0:
+                    raise bad_request("'revision' must be the revision of the view you acted on")
+                if kind == "move":
+                    action, label = msg.get("action"), msg.get("label")
+                    if action is not None and type(action) is not int:
+                        raise bad_request("'action' must be an action number")
+                    if label is not None and (not isinstance(label, str) or len(label) > 200):
+                        raise bad_request("'label' must be a move as text")
+                    await platform.act(table, seat, action, label, revision)
+                else:
+                    await platform.undo(table, seat, revision)
+                send(json.dumps({"type": "ack", "id": rid, "ok": True, "revision": table.revision}))
+            except ApiError as e:
+                send(json.dumps({"type": "ack", "id": rid, "ok": False, "status": e.status, **e.body()}))
+
         send_task = asyncio.ensure_future(sender())
+        acting: set[asyncio.Task[None]] = set()
         platform.connect(table, conn)
         try:
             while True:
@@ -417,7 +504,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 try:
                     msg = _parse_ws(raw)
                     kind = msg.get("type")
-                    if kind == "ping":
+                    if kind in ("move", "undo"):
+                        task = asyncio.ensure_future(act(kind, msg))
+                        acting.add(task)
+                        task.add_done_callback(acting.discard)
+                    elif kind == "ping":
                         send(json.dumps({"type": "pong"}))
                     elif kind == "view_as":
                         tok = msg.get("token")

@@ -73,12 +73,11 @@ class Replay:
             detail = "Next: a chance event."
         else:
             detail = str(scene.get("prompt") or "")
-        players = scene.get("players") or []
-        colours = [
-            (players[s].get("colour") if len(players) == n and isinstance(players[s], dict) else None)
-            or SEAT_COLOURS[s % len(SEAT_COLOURS)]
-            for s in range(n)
-        ]
+        colours = [SEAT_COLOURS[s % len(SEAT_COLOURS)] for s in range(n)]
+        for k, p in enumerate(scene.get("players") or []):
+            seat = p.get("seat", k) if isinstance(p, dict) else None
+            if isinstance(seat, int) and 0 <= seat < n and isinstance(p.get("colour"), str):
+                colours[seat] = p["colour"]
         return {
             "step": step,
             "steps": steps,
@@ -90,20 +89,17 @@ class Replay:
             "terminal": cp == TERMINAL,
         }
 
-    def log(self, upto: int) -> list[dict[str, Any]]:
+    def log(self, upto: int) -> list[list[Any]]:
+        """``[actor, text]`` per step up to ``upto`` (everything is shown in a replay)."""
         actors = self.states[-1].actors()
-        out = []
+        out: list[list[Any]] = []
         for i in range(upto):
             actor, label = actors[i], self.labels[i]
-            if actor == CHANCE:
-                out.append({"i": i + 1, "actor": actor, "who": "Chance", "text": f"Chance: {label}"})
-            elif actor == SIMULTANEOUS:
-                parts = [f"{self.names[s]}: {lab}" for s, lab in enumerate(label) if lab is not None]
-                out.append(
-                    {"i": i + 1, "actor": actor, "who": "Everyone", "text": "Revealed together — " + "; ".join(parts)}
-                )
+            if actor == SIMULTANEOUS:
+                parts = [f"{self.names[s]}: {lab}" for s, lab in enumerate(label or []) if lab is not None]
+                out.append([actor, "revealed together — " + "; ".join(parts)])
             else:
-                out.append({"i": i + 1, "actor": actor, "who": self.names[actor], "text": str(label)})
+                out.append([actor, str(label)])
         return out
 
 

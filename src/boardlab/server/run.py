@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import sys
 
@@ -23,10 +24,28 @@ def serve(
 
     from .app import create_app
 
+    # The database writer thread hands the GIL back and forth with the event loop on every
+    # SQLite call; the default 5 ms switch interval would make each handoff cost up to 5 ms.
+    sys.setswitchinterval(0.0005)
     url = normalise_url(db)
     app = create_app(Settings(db_url=url, ai_workers=ai_workers, ai_delay=ai_delay))
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    # Long-lived objects (modules, the app, the games) need no cycle collection: freeze them, and
+    # collect the young generation less often, so that no full collection pauses every table at once.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20000, 50, 1000)
     print(f"boardlab is running at http://{shown}:{port}/  (database: {describe_url(url)}; Ctrl+C stops it)")
     sys.stdout.flush()
-    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False, ws_max_size=65536)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        access_log=False,
+        ws_max_size=65536,
+        ws_per_message_deflate=False,
+        backlog=2048,
+        timeout_keep_alive=75,
+    )

@@ -26,10 +26,15 @@ from one dedicated thread, never from the event loop.
 from __future__ import annotations
 
 import json
+import logging
 import pathlib
+import queue
+import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     BigInteger,
@@ -41,15 +46,14 @@ from sqlalchemy import (
     String,
     Table,
     Text,
-    and_,
     create_engine,
-    delete,
     event,
-    insert,
     select,
-    update,
 )
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
+
+T = TypeVar("T")
+log = logging.getLogger("boardlab.server")
 
 DEFAULT_DB_URL = "sqlite:///./boardlab-data/boardlab.db"
 
@@ -158,38 +162,64 @@ class Store:
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
+            # Let SQLAlchemy, not the sqlite3 module, open transactions, so SAVEPOINTs work.
+            event.listen(self.engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN"))
         metadata.create_all(self.engine)
+        self.paramstyle = self.engine.dialect.paramstyle
 
     def close(self) -> None:
         self.engine.dispose()
 
     # -- writes -------------------------------------------------------------
-    def create_table(self, row: TableRow) -> None:
+    # Each ``op_*`` runs inside a transaction it is given, through a plain DBAPI
+    # cursor (:class:`Sql`): the group-commit writer batches many into one commit
+    # and SQLAlchemy's per-statement overhead would dominate such small writes.
+    # The plain methods run one operation in its own transaction.
+    def run(self, op: Callable[..., T], *args: Any) -> T:
+        """Run one write operation in its own transaction."""
         with self.engine.begin() as c:
-            c.execute(
-                insert(tables_t).values(
-                    id=row.id,
-                    game=row.game,
-                    options=json.dumps(row.options),
-                    rules_version=row.rules_version,
-                    num_players=row.num_players,
-                    mode=row.mode,
-                    seats=json.dumps(row.seats),
-                    seed=row.seed,
-                    revision=row.revision,
-                    status=row.status,
-                    result=json.dumps(row.result) if row.result is not None else None,
-                    seat_hashes=json.dumps(row.seat_hashes),
-                    spectator_hash=row.spectator_hash,
-                    created_at=row.created_at,
-                    updated_at=row.updated_at,
-                )
-            )
-            if row.moves:
-                c.execute(insert(moves_t), _move_values(row.id, 0, row.moves))
+            return op(Sql(c, self.paramstyle), *args)
 
-    def append_moves(
+    def create_table(self, row: TableRow) -> None:
+        self.run(self.op_create_table, row)
+
+    def append_moves(self, *args: Any) -> None:
+        self.run(self.op_append_moves, *args)
+
+    def truncate(self, *args: Any) -> None:
+        self.run(self.op_truncate, *args)
+
+    def set_pending(self, *args: Any) -> None:
+        self.run(self.op_set_pending, *args)
+
+    def op_create_table(self, c: Sql, row: TableRow) -> None:
+        c.execute(
+            "INSERT INTO tables (id, game, options, rules_version, num_players, mode, seats, seed, revision, status,"
+            " result, seat_hashes, spectator_hash, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                row.id,
+                row.game,
+                json.dumps(row.options),
+                row.rules_version,
+                row.num_players,
+                row.mode,
+                json.dumps(row.seats),
+                row.seed,
+                row.revision,
+                row.status,
+                json.dumps(row.result) if row.result is not None else None,
+                json.dumps(row.seat_hashes),
+                row.spectator_hash,
+                row.created_at,
+                row.updated_at,
+            ),
+        )
+        if row.moves:
+            c.executemany(_INSERT_MOVE, _move_values(row.id, 0, row.moves))
+
+    def op_append_moves(
         self,
+        c: Sql,
         table_id: str,
         start: int,
         moves: list[MoveRow],
@@ -199,49 +229,46 @@ class Store:
         result: dict[str, Any] | None,
         clear_pending: bool = False,
     ) -> None:
-        """Add history entries ``start, start+1, …`` and bump the revision, in one transaction."""
-        with self.engine.begin() as c:
-            self._bump(c, table_id, old_revision, new_revision, status, result)
-            if clear_pending:
-                c.execute(delete(pending_t).where(pending_t.c.table_id == table_id))
-            if moves:
-                c.execute(insert(moves_t), _move_values(table_id, start, moves))
+        """Add history entries ``start, start+1, …`` and bump the revision."""
+        self._bump(c, table_id, old_revision, new_revision, status, result)
+        if clear_pending:
+            c.execute("DELETE FROM pending WHERE table_id = ?", (table_id,))
+        if moves:
+            c.executemany(_INSERT_MOVE, _move_values(table_id, start, moves))
 
-    def truncate(
-        self, table_id: str, length: int, old_revision: int, new_revision: int, status: str, result: Any
+    def op_truncate(
+        self,
+        c: Sql,
+        table_id: str,
+        length: int,
+        old_revision: int,
+        new_revision: int,
+        status: str,
+        result: Any,
     ) -> None:
         """Drop history entries from index ``length`` on (undo) and any sealed submissions."""
-        with self.engine.begin() as c:
-            self._bump(c, table_id, old_revision, new_revision, status, result)
-            c.execute(delete(moves_t).where(and_(moves_t.c.table_id == table_id, moves_t.c.idx >= length)))
-            c.execute(delete(pending_t).where(pending_t.c.table_id == table_id))
+        self._bump(c, table_id, old_revision, new_revision, status, result)
+        c.execute("DELETE FROM moves WHERE table_id = ? AND idx >= ?", (table_id, length))
+        c.execute("DELETE FROM pending WHERE table_id = ?", (table_id,))
 
-    def set_pending(self, table_id: str, seat: int, action: int | None, revision: int) -> None:
+    def op_set_pending(self, c: Sql, table_id: str, seat: int, action: int | None, revision: int) -> None:
         """Seal (``action`` given) or withdraw (``None``) a seat's simultaneous submission."""
-        with self.engine.begin() as c:
-            current = c.execute(select(tables_t.c.revision).where(tables_t.c.id == table_id)).scalar_one_or_none()
-            if current != revision:
-                raise StaleRevision(f"table {table_id} is at revision {current}, not {revision}")
-            c.execute(delete(pending_t).where(and_(pending_t.c.table_id == table_id, pending_t.c.seat == seat)))
-            if action is not None:
-                c.execute(
-                    insert(pending_t).values(
-                        table_id=table_id, seat=seat, action=action, revision=revision, at=time.time()
-                    )
-                )
-
-    def _bump(self, c: Any, table_id: str, old: int, new: int, status: str, result: Any) -> None:
-        r = c.execute(
-            update(tables_t)
-            .where(and_(tables_t.c.id == table_id, tables_t.c.revision == old))
-            .values(
-                revision=new,
-                status=status,
-                result=json.dumps(result) if result is not None else None,
-                updated_at=time.time(),
+        current = c.fetchone("SELECT revision FROM tables WHERE id = ?", (table_id,))
+        if current is None or current[0] != revision:
+            raise StaleRevision(f"table {table_id} is at revision {current and current[0]}, not {revision}")
+        c.execute("DELETE FROM pending WHERE table_id = ? AND seat = ?", (table_id, seat))
+        if action is not None:
+            c.execute(
+                "INSERT INTO pending (table_id, seat, action, revision, at) VALUES (?,?,?,?,?)",
+                (table_id, seat, action, revision, time.time()),
             )
+
+    def _bump(self, c: Sql, table_id: str, old: int, new: int, status: str, result: Any) -> None:
+        n = c.execute(
+            "UPDATE tables SET revision = ?, status = ?, result = ?, updated_at = ? WHERE id = ? AND revision = ?",
+            (new, status, json.dumps(result) if result is not None else None, time.time(), table_id, old),
         )
-        if r.rowcount != 1:
+        if n != 1:
             raise StaleRevision(f"table {table_id} is no longer at revision {old}")
 
     # -- reads --------------------------------------------------------------
@@ -279,6 +306,7 @@ class Store:
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None
     cur = dbapi_connection.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
     # FULL: every commit is synced to disk before it returns (an acknowledged move survives a crash).
@@ -288,19 +316,36 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cur.close()
 
 
-def _move_values(table_id: str, start: int, moves: list[MoveRow]) -> list[dict[str, Any]]:
+_INSERT_MOVE = "INSERT INTO moves (table_id, idx, actor, entry, label, at) VALUES (?,?,?,?,?,?)"
+
+
+def _move_values(table_id: str, start: int, moves: list[MoveRow]) -> list[tuple[Any, ...]]:
     now = time.time()
-    return [
-        {
-            "table_id": table_id,
-            "idx": start + i,
-            "actor": m.actor,
-            "entry": json.dumps(m.entry),
-            "label": json.dumps(m.label),
-            "at": now,
-        }
-        for i, m in enumerate(moves)
-    ]
+    return [(table_id, start + i, m.actor, json.dumps(m.entry), json.dumps(m.label), now) for i, m in enumerate(moves)]
+
+
+class Sql:
+    """A DBAPI cursor on a SQLAlchemy connection's transaction, taking ``?`` placeholders for any driver."""
+
+    def __init__(self, conn: Connection, paramstyle: str) -> None:
+        self.cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        self.convert = paramstyle in ("format", "pyformat")
+
+    def _sql(self, sql: str) -> str:
+        return sql.replace("?", "%s") if self.convert else sql
+
+    def execute(self, sql: str, params: tuple[Any, ...] = ()) -> int:
+        """Run one statement; returns the number of rows it changed."""
+        self.cursor.execute(self._sql(sql), params)
+        return int(self.cursor.rowcount)
+
+    def executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        self.cursor.executemany(self._sql(sql), rows)
+
+    def fetchone(self, sql: str, params: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:
+        self.cursor.execute(self._sql(sql), params)
+        row = self.cursor.fetchone()
+        return tuple(row) if row is not None else None
 
 
 def _table_row(r: Any) -> TableRow:
@@ -321,3 +366,86 @@ def _table_row(r: Any) -> TableRow:
         created_at=r["created_at"],
         updated_at=r["updated_at"],
     )
+
+
+class GroupWriter:
+    """One thread that commits write operations in batches (group commit).
+
+    Every operation queued while a commit is on its way to disk joins the next
+    transaction, each inside its own SAVEPOINT: an operation that fails (say, a
+    stale revision) is rolled back alone, and the others commit together with
+    one sync to disk. A future resolves only after the commit has returned, so
+    the caller acknowledges nothing that is not stored.
+    """
+
+    MAX_BATCH = 256
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._queue: queue.SimpleQueue[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]] | None] = (
+            queue.SimpleQueue()
+        )
+        self._thread = threading.Thread(target=self._loop, name="boardlab-db-writer", daemon=True)
+        self._thread.start()
+        self.batches = 0
+        self.operations = 0
+
+    def submit(self, op: Callable[..., T], *args: Any) -> Future[T]:
+        fut: Future[T] = Future()
+        self._queue.put((fut, op, args))
+        return fut
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(timeout=30)
+
+    def _loop(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            batch = [item]
+            stop = False
+            while len(batch) < self.MAX_BATCH:
+                try:
+                    nxt = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    stop = True
+                    break
+                batch.append(nxt)
+            self._commit(batch)
+            if stop:
+                return
+
+    def _commit(self, batch: list[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]]) -> None:
+        live = [b for b in batch if b[0].set_running_or_notify_cancel()]
+        outcomes: list[tuple[Future[Any], Any, BaseException | None]] = []
+        try:
+            with self.store.engine.begin() as conn:
+                c = Sql(conn, self.store.paramstyle)
+                for fut, op, args in live:
+                    c.execute("SAVEPOINT op")
+                    try:
+                        result = op(c, *args)
+                    except Exception as e:
+                        c.execute("ROLLBACK TO SAVEPOINT op")
+                        c.execute("RELEASE SAVEPOINT op")
+                        outcomes.append((fut, None, e))
+                    else:
+                        c.execute("RELEASE SAVEPOINT op")
+                        outcomes.append((fut, result, None))
+        except Exception as e:  # the commit itself failed: nothing in this batch is stored
+            log.exception("database commit failed")
+            for fut, _op, _args in live:
+                if not fut.done():
+                    fut.set_exception(e)
+            return
+        self.batches += 1
+        self.operations += len(live)
+        for fut, result, exc in outcomes:
+            if exc is not None:
+                fut.set_exception(exc)
+            else:
+                fut.set_result(result)

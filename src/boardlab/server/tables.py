@@ -44,8 +44,8 @@ from ..core.record import GameRecord, outcome
 from ..games import make
 from .ai import AIPool, available_agents, seed_for
 from .errors import ApiError, bad_request, conflict, forbidden, illegal, not_found
-from .store import MoveRow, StaleRevision, Store, TableRow
-from .views import build_view
+from .store import GroupWriter, MoveRow, StaleRevision, Store, TableRow
+from .views import build_view, geometry_text
 
 log = logging.getLogger("boardlab.server")
 T = TypeVar("T")
@@ -80,6 +80,8 @@ class Connection:
     present: set[int]
     view_seat: int | None
     close: Callable[[], None]
+    #: Geometry ids already sent on this socket.
+    geometries: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -101,6 +103,12 @@ class LiveTable:
     connections: list[Connection] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     ai_task: asyncio.Task[None] | None = None
+    #: Bumped on every change that a view shows; ``view_cache[seat] = (stamp, json)``.
+    stamp: int = 0
+    view_cache: dict[int | None, tuple[int, str, str | None]] = field(default_factory=dict)
+
+    def touch(self) -> None:
+        self.stamp += 1
 
     @property
     def present(self) -> set[int]:
@@ -159,13 +167,15 @@ class Platform:
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings()
         self.store = Store(self.settings.db_url)
-        workers = 1 if self.store.is_sqlite else 4
-        self._db_pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="boardlab-db")
+        #: Writes go through one group-commit thread; reads through a small pool.
+        self.writer = GroupWriter(self.store)
+        self._db_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="boardlab-db-read")
         self.ai = AIPool(self.settings.ai_workers)
         self.tables: OrderedDict[str, LiveTable] = OrderedDict()
         self._loading: dict[str, asyncio.Future[LiveTable]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stopping = False
+        self._games: dict[tuple[str, str], Game] = {}
 
     # -- life cycle -----------------------------------------------------------
     async def start(self) -> None:
@@ -183,6 +193,7 @@ class Platform:
         for task in list(self._tasks):
             task.cancel()
         self.ai.shutdown()
+        self.writer.close()
         self._db_pool.shutdown(wait=True)
         self.store.close()
 
@@ -193,7 +204,12 @@ class Platform:
         return task
 
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
+        """A read, in the reader pool."""
         return await asyncio.get_running_loop().run_in_executor(self._db_pool, partial(fn, *args))
+
+    async def _write(self, op: Callable[..., T], *args: Any) -> T:
+        """A write, committed (with others queued at the same time) before this returns."""
+        return await asyncio.wrap_future(self.writer.submit(op, *args))
 
     async def _resume_ai_tables(self) -> None:
         try:
@@ -209,6 +225,21 @@ class Platform:
             except ApiError as e:
                 log.warning("table %s not resumed: %s", table_id, e.message)
 
+    def game_for(self, game_id: str, options: dict[str, Any]) -> Game:
+        """The game with these options; instances are shared between tables (games are immutable once set up)."""
+        try:
+            key = (game_id, json.dumps(options, sort_keys=True))
+        except (TypeError, ValueError):
+            raise ValueError("options must be a JSON object of plain values") from None
+        game = self._games.get(key)
+        if game is None:
+            game = make(game_id, **options)
+            if len(self._games) >= 256:
+                self._games.clear()
+            self._games[key] = game
+            self._games[(game_id, json.dumps(game.params, sort_keys=True))] = game
+        return game
+
     # -- creating -------------------------------------------------------------
     async def create(
         self,
@@ -222,7 +253,7 @@ class Platform:
     ) -> tuple[LiveTable, dict[int, str], str, int | None]:
         """A new table; returns it with the seat tokens, the spectator token and the host's seat."""
         try:
-            game = make(game_id, **options)
+            game = self.game_for(game_id, options)
             n = game.resolve_num_players(num_players)
         except ValueError as e:
             raise bad_request(str(e)) from None
@@ -275,7 +306,7 @@ class Platform:
             updated_at=now,
             moves=moves,
         )
-        await self._db(self.store.create_table, row)
+        await self._write(self.store.op_create_table, row)
         self._cache(table)
         self._kick(table)
         return table, tokens, spectator, host
@@ -343,7 +374,7 @@ class Platform:
 
     def _restore(self, row: TableRow) -> LiveTable:
         try:
-            game = make(row.game, **row.options)
+            game = self.game_for(row.game, row.options)
         except ValueError as e:
             raise conflict("cannot_restore", f"table {row.id} cannot be resumed: {e}") from None
         if game.rules_version != row.rules_version:
@@ -484,7 +515,7 @@ class Platform:
             table.pending = {}
         else:
             try:
-                await self._db(self.store.set_pending, table.id, seat, action, table.revision)
+                await self._write(self.store.op_set_pending, table.id, seat, action, table.revision)
             except StaleRevision as e:
                 raise conflict("stale", str(e)) from None
             table.pending = pending
@@ -496,8 +527,16 @@ class Platform:
         status = "finished" if new.is_terminal() else "playing"
         result = outcome(new.returns()) if new.is_terminal() else None
         try:
-            await self._db(
-                self.store.append_moves, table.id, start, moves, table.revision, new_rev, status, result, clear_pending
+            await self._write(
+                self.store.op_append_moves,
+                table.id,
+                start,
+                moves,
+                table.revision,
+                new_rev,
+                status,
+                result,
+                clear_pending,
             )
         except StaleRevision as e:
             raise conflict("stale", f"{e}; look again and retry") from None
@@ -538,7 +577,7 @@ class Platform:
             self._check_revision(table, revision)
             if seat in table.pending:
                 try:
-                    await self._db(self.store.set_pending, table.id, seat, None, table.revision)
+                    await self._write(self.store.op_set_pending, table.id, seat, None, table.revision)
                 except StaleRevision as e:
                     raise conflict("stale", str(e)) from None
                 table.pending = {s: a for s, a in table.pending.items() if s != seat}
@@ -551,7 +590,7 @@ class Platform:
             new = table.game.state_from_history(state.history()[:point], state.num_players)
             new_rev = table.revision + 1
             try:
-                await self._db(self.store.truncate, table.id, point, table.revision, new_rev, "playing", None)
+                await self._write(self.store.op_truncate, table.id, point, table.revision, new_rev, "playing", None)
             except StaleRevision as e:
                 raise conflict("stale", str(e)) from None
             table.state = new
@@ -647,13 +686,29 @@ class Platform:
             if not self._stopping:
                 await asyncio.sleep(1.0)
         finally:
-            table.thinking = set()
+            if table.thinking:
+                table.thinking = set()
+                table.touch()
         if not self._stopping:
             asyncio.get_running_loop().call_soon(self._kick, table)
 
     # -- views and live updates -----------------------------------------------
     def view(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
         return build_view(table, seat, can_undo=self.can_undo(table, seat))
+
+    def view_json(self, table: LiveTable, seat: int | None) -> str:
+        """The view as JSON text, encoded once per change of the table and shared by every reader."""
+        return self._cached_view(table, seat)[0]
+
+    def _cached_view(self, table: LiveTable, seat: int | None) -> tuple[str, str | None]:
+        cached = table.view_cache.get(seat)
+        if cached is not None and cached[0] == table.stamp:
+            return cached[1], cached[2]
+        view = self.view(table, seat)
+        text = json.dumps(view, separators=(",", ":"), ensure_ascii=False)
+        gid = view["scene"].get("geometry")
+        table.view_cache[seat] = (table.stamp, text, gid)
+        return text, gid
 
     def connect(self, table: LiveTable, conn: Connection) -> None:
         table.connections.append(conn)
@@ -665,20 +720,32 @@ class Platform:
             self._broadcast(table)
 
     def push_view(self, table: LiveTable, conn: Connection) -> None:
-        conn.send(_message(self.view(table, conn.view_seat), conn.view_seat))
+        text, gid = self._cached_view(table, conn.view_seat)
+        self._send(conn, _message(text, conn.view_seat), gid)
+
+    def _send(self, conn: Connection, message: str, gid: str | None) -> None:
+        if gid is not None and gid not in conn.geometries:
+            shapes = geometry_text(gid)
+            if shapes is not None:
+                conn.send(f'{{"type":"geometry","geometry":{shapes}}}')
+                conn.geometries.add(gid)
+        conn.send(message)
 
     def _broadcast(self, table: LiveTable) -> None:
-        cache: dict[int | None, str] = {}
+        """Something changed: forget cached views and send every connection its seat's new view."""
+        table.touch()
+        cache: dict[int | None, tuple[str, str | None]] = {}
         for conn in list(table.connections):
             s = conn.view_seat
             if s not in cache:
-                cache[s] = _message(self.view(table, s), s)
-            conn.send(cache[s])
+                text, gid = self._cached_view(table, s)
+                cache[s] = (_message(text, s), gid)
+            self._send(conn, *cache[s])
 
     # -- replays --------------------------------------------------------------
     def agents(self) -> dict[str, Any]:
         return available_agents()
 
 
-def _message(view: dict[str, Any], seat: int | None) -> str:
-    return json.dumps({"type": "view", "seat": seat, "view": view}, separators=(",", ":"))
+def _message(view_text: str, seat: int | None) -> str:
+    return f'{{"type":"view","seat":{json.dumps(seat)},"view":{view_text}}}'

@@ -9,6 +9,9 @@ simultaneous choices are reported only as "submitted".
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from ..core.constants import CHANCE, SIMULTANEOUS, TERMINAL
@@ -18,6 +21,69 @@ from ..core.scene import SEAT_COLOURS
 if TYPE_CHECKING:
     from ..core.game import Game
     from .tables import LiveTable
+
+
+#: Board geometry by id (JSON text), bounded; and per game the last shapes seen with their id.
+_GEOMETRY_TEXT: OrderedDict[str, str] = OrderedDict()
+_LAST: dict[int, tuple[tuple[list[Any], ...], str]] = {}
+MAX_GEOMETRIES = 512
+
+
+def compact_scene(scene: dict[str, Any], slot: int = 0) -> dict[str, Any]:
+    """The scene with its cell and edge shapes replaced by a geometry id (live views only).
+
+    Shapes (ids, centres, polygons, radii, labels, kinds, edge ends) rarely
+    change during a game but make up most of a scene's bytes; they are sent
+    once (``GET /api/geometry/{id}``, or a ``geometry`` WebSocket message) and
+    each view carries only what changes: ``cell_fills`` and ``edge_styles``
+    (``[owner, stroke]``), in the same order. The browser puts them back
+    together, so the renderer still sees exactly the game's scene. ``slot``
+    (one per game object) only speeds up recognising shapes seen before: they
+    are compared for equality, never assumed.
+    """
+    cells = scene.get("cells") or []
+    edges = scene.get("edges") or []
+    if not cells and not edges:
+        return scene
+    parts = (
+        [c["id"] for c in cells],
+        [c["center"] for c in cells],
+        [c["polygon"] for c in cells],
+        [c["radius"] for c in cells],
+        [c["label"] for c in cells],
+        [c["kind"] for c in cells],
+        [e["id"] for e in edges],
+        [e["from"] for e in edges],
+        [e["to"] for e in edges],
+        [e["kind"] for e in edges],
+    )
+    last = _LAST.get(slot)
+    if last is not None and last[0] == parts and last[1] in _GEOMETRY_TEXT:
+        gid = last[1]
+    else:
+        shapes = {
+            "cells": [{k: v for k, v in c.items() if k != "fill"} for c in cells],
+            "edges": [{k: v for k, v in e.items() if k not in ("owner", "stroke")} for e in edges],
+        }
+        text = json.dumps(shapes, separators=(",", ":"))
+        gid = hashlib.sha256(text.encode()).hexdigest()[:20]
+        _GEOMETRY_TEXT[gid] = text[:-1] + f',"id":"{gid}"}}'
+        _GEOMETRY_TEXT.move_to_end(gid)
+        while len(_GEOMETRY_TEXT) > MAX_GEOMETRIES:
+            _GEOMETRY_TEXT.popitem(last=False)
+        _LAST[slot] = (parts, gid)
+        if len(_LAST) > 4 * MAX_GEOMETRIES:
+            _LAST.clear()
+    out = {k: v for k, v in scene.items() if k not in ("cells", "edges")}
+    out["geometry"] = gid
+    out["cell_fills"] = [c.get("fill") for c in cells]
+    out["edge_styles"] = [[e.get("owner"), e.get("stroke")] for e in edges]
+    return out
+
+
+def geometry_text(gid: str) -> str | None:
+    """The JSON of a geometry sent in views (``None`` if unknown here)."""
+    return _GEOMETRY_TEXT.get(gid)
 
 
 def seat_name(table: LiveTable, seat: int) -> str:
@@ -51,42 +117,41 @@ def result_text(game: Game, names: list[str], result: dict[str, Any], viewer: in
     return f"{' and '.join(won)} {'wins' if len(won) == 1 else 'win'}."
 
 
-def log_entries(table: LiveTable, viewer: int | None) -> list[dict[str, Any]]:
-    """The move log in words, as far as ``viewer`` may know it."""
+def log_entries(table: LiveTable, viewer: int | None) -> list[list[Any]]:
+    """The move log in words, as far as ``viewer`` may know it: ``[actor, text]`` per history entry.
+
+    ``actor`` is a seat, ``-1`` (chance) or ``-2`` (everyone at once); the browser
+    names seats from the view's seat list.
+    """
     state = table.state
     public = table.game.perfect_information or state.is_terminal()
-    out: list[dict[str, Any]] = []
-    for i, (actor, label) in enumerate(zip(state.actors(), table.labels)):
-        if actor == CHANCE:
-            text = f"Chance: {label}" if public else "Chance event (hidden)"
-            out.append({"i": i + 1, "actor": actor, "who": "Chance", "text": text})
-        elif actor == SIMULTANEOUS:
-            labels = label if isinstance(label, list) else []
-            parts = []
-            for s, lab in enumerate(labels):
-                if lab is None:
-                    continue
-                who = "you" if s == viewer else seat_name(table, s)
-                parts.append(f"{who}: {lab}" if public or s == viewer else f"{who}: (chose)")
-            out.append(
-                {"i": i + 1, "actor": actor, "who": "Everyone", "text": "Revealed together — " + "; ".join(parts)}
-            )
+    out: list[list[Any]] = []
+    for actor, label in zip(state.actors(), table.labels):
+        if actor >= 0:
+            out.append([actor, label if public or actor == viewer else "(a move you cannot see)"])
+        elif actor == CHANCE:
+            out.append([actor, label if public else "(hidden)"])
         else:
-            who = "You" if actor == viewer else seat_name(table, actor)
-            text = str(label) if public or actor == viewer else "(a move you cannot see)"
-            out.append({"i": i + 1, "actor": actor, "who": who, "text": text})
+            parts = []
+            for s, lab in enumerate(label if isinstance(label, list) else []):
+                if lab is not None:
+                    who = "you" if s == viewer else seat_name(table, s)
+                    parts.append(f"{who}: {lab}" if public or s == viewer else f"{who}: (chose)")
+            out.append([actor, "revealed together — " + "; ".join(parts)])
     return out
 
 
 def seat_colours(table: LiveTable, scene: dict[str, Any]) -> list[str]:
-    players = scene.get("players") or []
+    """Each seat's colour: the scene's ``players`` entry for that seat, else the seat's palette colour."""
     n = table.state.num_players
     cols = [SEAT_COLOURS[s % len(SEAT_COLOURS)] for s in range(n)]
-    if len(players) == n:
-        for s, p in enumerate(players):
-            c = p.get("colour") if isinstance(p, dict) else None
-            if isinstance(c, str) and c.startswith("#"):
-                cols[s] = c
+    for k, p in enumerate(scene.get("players") or []):
+        if not isinstance(p, dict):
+            continue
+        seat = p.get("seat", k)
+        c = p.get("colour")
+        if isinstance(seat, int) and 0 <= seat < n and isinstance(c, str) and c:
+            cols[seat] = c
     return cols
 
 
@@ -166,7 +231,7 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
         "terminal": terminal,
         "result": result,
         "banner": banner,
-        "scene": scene,
+        "scene": compact_scene(scene, id(table.game)),
         "legal": [[a, label] for a, label in legal],
         "can_undo": can_undo,
         "undo_label": "Withdraw my choice" if mine_pending is not None else "Undo",

@@ -104,3 +104,11 @@ export function download(name, text) {
   a.click();
   setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
 }
+
+// Who made a log entry: a seat's name ("You" for the viewer), chance, or everyone at once.
+export function actorName(actor, seats, viewer) {
+  if (actor === -1) return "Chance";
+  if (actor === -2) return "Everyone";
+  if (viewer !== null && viewer !== undefined && actor === viewer) return "You";
+  return (seats[actor] && seats[actor].name) || `Seat ${actor}`;
+}

@@ -13,6 +13,7 @@ const PALETTE = {
   blocked: "#8f8a80",
   neutral: "#e8e2d4",
   zone: "#d9d3c6",
+  warning: "#f3d6d6",
   empty: "#f1ece1",
   water: "#cfe3f1",
   white: "#ffffff",
@@ -37,6 +38,39 @@ export function colour(name, fallback) {
 
 export function ownerColour(owner) {
   return owner === null || owner === undefined ? "#5b5750" : SEAT_COLOURS[((owner % 4) + 4) % 4];
+}
+
+// Live views send board shapes once (a "geometry", by id) and only fills/owners with each view.
+const geometries = new Map();
+
+export function rememberGeometry(g) {
+  if (g && g.id) geometries.set(g.id, g);
+}
+
+export function hasGeometry(scene) {
+  return !scene.geometry || geometries.has(scene.geometry);
+}
+
+export async function loadGeometry(id) {
+  if (geometries.has(id)) return geometries.get(id);
+  const res = await fetch(`/api/geometry/${encodeURIComponent(id)}`);
+  if (!res.ok) throw new Error("the board could not be loaded");
+  const g = await res.json();
+  rememberGeometry(g);
+  return g;
+}
+
+// The full scene (cells and edges back in place) from a compact one whose geometry is known.
+export function expandScene(scene) {
+  if (!scene.geometry) return scene;
+  const g = geometries.get(scene.geometry);
+  const fills = scene.cell_fills || [];
+  const styles = scene.edge_styles || [];
+  return {
+    ...scene,
+    cells: g.cells.map((c, i) => ({ ...c, fill: fills[i] ?? null })),
+    edges: g.edges.map((e, i) => ({ ...e, owner: (styles[i] || [])[0] ?? null, stroke: (styles[i] || [])[1] ?? null })),
+  };
 }
 
 function svg(tag, attrs = {}) {
@@ -117,7 +151,7 @@ function shapePath(shape, cx, cy, r) {
 
 function drawPiece(layer, p, cx, cy, r, u) {
   const g = svg("g", { class: "piece", "data-at": p.at, "data-owner": p.owner ?? "" });
-  const fill = p.face_down ? "#6d675d" : ownerColour(p.owner);
+  const fill = p.face_down ? "#6d675d" : colour(p.colour, ownerColour(p.owner));
   const stroke = "#2b2823";
   const height = Math.max(1, Number(p.height) || 1);
   // a visible stack: up to three offset layers under the top piece
@@ -238,7 +272,7 @@ export function renderScene(root, scene, opts = {}) {
       }
       for (const e of scene.edges) {
         const owned = e.owner !== null && e.owner !== undefined;
-        const stroke = owned ? ownerColour(e.owner) : colour(e.stroke, "#b3aa98");
+        const stroke = owned ? colour(e.stroke, ownerColour(e.owner)) : colour(e.stroke, "#b3aa98");
         const width = owned ? u * 0.13 : e.kind === "grid" ? u * 0.025 : u * 0.045;
         L.edges.append(svg("line", { x1: e.from[0], y1: e.from[1], x2: e.to[0], y2: e.to[1], stroke, "stroke-width": width, "stroke-linecap": "round", "data-id": e.id, class: `edge kind-${e.kind || "edge"}` }));
       }
@@ -284,7 +318,17 @@ export function renderScene(root, scene, opts = {}) {
           }
         } else {
           const e = place.e;
-          g.append(svg("line", { x1: e.from[0], y1: e.from[1], x2: e.to[0], y2: e.to[1], class: "hit", stroke: "rgba(0,0,0,0)", "stroke-width": u * 0.32, "stroke-linecap": "round" }));
+          // the hit area is a band around the edge (a polygon, so it has an area even when the edge is level)
+          const dx = e.to[0] - e.from[0];
+          const dy = e.to[1] - e.from[1];
+          const len = Math.hypot(dx, dy) || 1;
+          const nx = (-dy / len) * u * 0.18;
+          const ny = (dx / len) * u * 0.18;
+          const sx = (dx / len) * u * 0.06;
+          const sy = (dy / len) * u * 0.06;
+          g.append(svg("polygon", { class: "hit", fill: "rgba(0,0,0,0)", "stroke-width": u * 0.03, points: pts([
+            [e.from[0] + sx + nx, e.from[1] + sy + ny], [e.to[0] - sx + nx, e.to[1] - sy + ny],
+            [e.to[0] - sx - nx, e.to[1] - sy - ny], [e.from[0] + sx - nx, e.from[1] + sy - ny]]) }));
           g.append(svg("line", { x1: e.from[0], y1: e.from[1], x2: e.to[0], y2: e.to[1], stroke: mover, opacity: 0.6, "stroke-width": u * 0.07, "stroke-dasharray": `${u * 0.12} ${u * 0.1}`, "stroke-linecap": "round" }));
         }
         const activate = (ev) => {
@@ -332,7 +376,7 @@ export function renderScene(root, scene, opts = {}) {
           const row = el("span", { class: "pieces" });
           for (const p of ps) {
             const pip = el("span", { class: "pip", title: `${p.kind || "piece"}${p.label ? ": " + p.label : ""}` });
-            pip.style.background = p.face_down ? "#6d675d" : ownerColour(p.owner);
+            pip.style.background = p.face_down ? "#6d675d" : colour(p.colour, ownerColour(p.owner));
             row.append(pip);
           }
           node.append(row);

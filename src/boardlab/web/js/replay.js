@@ -1,7 +1,7 @@
 // The replay viewer: step through a game record (uploaded, or a finished table's) one move at a time.
 
-import { api, download, el, savedTables, showRules, toast } from "./api.js";
-import { renderScene } from "./render.js";
+import { actorName, api, download, el, savedTables, showRules, toast } from "./api.js";
+import { colour, renderScene } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("replay-root");
@@ -60,10 +60,10 @@ async function show(k) {
   renderScene(root, frame.scene, { interactive: false });
   $("status-panel").classList.toggle("hidden", !(frame.scene.status || []).length);
   $("seats").replaceChildren(...frame.seats.map((s) => el("li", {},
-    el("span", { class: "swatch", style: `background:${s.colour}` }), el("span", { class: "name" }, s.name))));
+    el("span", { class: "swatch", style: `background:${colour(s.colour, "#888")}` }), el("span", { class: "name" }, s.name))));
   const log = $("log");
-  log.replaceChildren(...frame.log.map((e, i) => el("li", { class: i === frame.log.length - 1 ? "last" : "", value: e.i },
-    el("span", { class: "who" }, `${e.who}: `), e.text)));
+  log.replaceChildren(...frame.log.map(([actor, text], i) => el("li", { class: i === frame.log.length - 1 ? "last" : "", value: i + 1 },
+    el("span", { class: "who" }, `${actorName(actor, frame.seats, null)}: `), text)));
   log.scrollTop = log.scrollHeight;
   root.dataset.step = String(k);
   root.dataset.ready = "1";

@@ -1,7 +1,7 @@
 // A game table: live views over WebSocket, moves by clicking, undo, hot-seat pass screens, invites.
 
-import { api, download, el, saveTable, savedTables, showRules, toast } from "./api.js";
-import { closeChooser, renderScene } from "./render.js";
+import { actorName, api, download, el, saveTable, savedTables, showRules, toast } from "./api.js";
+import { closeChooser, colour, expandScene, hasGeometry, loadGeometry, rememberGeometry, renderScene } from "./render.js";
 
 const root = document.getElementById("table-root");
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -60,6 +60,11 @@ function desiredSeat(v) {
 
 function onView(v) {
   if (!v || v.seat !== viewSeat) return; // a view of a seat this page no longer shows
+  if (!hasGeometry(v.scene)) {
+    // the board's shapes come once; fetch them, then show this view (unless a newer one came meanwhile)
+    loadGeometry(v.scene.geometry).then(() => onView(v), (e) => toast(e.message));
+    return;
+  }
   if (view && view.seat === v.seat && v.revision < view.revision) return;
   const want = desiredSeat(v);
   if (want === viewSeat) {
@@ -110,7 +115,7 @@ function showPass(seat, v) {
   passFor = seat;
   const s = v.seats[seat];
   $("pass-name").textContent = `${s.name}: your turn`;
-  $("pass-swatch").style.background = s.colour;
+  $("pass-swatch").style.background = colour(s.colour, "#888");
   $("pass-go").textContent = `I am ${s.name}: show my view`;
   $("pass").classList.remove("hidden");
   $("pass-go").focus();
@@ -157,7 +162,8 @@ function draw() {
   document.title = `${t.title} · boardlab`;
   const acting = v.to_act.length ? v.seats[v.to_act[0]] : null;
   const winner = v.result && v.result.winners.length ? v.seats[v.result.winners[0]] : null;
-  setBanner(v.banner.kind, v.banner.title, v.banner.detail, (v.terminal ? winner : acting)?.colour);
+  const stripe = (v.terminal ? winner : acting)?.colour;
+  setBanner(v.banner.kind, v.banner.title, v.banner.detail, stripe ? colour(stripe, "") : "");
   const undo = $("undo");
   undo.disabled = !v.can_undo;
   undo.textContent = v.undo_label || "Undo";
@@ -165,9 +171,10 @@ function draw() {
   const replay = $("replay-link");
   replay.classList.toggle("hidden", !v.terminal);
   replay.href = `/replay?table=${encodeURIComponent(tableId)}`;
-  const mover = v.seat !== null ? v.seats[v.seat].colour : undefined;
-  renderScene(root, v.scene, { interactive: v.your_turn, onAction: play, legal: v.legal, moverColour: mover });
-  $("status-panel").classList.toggle("hidden", !(v.scene.status || []).length);
+  const mover = v.seat !== null ? colour(v.seats[v.seat].colour, undefined) : undefined;
+  const scene = expandScene(v.scene);
+  renderScene(root, scene, { interactive: v.your_turn, onAction: play, legal: v.legal, moverColour: mover });
+  $("status-panel").classList.toggle("hidden", !(scene.status || []).length);
   drawSeats(v);
   drawLog(v);
   $("notes").replaceChildren(...(v.notes || []).map((n) => el("p", {}, n)));
@@ -186,7 +193,7 @@ function drawSeats(v) {
     if (s.thinking) tags.push(el("span", { class: "tag" }, "thinking…"));
     if (s.submitted) tags.push(el("span", { class: "tag on" }, "has chosen"));
     const li = el("li", { class: s.to_act ? "to-act" : "", "data-seat": s.seat },
-      el("span", { class: "swatch", style: `background:${s.colour}` }),
+      el("span", { class: "swatch", style: `background:${colour(s.colour, "#888")}` }),
       el("span", { class: "name" }, s.name), ...tags);
     const detail = [p && p.name && p.name !== s.name ? p.name : null, p && p.detail].filter(Boolean).join(" · ");
     if (detail) li.append(el("span", { class: "detail" }, detail));
@@ -197,8 +204,8 @@ function drawSeats(v) {
 
 function drawLog(v) {
   const box = $("log");
-  const items = v.log.map((e, i) => el("li", { class: i === v.log.length - 1 ? "last" : "", value: e.i },
-    el("span", { class: "who" }, `${e.who}: `), e.text));
+  const items = v.log.map(([actor, text], i) => el("li", { class: i === v.log.length - 1 ? "last" : "", value: i + 1 },
+    el("span", { class: "who" }, `${actorName(actor, v.seats, v.seat)}: `), text));
   box.replaceChildren(...items);
   box.scrollTop = box.scrollHeight;
 }
@@ -230,20 +237,47 @@ function linkRow(name, url) {
     } }, "Copy"));
 }
 
+// Moves and undos go over the live socket when it is open (acknowledged once stored), else over HTTP.
+let nextId = 0;
+const acks = new Map();
+
+function viaSocket(kind, body) {
+  return new Promise((resolve, reject) => {
+    const id = ++nextId;
+    const timer = setTimeout(() => { acks.delete(id); reject(new Error("no answer from the server")); }, 15000);
+    acks.set(id, (ack) => { clearTimeout(timer); resolve(ack); });
+    ws.send(JSON.stringify({ type: kind, id, seat: viewSeat, ...body }));
+  });
+}
+
+async function send(kind, body) {
+  if (ws && ws.readyState === WebSocket.OPEN && viewSeat !== null) {
+    const ack = await viaSocket(kind, body);
+    if (!ack.ok) {
+      const err = new Error(ack.message);
+      err.status = ack.status;
+      throw err;
+    }
+    return null; // the new view arrives on the socket, just before the acknowledgement
+  }
+  const r = await api(`/api/tables/${encodeURIComponent(tableId)}/${kind === "move" ? "moves" : "undo"}`, {
+    method: "POST",
+    token: tokenFor(viewSeat),
+    body,
+  });
+  return r.view;
+}
+
 async function play(action) {
   if (busy || !view || !view.your_turn) return;
   busy = true;
   root.dataset.busy = "1";
   try {
-    const r = await api(`/api/tables/${encodeURIComponent(tableId)}/moves`, {
-      method: "POST",
-      token: tokenFor(viewSeat),
-      body: { action, revision: view.revision },
-    });
-    onView(r.view);
+    const v = await send("move", { action, revision: view.revision });
+    if (v) onView(v);
   } catch (e) {
     toast(e.message);
-    if (e.status === 409 || e.status === 0) fetchView();
+    if (e.status === 409 || !e.status) fetchView();
   } finally {
     busy = false;
     root.dataset.busy = "0";
@@ -254,15 +288,11 @@ $("undo").addEventListener("click", async () => {
   if (busy || !view) return;
   busy = true;
   try {
-    const r = await api(`/api/tables/${encodeURIComponent(tableId)}/undo`, {
-      method: "POST",
-      token: tokenFor(viewSeat),
-      body: { revision: view.revision },
-    });
-    onView(r.view);
+    const v = await send("undo", { revision: view.revision });
+    if (v) onView(v);
   } catch (e) {
     toast(e.message);
-    if (e.status === 409) fetchView();
+    if (e.status === 409 || !e.status) fetchView();
   } finally {
     busy = false;
   }
@@ -302,12 +332,17 @@ function connect() {
   sock.onmessage = (e) => {
     let m;
     try { m = JSON.parse(e.data); } catch { return; }
-    if (m.type === "view") onView(m.view);
+    if (m.type === "ack") {
+      const done = acks.get(m.id);
+      if (done) { acks.delete(m.id); done(m); }
+    } else if (m.type === "geometry") rememberGeometry(m.geometry);
+    else if (m.type === "view") onView(m.view);
     else if (m.type === "error") toast(m.message);
   };
   sock.onclose = (e) => {
     if (ws !== sock) return;
     clearInterval(pingTimer);
+    for (const [id, done] of acks) { acks.delete(id); done({ ok: false, status: 0, message: "The connection dropped; reconnecting." }); }
     if (e.code === 4403 || e.code === 4404) {
       fatal("This link is not valid for this table.");
       return;
