@@ -75,9 +75,9 @@ class Replay:
             detail = str(scene.get("prompt") or "")
         colours = [SEAT_COLOURS[s % len(SEAT_COLOURS)] for s in range(n)]
         for k, p in enumerate(scene.get("players") or []):
-            seat = p.get("seat", k) if isinstance(p, dict) else None
-            if isinstance(seat, int) and 0 <= seat < n and isinstance(p.get("colour"), str):
-                colours[seat] = p["colour"]
+            owner = p.get("seat", k) if isinstance(p, dict) else None
+            if isinstance(owner, int) and 0 <= owner < n and isinstance(p.get("colour"), str):
+                colours[owner] = p["colour"]
         return {
             "step": step,
             "steps": steps,

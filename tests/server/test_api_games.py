@@ -1,0 +1,58 @@
+"""The game catalogue: listing, metadata, rules, agents; unknown routes answer JSON."""
+
+from __future__ import annotations
+
+import boardlab
+
+
+def test_lists_every_registered_game(client) -> None:
+    r = client.get("/api/games")
+    assert r.status_code == 200
+    data = r.json()
+    ids = [g["id"] for g in data["games"]]
+    assert ids == boardlab.games()
+    for g in data["games"]:
+        for key in ("title", "min_players", "max_players", "mechanics", "playing_time", "inventions", "options"):
+            assert key in g, (g["id"], key)
+        assert isinstance(g["has_rules"], bool)
+    assert "random" in data["agents"]["all"]
+    assert data["agents"]["default"] in data["agents"]["all"]
+
+
+def test_one_game_and_its_rules(client) -> None:
+    g = client.get("/api/games/blast-radius").json()
+    assert g["title"] == "Blast Radius"
+    assert {o["name"] for o in g["options"]} >= {"board_side"}
+    rules = client.get("/api/games/blast-radius/rules").json()
+    assert rules["markdown"].startswith("# Blast Radius")
+    assert '<h1 id="blast-radius">Blast Radius</h1>' in rules["html"]
+    page = client.get("/rules/blast-radius")
+    assert page.status_code == 200 and "<ol>" in page.text
+
+
+def test_unknown_game_is_a_json_404(client) -> None:
+    for path in ("/api/games/no-such-game", "/api/games/no-such-game/rules", "/rules/no-such-game"):
+        r = client.get(path)
+        assert r.status_code == 404, path
+        assert r.json()["error"] == "not_found"
+    assert "blast-radius" in client.get("/api/games/nope").json()["message"]
+
+
+def test_unknown_route_and_wrong_method(client) -> None:
+    r = client.get("/api/nothing-here")
+    assert r.status_code == 404 and r.json()["error"] == "not_found"
+    r = client.delete("/api/games")
+    assert r.status_code == 405 and r.json()["error"] == "method_not_allowed"
+
+
+def test_agents_and_health(client) -> None:
+    a = client.get("/api/agents").json()
+    assert "random" in a["all"] and isinstance(a["only_random"], bool)
+    assert client.get("/api/health").json()["ok"] is True
+
+
+def test_pages_and_static_files(client) -> None:
+    for path in ("/", "/table/abc", "/replay", "/static/js/render.js", "/static/style.css"):
+        r = client.get(path)
+        assert r.status_code == 200, path
+    assert "nosniff" in client.get("/").headers["x-content-type-options"]

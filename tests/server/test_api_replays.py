@@ -1,0 +1,71 @@
+"""Replays: upload a record, step through frames as a spectator or a seat; bad records are refused."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import boardlab
+from boardlab.core.play import random_playout
+from boardlab.core.record import GameRecord
+
+
+def record(game: str = "blast-radius", seed: int = 1, **options: Any) -> dict[str, Any]:
+    state, _ = random_playout(boardlab.make(game, **options).new_initial_state(), random.Random(seed))
+    return GameRecord.from_state(state, seats=["Ann", "Bo"]).to_dict()
+
+
+def test_step_through_a_record(client) -> None:
+    rec = record(board_side=5)
+    r = client.post("/api/replays", json={"record": rec})
+    assert r.status_code == 200
+    s = r.json()
+    assert s["steps"] == len(rec["history"]) and s["finished"] and s["seats"] == ["Ann", "Bo"]
+    first = client.get(f"/api/replays/{s['id']}/0").json()
+    assert first["step"] == 0 and first["log"] == [] and first["banner"]["title"] == "The start"
+    assert len(first["scene"]["cells"]) == 61 and first["scene"]["targets"] == []
+    third = client.get(f"/api/replays/{s['id']}/3", params={"seat": 1}).json()
+    assert len(third["log"]) == 3 and third["seat"] == 1 and third["log"][0][0] == 0
+    last = client.get(f"/api/replays/{s['id']}/{s['steps']}").json()
+    assert last["terminal"] and last["banner"]["kind"] == "result"
+    assert client.post("/api/replays", json={"record": rec}).json()["id"] == s["id"]  # same record, same id
+
+
+def test_hidden_information_record_from_each_seat(client) -> None:
+    if "hamlet" not in boardlab.games():
+        pytest.skip("hamlet is not registered")
+    s = client.post("/api/replays", json={"record": record("hamlet", seed=2)}).json()
+    for seat in (None, 0, 1):
+        params = {} if seat is None else {"seat": seat}
+        f = client.get(f"/api/replays/{s['id']}/{s['steps'] // 2}", params=params)
+        assert f.status_code == 200 and f.json()["seat"] == seat
+
+
+@pytest.mark.parametrize(
+    ("rec", "words"),
+    [
+        ({"game": "blast-radius"}, "lacks history"),
+        ({"game": "nope", "history": []}, "unknown game"),
+        ({"game": "blast-radius", "history": ["a1"]}, "action numbers"),
+        ({"game": "blast-radius", "history": [0, 0]}, "step 1"),
+        ({"game": "blast-radius", "options": {"board_side": 4}, "history": []}, "board_side"),
+        ({"game": "blast-radius", "history": [], "rules_version": "99"}, "rules version"),
+        ({"game": "blast-radius", "history": [], "num_players": 5}, "played by 2"),
+    ],
+)
+def test_bad_records_are_400(client, rec: dict[str, Any], words: str) -> None:
+    r = client.post("/api/replays", json={"record": rec})
+    assert r.status_code == 400, r.text
+    assert words in r.json()["message"]
+
+
+def test_bad_frames(client) -> None:
+    s = client.post("/api/replays", json={"record": record(board_side=5)}).json()
+    assert client.get(f"/api/replays/{s['id']}/{s['steps'] + 1}").status_code == 400
+    assert client.get(f"/api/replays/{s['id']}/0", params={"seat": 2}).status_code == 400
+    assert client.get(f"/api/replays/{s['id']}/x").status_code == 400
+    assert client.get("/api/replays/unknown/0").status_code == 404
+    assert client.post("/api/replays", json={"record": "text"}).status_code == 400
+    assert client.post("/api/replays", json={}).status_code == 400
