@@ -28,11 +28,11 @@ def test_every_spec_form_builds_an_agent() -> None:
     for spec in ("random", "greedy", "greedy:playouts=2", "mcts", "mcts:iterations=2000", "mcts:seconds=1", *LEVELS):
         assert make_agent(spec, game, 0, 1) is not None
     hard = make_agent("hard", game, 1, 2)
-    assert isinstance(hard, MCTSAgent) and hard.name == "hard" and hard.iterations == int(LEVELS["hard"]["iterations"])
+    assert isinstance(hard, MCTSAgent) and hard.name == "hard" and hard.plies == int(LEVELS["hard"]["plies"])
     capped = make_agent("hard:seconds=0.5", game, 1, 2)
-    assert isinstance(capped, MCTSAgent) and capped.seconds == 0.5 and capped.iterations == hard.iterations
-    assert level_spec("expert").startswith("mcts:iterations=")
-    budgets = [int(LEVELS[name]["iterations"]) for name in ("easy", "medium", "hard", "expert")]
+    assert isinstance(capped, MCTSAgent) and capped.seconds == 0.5 and capped.plies == hard.plies
+    assert level_spec("expert").startswith("mcts:plies=")
+    budgets = [int(LEVELS[name]["plies"]) for name in ("easy", "medium", "hard", "expert")]
     assert budgets == sorted(budgets) and len(set(budgets)) == 4
 
 

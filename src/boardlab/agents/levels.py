@@ -6,10 +6,14 @@ A level is usable wherever an agent is named (``--seat 1=hard``,
 measured per game as an Elo rating against ``random`` (Elo 0) and recorded,
 with the command that measured it, in ``docs/ai/<game>.md``.
 
-Budgets are iterations per move, so a level plays the same moves on every
-machine; ``expert`` also stops at 1.5 s per move so that it always answers
-within 2 s (it is then reproducible only where its iterations fit in that
-time). ``hard`` and below finish far inside 2 s in the reference games.
+Budgets are *plies* per move: game steps played by the search, in the tree
+and in its rollouts together. That is a measure of work, so a level plays the
+same moves on every machine, and unlike a count of iterations it costs about
+as much early in a game, where rollouts are long, as late, where they are
+short and tactics decide (an early iteration can cost forty plies, a late one
+five). ``expert`` also stops at 1.5 s per move so that it always answers
+within 2 s (it is then reproducible only where its plies fit in that time).
+``hard`` and below finish well inside 2 s in the reference games.
 """
 
 from __future__ import annotations
@@ -21,10 +25,10 @@ from .params import AgentParams
 
 #: Level name → MCTS parameters (as spec strings would give them).
 LEVELS: dict[str, dict[str, str]] = {
-    "easy": {"iterations": "30"},
-    "medium": {"iterations": "150"},
-    "hard": {"iterations": "500"},
-    "expert": {"iterations": "5000", "seconds": "1.5"},
+    "easy": {"plies": "1500"},
+    "medium": {"plies": "5000"},
+    "hard": {"plies": "20000"},
+    "expert": {"plies": "250000", "seconds": "1.5"},
 }
 
 

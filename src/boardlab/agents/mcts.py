@@ -27,9 +27,12 @@ Rewards are not assumed to lie in ``[0, 1]``: the exploration term is scaled by
 the spread of returns seen so far in the search, so a game scoring in points
 explores like one scoring ±1.
 
-Budget: ``iterations`` and/or ``seconds`` per move (whichever ends first).
-With an iteration budget the agent is exactly reproducible from its seed;
-with a time budget it depends on the machine's speed, as it must.
+Budget per move: ``iterations``, ``plies`` (game steps played in the tree and
+the rollouts together, a measure of work that, unlike iterations, costs about
+the same early in a game, where rollouts are long, as late, where they are
+short) and/or ``seconds``; whichever ends first. With iteration and ply
+budgets the agent is exactly reproducible from its seed; with a time budget
+it depends on the machine's speed, as it must.
 
 Rollouts are uniformly random by default. A game may provide an evaluation,
 ``State.evaluate(seat) -> float`` (an estimate of ``returns()[seat]`` in the
@@ -60,10 +63,11 @@ class Node:
     often the move was legal when its parent was visited (hidden information
     only). ``untried`` (perfect information) holds the moves not yet expanded;
     ``seat_stats`` (simultaneous nodes) maps each seat's action to an
-    :class:`Edge`.
+    :class:`Edge`. ``value`` holds the exact returns once the solver has
+    proven them.
     """
 
-    __slots__ = ("avail", "children", "mover", "n", "seat_stats", "untried", "w")
+    __slots__ = ("avail", "children", "mover", "n", "seat_stats", "untried", "value", "w")
 
     def __init__(self, mover: int) -> None:
         self.mover = mover
@@ -73,6 +77,8 @@ class Node:
         self.children: dict[Any, Node] = {}
         self.untried: list[int] | None = None
         self.seat_stats: dict[int, dict[int, Edge]] | None = None
+        #: The exact returns under best play, once proven (perfect information only).
+        self.value: list[float] | None = None
 
 
 class Edge:
@@ -110,15 +116,19 @@ class MCTSAgent:
         *,
         iterations: int | None = None,
         seconds: float | None = None,
+        plies: int | None = None,
         c: float = 0.7,
         reuse: bool = True,
         depth: int = 0,
+        solve: bool = True,
         name: str = "mcts",
     ) -> None:
-        if iterations is None and seconds is None:
+        if iterations is None and seconds is None and plies is None:
             iterations = 1000
         if iterations is not None and iterations < 1:
             raise ValueError(f"mcts iterations must be at least 1; got {iterations}")
+        if plies is not None and plies < 1:
+            raise ValueError(f"mcts plies must be at least 1; got {plies}")
         if seconds is not None and seconds <= 0:
             raise ValueError(f"mcts seconds must be positive; got {seconds}")
         if c < 0:
@@ -130,9 +140,14 @@ class MCTSAgent:
         self.name = name
         self.iterations = iterations
         self.seconds = seconds
+        self.plies = plies
         self.c = c
         self.reuse = reuse and game.perfect_information
         self.depth = depth
+        self.solve = solve and game.perfect_information
+        # The best and worst returns there are: boardlab's +1 win / -1 loss unless the game declares others.
+        self._umax = float(getattr(game, "max_utility", 1.0))
+        self._umin = float(getattr(game, "min_utility", -1.0))
         self.rng = random.Random(seed)
         self.cap = game.max_game_length()
         self._root: Node | None = None
@@ -158,29 +173,34 @@ class MCTSAgent:
         root = self._advance_root(view)
         reused = root.n
         start = time.perf_counter()
-        iterations = self.search(view, root, start)
+        iterations, plies = self.search(view, root, start)
         elapsed = time.perf_counter() - start
         action = self._best(root, seat, legal, view.is_simultaneous())
         self.last = {
             "iterations": iterations,
+            "plies": plies,
             "seconds": elapsed,
             "reused": reused,
             "root": root,
         }
         return action
 
-    def search(self, view: SeatView, root: Node, start: float | None = None) -> int:
-        """Run the budgeted iterations from ``root``; returns how many ran.
+    def search(self, view: SeatView, root: Node, start: float | None = None) -> tuple[int, int]:
+        """Run the budgeted iterations from ``root``; returns how many ran and the plies they played.
 
-        With an iteration budget the search stops early once the most visited
-        root move leads the next by more than the iterations left: the move
+        With an iteration or ply budget the search stops early once the most
+        visited root move leads the next by more than the iterations left (a
+        ply budget leaves at most as many iterations as plies): the move
         chosen is then the one the full budget would choose.
         """
         if start is None:
             start = time.perf_counter()
         deadline = math.inf if self.seconds is None else start + self.seconds
         limit = self.iterations if self.iterations is not None else 1 << 62
-        settle = self.iterations is not None
+        ply_limit = self.plies if self.plies is not None else 1 << 62
+        settle = self.iterations is not None or self.plies is not None
+        base = view.move_number()
+        plies = 0
         perfect = view.game.perfect_information
         resample = view.resample
         rng = self.rng
@@ -189,18 +209,28 @@ class MCTSAgent:
         simultaneous = view.is_simultaneous()
         legal = view.legal_actions()
         done = 0
-        while done < limit:
-            self._iterate(root, resample(rng), perfect)
+        while done < limit and plies < ply_limit:
+            d = resample(rng)
+            self._iterate(root, d, perfect)
+            plies += max(1, d.move_number() - base)
             done += 1
             if clock() >= deadline:
                 break
-            if settle and done % 16 == 0 and self._settled(root, seat, legal, simultaneous, limit - done):
+            if root.value is not None:  # solved
                 break
-        return done
+            if (
+                settle
+                and done % 16 == 0
+                and self._settled(root, seat, legal, simultaneous, min(limit - done, ply_limit - plies))
+            ):
+                break
+        return done, plies
 
     @staticmethod
     def _settled(root: Node, seat: int, legal: list[int], simultaneous: bool, left: int) -> bool:
         """Whether no root move can overtake the most visited one in ``left`` more iterations."""
+        if root.value is not None:
+            return True
         stats: dict[Any, Any] = (root.seat_stats or {}).get(seat, {}) if simultaneous else root.children
         first = second = 0
         for a in legal:
@@ -240,6 +270,13 @@ class MCTSAgent:
             stats: dict[Any, Any] = (root.seat_stats or {}).get(seat, {})
         else:
             stats = root.children
+            proven = {a: ch.value[seat] for a, ch in stats.items() if ch.value is not None and a in legal}
+            if proven:
+                top = max(proven.values())
+                if top >= self._umax or root.value is not None:  # a proven win, or all is known
+                    legal = [a for a in legal if proven.get(a) == top]
+                else:  # avoid proven losses while anything else remains
+                    legal = [a for a in legal if proven.get(a, math.inf) > self._umin] or legal
         best, key = legal[0], (-1, -math.inf)
         for a in legal:
             e = stats.get(a)
@@ -258,7 +295,12 @@ class MCTSAgent:
         path: list[tuple[Any, int]] = [(root, -1)]
         node = root
         log, sqrt = math.log, math.sqrt
+        solve = self.solve
+        known: list[float] | None = None
         while True:
+            if node.value is not None:  # proven: no need to look further
+                known = node.value
+                break
             cp = d.current_player()
             if cp >= 0:
                 if perfect:
@@ -272,13 +314,16 @@ class MCTSAgent:
                         child = node.children[a] = Node(cp)
                         d.apply_action(a)
                         path.append((child, cp))
+                        if solve and d.is_terminal():
+                            child.value = d.returns()
                         break
                     k = ce * sqrt(log(node.n))
                     best = -math.inf
                     a = -1
                     child = node
                     for b, ch in node.children.items():
-                        v = ch.w / ch.n + k / sqrt(ch.n)
+                        val = ch.value
+                        v = (ch.w / ch.n if val is None else val[cp]) + k / sqrt(ch.n)
                         if v > best:
                             best, a, child = v, b, ch
                 else:
@@ -357,17 +402,55 @@ class MCTSAgent:
                 node = child
             else:  # terminal inside the tree
                 break
-        ret = random_rollout(d, rng, self.cap, self.depth)
+        ret = known if known is not None else random_rollout(d, rng, self.cap, self.depth)
         for r in ret:
             if r < lo:
                 lo = r
+                if r < self._umin:  # returns beyond the assumed range: prove nothing by it
+                    self._umin = -math.inf
             if r > hi:
                 hi = r
+                if r > self._umax:
+                    self._umax = math.inf
         self._lo, self._hi = lo, hi
         for obj, p in path:
             obj.n += 1
             if p >= 0:
                 obj.w += ret[p]
+        if solve and known is None and path[-1][0].value is not None:
+            for i in range(len(path) - 2, -1, -1):
+                above = path[i][0]
+                if type(above) is not Node or not self._prove(above):
+                    break
+
+    def _prove(self, node: Node) -> bool:
+        """Mark ``node`` proven if a child gives its mover the best return there is, or every child is proven.
+
+        This is MCTS-Solver (Winands, Björnsson & Saito 2008) for ``n`` seats:
+        the seat to move takes the proven child best for itself.
+        """
+        children = node.children
+        if not children or node.value is not None:
+            return False
+        mover = next(iter(children.values())).mover
+        if mover < 0:  # chance or a joint move: never proven
+            return False
+        complete = node.untried is not None and not node.untried
+        best: list[float] | None = None
+        for ch in children.values():
+            v = ch.value
+            if v is None:
+                complete = False
+                continue
+            if v[mover] >= self._umax:
+                node.value = v
+                return True
+            if best is None or v[mover] > best[mover]:
+                best = v
+        if complete and best is not None:
+            node.value = best
+            return True
+        return False
 
 
 def mcts_factory(game: Game, seat: int, seed: int | None, params: dict[str, str]) -> MCTSAgent:
@@ -377,15 +460,18 @@ def mcts_factory(game: Game, seat: int, seed: int | None, params: dict[str, str]
 def make_mcts(game: Game, seat: int, seed: int | None, p: AgentParams, name: str = "mcts") -> MCTSAgent:
     iterations = p.int("iterations", None)
     seconds = p.float("seconds", None)
+    plies = p.int("plies", None)
     agent = MCTSAgent(
         game,
         seat,
         seed,
         iterations=iterations,
         seconds=seconds,
+        plies=plies,
         c=p.float("c", 0.7) or 0.0,
         reuse=p.bool("reuse", True),
         depth=p.int("depth", 0) or 0,
+        solve=p.bool("solve", True),
         name=name,
     )
     p.done()
