@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
@@ -13,37 +12,11 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from sealed_game import register
+from server_helpers import Api
 
 from boardlab.server import Settings, create_app
 
 register()
-
-
-class Api:
-    """A TestClient with helpers for tables and tokens."""
-
-    def __init__(self, client: TestClient) -> None:
-        self.c = client
-
-    def create(self, **body: Any) -> dict[str, Any]:
-        r = self.c.post("/api/tables", json=body)
-        assert r.status_code == 201, r.text
-        return r.json()
-
-    def view(self, table: str, token: str, **params: Any) -> dict[str, Any]:
-        r = self.c.get(f"/api/tables/{table}", headers=auth(token), params=params)
-        assert r.status_code == 200, r.text
-        return r.json()
-
-    def move(self, table: str, token: str, revision: int, **body: Any) -> Any:
-        return self.c.post(f"/api/tables/{table}/moves", headers=auth(token), json={"revision": revision, **body})
-
-    def undo(self, table: str, token: str, revision: int) -> Any:
-        return self.c.post(f"/api/tables/{table}/undo", headers=auth(token), json={"revision": revision})
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture(scope="module")

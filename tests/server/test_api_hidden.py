@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 
 from sealed_game import CONFIRM, HIGH, LOW, PICK_A, PICK_B
-
-from conftest import Api
+from server_helpers import Api
 
 
 def sealed(api: Api, seed: int = 11, mode: str = "online") -> tuple[str, str, str, str]:

@@ -8,8 +8,7 @@ import time
 from typing import Any
 
 import pytest
-
-from conftest import Api, auth
+from server_helpers import Api, auth
 
 BR = {"game": "blast-radius", "options": {"board_side": 5}}
 

@@ -6,9 +6,8 @@ import json
 from typing import Any
 
 import pytest
+from server_helpers import Api
 from starlette.websockets import WebSocketDisconnect
-
-from conftest import Api
 
 BR = {"game": "blast-radius", "options": {"board_side": 5}, "mode": "online"}
 

@@ -73,8 +73,8 @@ def test_sigkill_and_restart_resume_every_table(tmp_path) -> None:
                 v = view(hc, busy["id"], busy["tokens"]["0"])
                 while not stop.is_set() and not v["terminal"]:
                     tok = busy["tokens"][str(v["to_act"][0])]
-                    mv = view(hc, busy["id"], tok)
                     try:
+                        mv = view(hc, busy["id"], tok)
                         r = hc.post(
                             f"/api/tables/{busy['id']}/moves",
                             headers=H(tok),

@@ -46,6 +46,14 @@ function drawMyTables(titles) {
   }));
 }
 
+// Alone, there is no one to play against: a one-player table is played on this device.
+function syncModes() {
+  const alone = Number($("num-players").value) === 1;
+  const ai = document.querySelector("input[name=mode][value=ai]");
+  ai.disabled = alone;
+  if (alone && ai.checked) document.querySelector("input[name=mode][value=hotseat]").checked = true;
+}
+
 function mode() {
   return document.querySelector("input[name=mode]:checked").value;
 }
@@ -97,11 +105,8 @@ function openCreate(g) {
   for (let k = g.min_players; k <= g.max_players; k++) np.append(el("option", { value: k }, String(k)));
   np.value = String(g.default_players);
   $("players-field").classList.toggle("hidden", g.min_players === g.max_players);
-  const single = g.max_players === 1;
-  for (const input of document.querySelectorAll("input[name=mode]")) {
-    input.disabled = single && input.value !== "hotseat";
-  }
-  document.querySelector(`input[name=mode][value=${single ? "hotseat" : "ai"}]`).checked = true;
+  document.querySelector("input[name=mode][value=ai]").checked = true;
+  syncModes();
   drawSeats();
   $("options").replaceChildren(...g.options.map(optionInput));
   $("options-box").classList.toggle("hidden", !g.options.length);
@@ -150,7 +155,7 @@ async function create(ev) {
 async function init() {
   $("create-form").addEventListener("submit", create);
   $("create-close").addEventListener("click", () => $("create").close());
-  $("num-players").addEventListener("change", drawSeats);
+  $("num-players").addEventListener("change", () => { syncModes(); drawSeats(); });
   for (const input of document.querySelectorAll("input[name=mode]")) input.addEventListener("change", drawSeats);
   try {
     const data = await api("/api/games");

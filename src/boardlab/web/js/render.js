@@ -36,8 +36,20 @@ export function colour(name, fallback) {
   return PALETTE[name] || fallback;
 }
 
+let seatColours = SEAT_COLOURS;
+
 export function ownerColour(owner) {
-  return owner === null || owner === undefined ? "#5b5750" : SEAT_COLOURS[((owner % 4) + 4) % 4];
+  if (owner === null || owner === undefined) return "#5b5750";
+  return seatColours[owner] || SEAT_COLOURS[((owner % 4) + 4) % 4];
+}
+
+// A seat's colour is its player's colour in the scene (games may give their sides other colours).
+function useSeatColours(scene) {
+  seatColours = SEAT_COLOURS.slice();
+  (scene.players || []).forEach((p, k) => {
+    const seat = Number.isInteger(p.seat) ? p.seat : k;
+    if (seat >= 0) seatColours[seat] = colour(p.colour, SEAT_COLOURS[seat % SEAT_COLOURS.length]);
+  });
 }
 
 // Live views send board shapes once (a "geometry", by id) and only fills/owners with each view.
@@ -232,6 +244,7 @@ export function renderScene(root, scene, opts = {}) {
   const legalBox = root.querySelector(".legal-list");
   const statusBox = root.querySelector(".status");
   closeChooser(root);
+  useSeatColours(scene);
   const interactive = !!opts.interactive && typeof opts.onAction === "function";
   const targets = interactive ? scene.targets || [] : [];
   const byPlace = groupBy(targets, "at");
@@ -350,7 +363,7 @@ export function renderScene(root, scene, opts = {}) {
     zonesBox.replaceChildren();
     const piecesOnItems = groupBy((scene.pieces || []), "at");
     for (const z of scene.zones || []) {
-      const box = el("section", { class: "zone", "data-zone": z.id });
+      const box = el("section", { class: "zone", "data-zone": z.id, "data-owner": z.owner ?? "" });
       if (z.owner !== null && z.owner !== undefined) box.style.borderLeftColor = ownerColour(z.owner);
       box.append(el("h3", {}, z.title || z.id));
       const items = el("div", { class: "items" });

@@ -118,12 +118,14 @@ function showPass(seat, v) {
   $("pass-swatch").style.background = colour(s.colour, "#888");
   $("pass-go").textContent = `I am ${s.name}: show my view`;
   $("pass").classList.remove("hidden");
+  document.body.style.overflow = "hidden";
   $("pass-go").focus();
 }
 
 function hidePass() {
   passFor = null;
   $("pass").classList.add("hidden");
+  document.body.style.overflow = "";
 }
 
 $("pass-go").addEventListener("click", () => {
@@ -149,12 +151,28 @@ function fatal(message) {
   if (ws) ws.close();
 }
 
+let lastDrawMs = 0;
+let drawPending = false;
+
+// Views can arrive in quick succession (a move, then the AI's answer): draw once per frame, the latest.
 function draw() {
+  if (drawPending) return;
+  drawPending = true;
+  requestAnimationFrame(() => {
+    drawPending = false;
+    const started = performance.now();
+    drawView();
+    lastDrawMs = performance.now() - started;
+  });
+}
+
+function drawView() {
   const v = view;
   if (!v) return;
   const t = v.table;
   root.dataset.ready = "1";
   root.dataset.revision = String(v.revision);
+  root.dataset.moveNumber = String(v.move_number);
   root.dataset.seat = v.seat === null ? "" : String(v.seat);
   root.dataset.terminal = v.terminal ? "1" : "0";
   root.dataset.yourTurn = v.your_turn ? "1" : "0";
@@ -202,12 +220,28 @@ function drawSeats(v) {
   $("seats").replaceChildren(...list);
 }
 
+let shownLog = []; // the log entries on screen, to add only new ones
+
 function drawLog(v) {
   const box = $("log");
-  const items = v.log.map(([actor, text], i) => el("li", { class: i === v.log.length - 1 ? "last" : "", value: i + 1 },
-    el("span", { class: "who" }, `${actorName(actor, v.seats, v.seat)}: `), text));
-  box.replaceChildren(...items);
-  box.scrollTop = box.scrollHeight;
+  const same = (a, b) => a[0] === b[0] && a[1] === b[1];
+  let keep = 0;
+  while (keep < shownLog.length && keep < v.log.length && same(shownLog[keep], v.log[keep])) keep++;
+  if (keep === shownLog.length && keep === v.log.length && box.dataset.seat === String(v.seat)) return;
+  if (keep < shownLog.length || box.dataset.seat !== String(v.seat)) {
+    box.replaceChildren();
+    keep = 0;
+  }
+  const last = box.querySelector("li.last");
+  if (last) last.classList.remove("last");
+  for (let i = keep; i < v.log.length; i++) {
+    const [actor, text] = v.log[i];
+    box.append(el("li", { value: i + 1 }, el("span", { class: "who" }, `${actorName(actor, v.seats, v.seat)}: `), text));
+  }
+  if (box.lastElementChild) box.lastElementChild.classList.add("last");
+  box.dataset.seat = String(v.seat);
+  shownLog = v.log;
+  requestAnimationFrame(() => { box.scrollTop = box.scrollHeight; });
 }
 
 function drawInvite(v) {
@@ -354,6 +388,8 @@ function connect() {
 }
 
 async function init() {
+  // on a phone the text list of moves starts folded (one tap opens it); the board comes first
+  if (window.matchMedia("(max-width: 600px)").matches) root.querySelector("details.legal").open = false;
   const tokens = readTokens();
   if (!tableId || !tokens.length) {
     fatal("Open this table with an invite link: ask the host for your seat's link or the spectator link.");
@@ -387,5 +423,13 @@ async function init() {
   connect();
 }
 
-window.boardlab = { get view() { return view; }, get viewSeat() { return viewSeat; }, play };
+// for tests and curious people: the current view, and a way to drop the live connection (it reconnects)
+window.boardlab = {
+  get view() { return view; },
+  get viewSeat() { return viewSeat; },
+  get lastDrawMs() { return lastDrawMs; },
+  redraw() { draw(); },
+  play,
+  dropSocket() { if (ws) ws.close(); },
+};
 init();

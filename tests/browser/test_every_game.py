@@ -1,0 +1,29 @@
+"""Every registered game can be played to its end in the browser: against `random`, by clicking
+targets chosen at random until the result banner shows."""
+
+from __future__ import annotations
+
+import pytest
+from browser_helpers import autoplay, create, shot, small_options, wait_ready
+
+import boardlab
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.parametrize("game_id", boardlab.games())
+def test_play_to_the_end_by_clicking(game_id: str, server, new_page) -> None:
+    game = boardlab.make(game_id)
+    n = game.default_players or game.min_players
+    seats = [{"kind": "human"}] + [{"kind": "ai", "agent": "random"}] * (n - 1)
+    d = create(
+        server, game=game_id, options=small_options(game_id), mode="ai" if n > 1 else "hotseat", seats=seats, seed=3
+    )
+    page = new_page()
+    page.goto(d["links"]["host"])
+    wait_ready(page)
+    result = autoplay(page, seed=7)
+    shot(page, f"every-game-{game_id}")
+    assert result.get("over"), result
+    assert page.get_attribute("#banner", "data-kind") == "result"
+    assert result["banner"]

@@ -1,0 +1,32 @@
+"""Helpers for the API tests (imported by name: conftest modules cannot be imported reliably)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Api:
+    """A TestClient with helpers for tables and tokens."""
+
+    def __init__(self, client: Any) -> None:
+        self.c = client
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        r = self.c.post("/api/tables", json=body)
+        assert r.status_code == 201, r.text
+        return r.json()
+
+    def view(self, table: str, token: str, **params: Any) -> dict[str, Any]:
+        r = self.c.get(f"/api/tables/{table}", headers=auth(token), params=params)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def move(self, table: str, token: str, revision: int, **body: Any) -> Any:
+        return self.c.post(f"/api/tables/{table}/moves", headers=auth(token), json={"revision": revision, **body})
+
+    def undo(self, table: str, token: str, revision: int) -> Any:
+        return self.c.post(f"/api/tables/{table}/undo", headers=auth(token), json={"revision": revision})
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
