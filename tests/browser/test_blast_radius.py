@@ -166,3 +166,33 @@ def test_phone_sized_screen(server, new_page) -> None:
     page.wait_for_selector("#lobby[data-ready='1']")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, "lobby-phone")
+
+
+def test_online_table_from_the_lobby_with_invites_and_a_spectator(server, new_page) -> None:
+    host = new_page()
+    host.goto(server.url + "/")
+    host.wait_for_selector("#lobby[data-ready='1']")
+    host.click("[data-new='blast-radius']")
+    host.check("input[name=mode][value=online]")
+    assert host.locator("#seat-1").input_value() == "human"
+    host.select_option("#opt-board_side", "5")
+    host.click("#create-go")
+    wait_ready(host)
+    host.wait_for_selector("#invite:not(.hidden)")
+    links = host.locator("#invite input")
+    assert links.count() == 2  # seat 1 and the spectators
+    seat1_link, spectator_link = links.nth(0).input_value(), links.nth(1).input_value()
+    guest, watcher = new_page(), new_page()
+    guest.goto(seat1_link)
+    wait_ready(guest)
+    host.wait_for_selector("#seats li[data-seat='1'] .tag.on")
+    watcher.goto(spectator_link)
+    wait_ready(watcher)
+    assert watcher.get_attribute("#table-root", "data-seat") == ""
+    assert watcher.locator("svg g.target").count() == 0 and watcher.locator("#undo").is_disabled()
+    host.locator("svg g.target").nth(5).click()
+    for p in (guest, watcher):
+        p.wait_for_selector("#table-root[data-revision='1']")
+    assert guest.get_attribute("#table-root", "data-your-turn") == "1"
+    assert watcher.inner_text("#banner-title").startswith("Waiting for Seat 1")
+    shot(watcher, "blast-radius-spectator")

@@ -13,13 +13,26 @@ GET      /api/tables/{id}                      the view of the token's seat (or 
 POST     /api/tables/{id}/moves                play ``{"action": n | "label": s, "revision": r}``
 POST     /api/tables/{id}/undo                 take back within the rules ``{"revision": r}``
 GET      /api/tables/{id}/record               the game record (JSON) for download
-WS       /api/tables/{id}/ws                   live views and presence
+WS       /api/tables/{id}/ws                   live views, presence, moves
+GET      /api/geometry/{gid}                   board shapes referred to by views
 POST     /api/replays                          check a record, returns a replay id and summary
 GET      /api/replays/{rid}/{step}?seat=k      one replay frame
 =======  ====================================  =============================================
 
 Seat and spectator tokens travel in ``Authorization: Bearer <token>`` (on the
 WebSocket, in the first message), never in URLs the server sees.
+
+The WebSocket protocol (JSON text messages):
+
+* client → ``{"type": "hello", "tokens": [...], "view": token | null}`` first: the tokens held
+  (presence), and whose view to receive (``null``: the public view; absent: the first seat held);
+* server → ``{"type": "view", "seat", "view"}`` now and after every change, preceded once per board
+  by ``{"type": "geometry", "geometry"}``; ``{"type": "error", ...}`` then close (4400 bad hello,
+  4403 wrong token, 4404 no such table);
+* client → ``{"type": "move", "id", "seat", "action" | "label", "revision"}`` or
+  ``{"type": "undo", "id", "seat", "revision"}``; server → ``{"type": "ack", "id", "ok", ...}``
+  after the change is stored (the new view comes just before it), or ``ok: false`` with the error;
+* client → ``{"type": "view_as", "token": token | null}`` to switch views (hot-seat), ``{"type": "ping"}``.
 """
 
 from __future__ import annotations
@@ -135,11 +148,24 @@ def rules_markdown(game_id: str) -> str | None:
 _LISTINGS: dict[str, dict[str, Any]] = {}
 
 
+def level_elo(game_id: str) -> dict[str, float]:
+    """Measured Elo (against ``random`` = 0) of each AI level in this game, where the agents package has it."""
+    try:
+        from .. import agents
+
+        fn = getattr(agents, "level_elo", None)
+        found = fn(game_id) if callable(fn) else None
+        return {str(k): float(v) for k, v in (found or {}).items()}
+    except Exception:  # measurements are optional: the lobby then names levels without a rating
+        return {}
+
+
 def game_listing(game_id: str) -> dict[str, Any]:
     """A game's metadata for the lobby (computed once per server process)."""
     if game_id not in _LISTINGS:
         meta = make(game_id).metadata()
         meta["has_rules"] = rules_markdown(game_id) is not None
+        meta["level_elo"] = level_elo(game_id)
         _LISTINGS[game_id] = meta
     return _LISTINGS[game_id]
 

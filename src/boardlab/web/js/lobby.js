@@ -6,8 +6,12 @@ const $ = (id) => document.getElementById(id);
 let agents = { levels: [], agents: ["random"], all: ["random"], default: "random", only_random: true };
 let current = null; // the game being set up
 
-function aiChoices() {
-  return agents.all.map((name) => ({ value: `ai:${name}`, text: agents.levels.includes(name) ? `AI · ${name}` : `AI · ${name} agent` }));
+function aiChoices(g) {
+  const elo = (g && g.level_elo) || {};
+  return agents.all.map((name) => {
+    const rated = elo[name] !== undefined ? ` (Elo ${Math.round(elo[name])})` : "";
+    return { value: `ai:${name}`, text: agents.levels.includes(name) ? `AI · ${name}${rated}` : `AI · ${name} agent${rated}` };
+  });
 }
 
 function gameCard(g) {
@@ -64,7 +68,7 @@ function drawSeats() {
   const rows = [];
   for (let s = 0; s < n; s++) {
     const select = el("select", { id: `seat-${s}`, "aria-label": `Seat ${s} player` },
-      el("option", { value: "human" }, "Human"), ...aiChoices().map((c) => el("option", { value: c.value }, c.text)));
+      el("option", { value: "human" }, "Human"), ...aiChoices(current).map((c) => el("option", { value: c.value }, c.text)));
     select.value = m === "ai" && s > 0 ? `ai:${agents.default}` : "human";
     const name = el("input", { type: "text", id: `seat-name-${s}`, placeholder: `Seat ${s}`, maxlength: 32, "aria-label": `Seat ${s} name` });
     rows.push(el("div", { class: "seat-row" }, el("label", { for: `seat-${s}` }, `Seat ${s}`), select, name));

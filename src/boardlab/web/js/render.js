@@ -259,7 +259,7 @@ export function renderScene(root, scene, opts = {}) {
     if (hasBoard) {
       const u = unitOf(scene);
       const vb = scene.viewbox || [0, 0, 1, 1];
-      const root_ = svg("svg", { viewBox: vb.join(" "), role: "img", "aria-label": "game board", "data-cells": scene.cells.length });
+      const root_ = svg("svg", { viewBox: vb.join(" "), role: "group", "aria-label": "game board", "data-cells": scene.cells.length });
       const L = {};
       for (const name of ["cells", "labels", "edges", "hl", "pieces", "targets"]) {
         L[name] = svg("g", { class: `layer-${name}` });
