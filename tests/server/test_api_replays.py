@@ -69,3 +69,14 @@ def test_bad_frames(client) -> None:
     assert client.get("/api/replays/unknown/0").status_code == 404
     assert client.post("/api/replays", json={"record": "text"}).status_code == 400
     assert client.post("/api/replays", json={}).status_code == 400
+
+
+def test_frames_match_a_direct_replay_across_checkpoints(client) -> None:
+    rec = record(seed=3)  # side 6: well past the first checkpoint
+    s = client.post("/api/replays", json={"record": rec}).json()
+    assert s["steps"] > 70
+    full = GameRecord.from_dict(rec)
+    for k in (0, 31, 32, 33, 64, 65, s["steps"]):
+        frame = client.get(f"/api/replays/{s['id']}/{k}").json()
+        state = full.replay(upto=k)
+        assert frame["scene"] == state.game.scene(state.observation(None), []), k

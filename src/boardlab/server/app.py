@@ -520,6 +520,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 send(json.dumps({"type": "ack", "id": rid, "ok": True, "revision": table.revision}))
             except ApiError as e:
                 send(json.dumps({"type": "ack", "id": rid, "ok": False, "status": e.status, **e.body()}))
+            except Exception:  # a bug: say so rather than leave the client waiting
+                log.exception("table %s: socket %s failed", table.id, kind)
+                body = {"error": "internal", "message": "the server failed to handle this; nothing changed"}
+                send(json.dumps({"type": "ack", "id": rid, "ok": False, "status": 500, **body}))
 
         send_task = asyncio.ensure_future(sender())
         acting: set[asyncio.Task[None]] = set()

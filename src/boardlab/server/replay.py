@@ -23,18 +23,36 @@ from .errors import bad_request, not_found
 from .views import result_text
 
 MAX_STEPS = 20000
+#: keep one position in this many (a frame replays at most this many steps)
+EVERY = 32
 
 
 @dataclass
 class Replay:
     id: str
     record: GameRecord
-    states: list[State]
+    #: the state every ``EVERY`` steps (and the final one); other steps are replayed from the nearest
+    checkpoints: list[State]
+    final: State
     labels: list[Any]
     names: list[str]
 
+    @property
+    def steps(self) -> int:
+        return self.final.move_number()
+
+    def state_at(self, step: int) -> State:
+        """The position after ``step`` history entries (replayed from the nearest checkpoint)."""
+        state = self.checkpoints[step // EVERY].clone()
+        for entry in self.record.history[(step // EVERY) * EVERY : step]:
+            if isinstance(entry, list):
+                state.apply_actions(entry)
+            else:
+                state.apply_action(entry)
+        return state
+
     def summary(self) -> dict[str, Any]:
-        final = self.states[-1]
+        final = self.final
         game = final.game
         return {
             "id": self.id,
@@ -44,16 +62,16 @@ class Replay:
             "num_players": final.num_players,
             "perfect_information": game.perfect_information,
             "seats": self.names,
-            "steps": len(self.states) - 1,
+            "steps": self.steps,
             "finished": final.is_terminal(),
             "result": outcome(final.returns()) if final.is_terminal() else None,
         }
 
     def frame(self, step: int, seat: int | None) -> dict[str, Any]:
-        steps = len(self.states) - 1
+        steps = self.steps
         if not 0 <= step <= steps:
             raise bad_request(f"step must lie between 0 and {steps}; got {step}")
-        state = self.states[step]
+        state = self.state_at(step)
         n = state.num_players
         if seat is not None and not 0 <= seat < n:
             raise bad_request(f"seat must lie between 0 and {n - 1} (or be omitted for a spectator); got {seat}")
@@ -91,7 +109,7 @@ class Replay:
 
     def log(self, upto: int) -> list[list[Any]]:
         """``[actor, text]`` per step up to ``upto`` (everything is shown in a replay)."""
-        actors = self.states[-1].actors()
+        actors = self.final.actors()
         out: list[list[Any]] = []
         for i in range(upto):
             actor, label = actors[i], self.labels[i]
@@ -125,12 +143,12 @@ class ReplayCache:
         if len(record.history) > MAX_STEPS:
             raise bad_request(f"a record may hold at most {MAX_STEPS} steps; this one has {len(record.history)}")
         try:
-            states, labels = _replay(record)
+            checkpoints, final, labels = _replay(record)
         except ValueError as e:
             raise bad_request(f"the record does not replay: {e}") from None
-        n = states[0].num_players
+        n = final.num_players
         names = [str(x)[:48] for x in record.seats[:n]] if len(record.seats) >= n else [f"Seat {s}" for s in range(n)]
-        replay = Replay(rid, record, states, labels, names)
+        replay = Replay(rid, record, checkpoints, final, labels, names)
         self._items[rid] = replay
         while len(self._items) > self.size:
             self._items.popitem(last=False)
@@ -144,7 +162,7 @@ class ReplayCache:
         return replay
 
 
-def _replay(record: GameRecord) -> tuple[list[State], list[Any]]:
+def _replay(record: GameRecord) -> tuple[list[State], State, list[Any]]:
     from ..games import make
 
     game = make(record.game, **record.options)
@@ -154,7 +172,7 @@ def _replay(record: GameRecord) -> tuple[list[State], list[Any]]:
             f"this server has version {game.rules_version}"
         )
     state = game.new_initial_state(record.num_players)
-    states = [state.clone()]
+    checkpoints = [state.clone()]
     labels: list[Any] = []
     for i, entry in enumerate(record.history):
         try:
@@ -172,5 +190,6 @@ def _replay(record: GameRecord) -> tuple[list[State], list[Any]]:
                 state.apply_action(entry)
         except IllegalActionError as e:
             raise ValueError(f"step {i} ({entry!r}) is not legal: {e.explanation}") from None
-        states.append(state.clone())
-    return states, labels
+        if (i + 1) % EVERY == 0:
+            checkpoints.append(state.clone())
+    return checkpoints, state, labels

@@ -208,8 +208,20 @@ class Platform:
         return await asyncio.get_running_loop().run_in_executor(self._db_pool, partial(fn, *args))
 
     async def _write(self, op: Callable[..., T], *args: Any) -> T:
-        """A write, committed (with others queued at the same time) before this returns."""
-        return await asyncio.wrap_future(self.writer.submit(op, *args))
+        """A write, committed (with others queued at the same time) before this returns.
+
+        A stale revision comes back as :class:`StaleRevision`; any other failure of the
+        database as a 503 error (nothing was stored, and the caller changes nothing).
+        """
+        try:
+            return await asyncio.wrap_future(self.writer.submit(op, *args))
+        except StaleRevision:
+            raise
+        except Exception as e:
+            log.exception("database write failed")
+            raise ApiError(
+                503, "storage_unavailable", f"the database refused the change, nothing changed ({e})"
+            ) from None
 
     async def _resume_ai_tables(self) -> None:
         try:
