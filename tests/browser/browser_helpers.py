@@ -1,6 +1,7 @@
 """Browser tests: Playwright (sync API) driving Debian's Chromium against a server in a child process.
 
-One server and one browser per test module; screenshots go to ``artifacts/`` at the repository root.
+One server and one browser per test session (per xdist worker); screenshots go to ``artifacts/`` at the
+repository root.
 """
 
 from __future__ import annotations
@@ -69,14 +70,14 @@ async ({seed, maxClicks, timeoutMs}) => {
 """
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     tmp = tmp_path_factory.mktemp("server")
     with ServerProcess(f"sqlite:///{tmp}/browser.db", log_path=str(tmp / "server.log")) as s:
         yield s
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if not shutil.which(CHROMIUM) and not pathlib.Path(CHROMIUM).exists():
         pytest.skip("Chromium is not installed at /usr/bin/chromium (make test installs it)")

@@ -5,6 +5,7 @@ scene expanding back to the game's own scene, and the stored record replaying to
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import random
 
@@ -26,7 +27,9 @@ def expand(scene: dict, geometry: dict) -> dict:
 
 @pytest.mark.parametrize("game_id", boardlab.games())
 def test_play_every_game_through_the_server(game_id: str, tmp_path) -> None:
-    asyncio.run(_play(game_id, tmp_path))
+    # in a thread of its own: Playwright's sync API may hold an event loop in this one
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, _play(game_id, tmp_path)).result()
 
 
 async def _play(game_id: str, tmp_path) -> None:
