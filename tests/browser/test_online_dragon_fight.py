@@ -42,6 +42,15 @@ def test_online_dragon_fight(server, new_page) -> None:
     red.wait_for_selector("#table-root[data-your-turn='1']")
     rev = red.get_attribute("#table-root", "data-revision")
     green_log = green.locator("#log li").count()
+    # a chooser stays open while updates arrive (green leaves and comes back meanwhile)
+    red.locator("svg g.target").first.click()
+    red.wait_for_selector(".chooser")
+    green.reload()
+    wait_ready(green)
+    red.wait_for_selector("#seats li[data-seat='1'] .tag.on")
+    assert red.locator(".chooser button[role=menuitem]").count() >= 2
+    red.keyboard.press("Escape")
+    assert red.locator(".chooser").count() == 0
     choose(red, rng)
     red.wait_for_selector("#banner[data-kind='submitted']")
     assert "Waiting for the other player" in red.inner_text("#banner-title")

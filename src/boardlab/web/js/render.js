@@ -243,6 +243,9 @@ export function renderScene(root, scene, opts = {}) {
   const buttonsBox = root.querySelector(".buttons");
   const legalBox = root.querySelector(".legal-list");
   const statusBox = root.querySelector(".status");
+  // a chooser left open stays open if the same choices are still there (updates arrive while one decides)
+  const openBox = root.querySelector(".chooser");
+  const reopen = openBox ? { at: openBox.dataset.at, actions: openBox.dataset.actions, host: openBox.parentElement, left: openBox.style.left, top: openBox.style.top } : null;
   closeChooser(root);
   useSeatColours(scene);
   const interactive = !!opts.interactive && typeof opts.onAction === "function";
@@ -348,7 +351,7 @@ export function renderScene(root, scene, opts = {}) {
           ev.preventDefault();
           ev.stopPropagation();
           if (list.length === 1) act(list[0].action);
-          else openChooser(root, boardWrap, ev, list, act);
+          else openChooser(root, boardWrap, ev, list, act, at);
         };
         g.addEventListener("click", activate);
         g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") activate(ev); });
@@ -377,7 +380,7 @@ export function renderScene(root, scene, opts = {}) {
           node = el("button", { ...attrs, type: "button", "data-at": it.id, "data-actions": ts.map((t) => t.action).join(","), title: ts.map((t) => t.label).join(", ") });
           node.addEventListener("click", (ev) => {
             if (ts.length === 1) act(ts[0].action);
-            else openChooser(root, zonesBox, ev, ts, act);
+            else openChooser(root, zonesBox, ev, ts, act, it.id);
           });
         } else {
           node = el("div", attrs);
@@ -426,29 +429,50 @@ export function renderScene(root, scene, opts = {}) {
   if (statusBox) {
     statusBox.replaceChildren(...(scene.status || []).map((s) => el("li", {}, s)));
   }
+  if (reopen) {
+    const list = byPlace.get(reopen.at) || [];
+    const host = reopen.host && reopen.host.isConnected ? reopen.host : null;
+    if (host && list.map((t) => t.action).join(",") === reopen.actions) {
+      openChooser(root, host, null, list, act, reopen.at, { left: reopen.left, top: reopen.top });
+    }
+  }
 }
 
 export function closeChooser(root) {
   for (const c of (root || document).querySelectorAll(".chooser")) c.remove();
 }
 
-function openChooser(root, host, ev, list, act) {
+function openChooser(root, host, ev, list, act, at, where) {
   closeChooser(root);
-  const box = el("div", { class: "chooser", role: "menu", "aria-label": "choose a move" },
+  const box = el("div", { class: "chooser", role: "menu", "aria-label": "choose a move", "data-at": at, "data-actions": list.map((t) => t.action).join(",") },
     el("div", { class: "head" }, "Choose:"));
   for (const t of list) {
     box.append(el("button", { type: "button", role: "menuitem", "data-action": t.action, onclick: (e) => { e.stopPropagation(); closeChooser(root); act(t.action); } }, t.label));
   }
   box.append(el("button", { type: "button", class: "small", onclick: (e) => { e.stopPropagation(); closeChooser(root); } }, "Cancel"));
-  const rect = host.getBoundingClientRect();
-  const x = (ev.clientX || rect.left + rect.width / 2) - rect.left;
-  const y = (ev.clientY || rect.top + rect.height / 2) - rect.top;
-  box.style.left = `${Math.max(4, Math.min(x, rect.width - 160))}px`;
-  box.style.top = `${Math.max(4, Math.min(y, rect.height - 60))}px`;
+  if (where) {
+    box.style.left = where.left;
+    box.style.top = where.top;
+  } else {
+    const rect = host.getBoundingClientRect();
+    const x = ((ev && ev.clientX) || rect.left + rect.width / 2) - rect.left;
+    const y = ((ev && ev.clientY) || rect.top + rect.height / 2) - rect.top;
+    box.style.left = `${Math.max(4, Math.min(x, rect.width - 160))}px`;
+    box.style.top = `${Math.max(4, Math.min(y, rect.height - 60))}px`;
+  }
   host.style.position = "relative";
   host.append(box);
   const first = box.querySelector("button[role=menuitem]");
-  if (first) first.focus();
-  const onKey = (e) => { if (e.key === "Escape") { closeChooser(root); document.removeEventListener("keydown", onKey); } };
-  document.addEventListener("keydown", onKey);
+  if (first && !where) first.focus();
+  if (escListener) document.removeEventListener("keydown", escListener);
+  escListener = (e) => {
+    if (e.key === "Escape") {
+      closeChooser(root);
+      document.removeEventListener("keydown", escListener);
+      escListener = null;
+    }
+  };
+  document.addEventListener("keydown", escListener);
 }
+
+let escListener = null;
