@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from .main import app
+from .main import app, cli_errors
 
 
 @app.command()
@@ -20,4 +20,7 @@ def serve(
     """Start the web server and print the address to open in a browser."""
     from ..server.run import serve as run_server
 
-    run_server(host, port, db, ai_workers=ai_workers, ai_delay=ai_delay)
+    with cli_errors():
+        if not 0 < port < 65536:
+            raise ValueError(f"--port must lie between 1 and 65535; got {port}")
+        run_server(host, port, db, ai_workers=ai_workers, ai_delay=ai_delay)

@@ -15,7 +15,10 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--ai-workers", type=int, default=None, help="AI worker processes (default: CPUs - 1)")
     p.add_argument("--ai-delay", type=float, default=0.4, help="minimum seconds per AI move (default 0.4)")
     a = p.parse_args(argv)
-    serve(a.host, a.port, a.db, ai_workers=a.ai_workers, ai_delay=a.ai_delay)
+    try:
+        serve(a.host, a.port, a.db, ai_workers=a.ai_workers, ai_delay=a.ai_delay)
+    except ValueError as e:
+        p.exit(2, f"error: {e}\n")
 
 
 if __name__ == "__main__":

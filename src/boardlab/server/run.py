@@ -6,6 +6,8 @@ import gc
 import logging
 import sys
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from .store import describe_url, normalise_url
 from .tables import Settings
 
@@ -28,7 +30,14 @@ def serve(
     # SQLite call; the default 5 ms switch interval would make each handoff cost up to 5 ms.
     sys.setswitchinterval(0.0005)
     url = normalise_url(db)
-    app = create_app(Settings(db_url=url, ai_workers=ai_workers, ai_delay=ai_delay))
+    try:
+        app = create_app(Settings(db_url=url, ai_workers=ai_workers, ai_delay=ai_delay))
+    except SQLAlchemyError as e:
+        raise ValueError(
+            f"cannot open the database {describe_url(url)}: {e.__class__.__name__}: {e.args[0] if e.args else e}"
+        ) from None
+    except ModuleNotFoundError as e:
+        raise ValueError(f"the database driver is not installed ({e.name}); install it with pip") from None
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     # Long-lived objects (modules, the app, the games) need no cycle collection: freeze them, and

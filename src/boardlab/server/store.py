@@ -136,7 +136,12 @@ class TableRow:
 def normalise_url(url: str | None) -> str:
     """The database URL to use; SQLite paths get their directory created."""
     url = url or DEFAULT_DB_URL
-    u = make_url(url)
+    try:
+        u = make_url(url)
+    except Exception:
+        raise ValueError(
+            f"{url!r} is not a database URL (e.g. sqlite:///path/to/file.db or postgresql+psycopg://user@host/db)"
+        ) from None
     if u.get_backend_name() == "sqlite" and u.database and u.database != ":memory:":
         pathlib.Path(u.database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
     return url
