@@ -264,7 +264,7 @@ export function renderScene(root, scene, opts = {}) {
       const vb = scene.viewbox || [0, 0, 1, 1];
       const root_ = svg("svg", { viewBox: vb.join(" "), role: "group", "aria-label": "game board", "data-cells": scene.cells.length });
       const L = {};
-      for (const name of ["cells", "labels", "edges", "hl", "pieces", "targets"]) {
+      for (const name of ["cells", "labels", "edges", "points", "hl", "pieces", "targets"]) {
         L[name] = svg("g", { class: `layer-${name}` });
         root_.append(L[name]);
       }
@@ -275,15 +275,21 @@ export function renderScene(root, scene, opts = {}) {
           shape = svg("polygon", { points: pts(c.polygon), fill: colour(c.fill, CELL_FILL), stroke: CELL_STROKE, "stroke-width": u * 0.03, "stroke-linejoin": "round" });
         } else {
           const r = c.radius || u * 0.12;
-          shape = svg("circle", { cx: c.center[0], cy: c.center[1], r, fill: colour(c.fill, c.kind === "point" ? "#8a8170" : CELL_FILL), stroke: CELL_STROKE, "stroke-width": u * 0.02 });
+          shape = svg("circle", { cx: c.center[0], cy: c.center[1], r, fill: colour(c.fill, c.kind === "point" ? "#ddd5c4" : CELL_FILL), stroke: "#8a8170", "stroke-width": u * 0.03 });
         }
         shape.setAttribute("data-id", c.id);
         shape.setAttribute("class", `cell kind-${c.kind || "cell"}`);
-        L.cells.append(shape);
+        // areas lie under the edges drawn on them; points (vertices) sit on top of their grid lines
+        (c.polygon ? L.cells : L.points).append(shape);
         if (c.label && c.polygon) {
           const t = svg("text", { x: c.center[0], y: c.center[1] + u * 0.3, "font-size": u * 0.2, "text-anchor": "middle", "dominant-baseline": "central", fill: "#8a8170" });
           t.textContent = c.label;
           L.labels.append(t);
+        } else if (c.label) {
+          const r = c.radius || u * 0.12;
+          const t = svg("text", { x: c.center[0] + r * 0.8, y: c.center[1] + r * 0.8 + u * 0.08, "font-size": u * 0.16, "text-anchor": "start", "dominant-baseline": "hanging", fill: "#8a8170" });
+          t.textContent = c.label;
+          L.points.append(t);
         }
       }
       for (const e of scene.edges) {
