@@ -1,3 +1,5 @@
+"""Helpers shared by tests: a fingerprint of everything observable about a state, and random steps."""
+
 from __future__ import annotations
 
 import json

@@ -17,7 +17,7 @@ from boardlab.core.errors import IllegalActionError, OutOfTurnError
 from boardlab.core.play import random_playout
 from boardlab.core.record import GameRecord
 from boardlab.core.scene import check_scene
-from conftest import fingerprint, random_step
+from state_checks import fingerprint, random_step
 
 GAMES = boardlab.games()
 ROOT = pathlib.Path(__file__).resolve().parents[1]

@@ -20,7 +20,7 @@ from boardlab.agents import make_agent
 from boardlab.core.constants import SIMULTANEOUS
 from boardlab.core.game import Game, State
 from boardlab.core.view import SeatView
-from conftest import random_step
+from state_checks import random_step
 
 SPECS = ("random", "greedy:playouts=2", "mcts:iterations=48", "easy")
 

@@ -21,7 +21,7 @@ from boardlab.games.dragon_fight import (
     attack_damage,
     cell_label,
 )
-from conftest import fingerprint
+from state_checks import fingerprint
 
 FACINGS = "NESW"
 

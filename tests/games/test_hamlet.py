@@ -29,7 +29,7 @@ from boardlab.games.hamlet import (
     R,
     knowledge,
 )
-from conftest import fingerprint, random_step
+from state_checks import fingerprint, random_step
 
 # The seed text's table, written out again independently of the module (§2).
 SEED_DEFEATS = {

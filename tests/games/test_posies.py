@@ -17,7 +17,7 @@ from boardlab.core.play import random_playout, sample_chance
 from boardlab.core.scene import check_scene
 from boardlab.games.posies import COLOURS, PER_COLOUR, PosiesGame, PosiesState
 from boardlab.geometry.hexgrid import HEX_DIRECTIONS
-from conftest import fingerprint, random_step
+from state_checks import fingerprint, random_step
 
 PI, PU, GR = 0, 1, 2  # pink, purple, green
 
