@@ -59,7 +59,7 @@ def decision_states(game: Game, count: int, seed: int = 0) -> list[tuple[State, 
 def mcts_rate(game: Game, state: State, seat: int, seconds: float) -> float:
     agent = MCTSAgent(game, seat, 1, seconds=seconds, reuse=False)
     agent.step(SeatView(state, seat))
-    return agent.last["iterations"] / agent.last["seconds"] if agent.last else 0.0
+    return agent.last["iterations"] / max(agent.last["seconds"], 1e-9)
 
 
 def per_game_rows(quick: bool) -> list[dict]:

@@ -10,9 +10,20 @@ from minigames import TeamGame, ThreeWayGame
 from typer.testing import CliRunner
 
 import boardlab
+from boardlab.agents import level_names, level_ratings
 from boardlab.cli.main import app, load_commands
 from boardlab.lab.stats import binomial_lower_bound, binomial_upper_tail, fit_elo, wilson
 from boardlab.lab.tournament import run_tournament, schedule
+
+
+def test_level_ratings_read_the_ai_docs(tmp_path) -> None:
+    (tmp_path / "g.md").write_text(
+        "| agent | spec | Elo | Elo 95% CI |\n|---|---|---:|---:|\n| random | `random` | +0 | anchor |\n"
+        "| easy | `mcts:plies=1500` | +212 | +90 … +330 |\n| hard | `mcts:plies=20000` | −40 | x |\n"
+    )
+    assert level_ratings("g", tmp_path) == {"easy": 212.0, "hard": -40.0}
+    assert level_ratings("absent", tmp_path) == {}
+    assert level_names() == ["easy", "medium", "hard", "expert"]
 
 
 def test_wilson_and_exact_bounds() -> None:
@@ -113,5 +124,13 @@ def test_cli_tournament_json_and_table() -> None:
     assert set(data["score"]) == set(data["elo"]) == set(data["ci95"]) == set(data["agents"])
     table = runner.invoke(app, [*args, "--option", "board_side=5"])
     assert table.exit_code == 0 and "Elo" in table.stdout and "greedy:playouts=1" in table.stdout
+    md = runner.invoke(
+        app, ["tournament", "blast-radius", "--agents", "random,easy", "-g", "1", "-o", "board_side=5", "--markdown"]
+    )
+    assert (
+        md.exit_code == 0
+        and "| easy | `mcts:plies=" in md.stdout
+        and "| random | `random` | +0 | anchor |" in md.stdout
+    )
     bad = runner.invoke(app, ["tournament", "blast-radius", "--agents", "random,wizard", "--games", "2"])
     assert bad.exit_code == 2 and "unknown agent 'wizard'" in bad.output

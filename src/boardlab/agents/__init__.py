@@ -8,7 +8,7 @@ built with :func:`make_agent`. Every agent sees only a
 
 from .base import Agent, RandomAgent, agent_names, make_agent, parse_agent_spec, register_agent
 from .greedy import GreedyAgent
-from .levels import LEVELS, level_spec
+from .levels import LEVELS, level_names, level_ratings, level_spec
 from .mcts import MCTSAgent
 
 __all__ = [
@@ -18,6 +18,8 @@ __all__ = [
     "MCTSAgent",
     "RandomAgent",
     "agent_names",
+    "level_names",
+    "level_ratings",
     "level_spec",
     "make_agent",
     "parse_agent_spec",

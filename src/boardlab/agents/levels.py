@@ -18,6 +18,9 @@ within 2 s (it is then reproducible only where its plies fit in that time).
 
 from __future__ import annotations
 
+import pathlib
+import re
+
 from ..core.game import Game
 from .base import register_agent
 from .mcts import MCTSAgent, make_mcts
@@ -30,6 +33,38 @@ LEVELS: dict[str, dict[str, str]] = {
     "hard": {"plies": "20000"},
     "expert": {"plies": "250000", "seconds": "1.5"},
 }
+
+
+#: ``docs/ai`` of the source tree (``src/boardlab/agents/levels.py`` → the repository root).
+AI_DOCS = pathlib.Path(__file__).resolve().parents[3] / "docs" / "ai"
+
+
+def level_names() -> list[str]:
+    """The levels, weakest first."""
+    return list(LEVELS)
+
+
+def level_ratings(game_id: str, docs: pathlib.Path | None = None) -> dict[str, float]:
+    """The measured Elo (``random`` = 0) of each level in ``game_id``, from ``docs/ai/<game>.md``.
+
+    The file's level table has rows ``| level | spec | Elo | …``; levels not
+    measured yet are missing from the result (``{}`` when the file is absent).
+    """
+    path = (docs or AI_DOCS) / f"{game_id}.md"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return {}
+    out: dict[str, float] = {}
+    for line in text.splitlines():
+        if not line.lstrip().startswith("|"):
+            continue
+        cells = [c.strip().strip("`*") for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 3 and cells[0] in LEVELS and cells[0] not in out:
+            m = re.fullmatch(r"([+\-−]?)\s*(\d+(?:\.\d+)?)", cells[2])
+            if m:
+                out[cells[0]] = float(m.group(2)) * (-1 if m.group(1) in ("-", "−") else 1)
+    return out
 
 
 def level_spec(level: str) -> str:

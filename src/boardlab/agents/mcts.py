@@ -152,7 +152,7 @@ class MCTSAgent:
         self.cap = game.max_game_length()
         self._root: Node | None = None
         self._root_history: list[Any] = []
-        #: Statistics of the last search (iterations, seconds, reused visits, tree root).
+        #: Statistics of the last move: iterations, plies, seconds, visits reused from the old tree, the root.
         self.last: dict[str, Any] = {}
         self._lo = math.inf
         self._hi = -math.inf
@@ -169,6 +169,7 @@ class MCTSAgent:
         seat = view.seat
         if len(legal) == 1:
             self._advance_root(view)
+            self.last = {"iterations": 0, "plies": 0, "seconds": 0.0, "reused": 0, "root": None}
             return legal[0]
         root = self._advance_root(view)
         reused = root.n

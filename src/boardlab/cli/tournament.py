@@ -11,6 +11,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from ..agents.base import parse_agent_spec
+from ..agents.levels import LEVELS, level_spec
 from ..lab.tournament import run_tournament
 from .main import app, cli_errors, err_console, load_game, split_agent_specs
 
@@ -58,6 +60,24 @@ def print_tournament(console: Console, data: dict[str, Any], seconds: float) -> 
     )
 
 
+def markdown_table(data: dict[str, Any]) -> str:
+    """The Elo table as Markdown, as ``docs/ai/<game>.md`` records it (levels with the spec they stand for)."""
+    lines = [
+        "| agent | spec | Elo | Elo 95% CI | score | score 95% CI |",
+        "|-------|------|----:|-----------:|------:|-------------:|",
+    ]
+    for a in sorted(data["agents"], key=lambda a: data["elo"][a]):
+        name = parse_agent_spec(a)[0]
+        spec = level_spec(name) + (a[len(name) :] if ":" in a else "") if name in LEVELS else a
+        lo, hi = data["elo_ci95"][a]
+        ci = "anchor" if a == data["elo_anchor"] else f"{lo:+.0f} … {hi:+.0f}"
+        slo, shi = data["ci95"][a]
+        lines.append(
+            f"| {a} | `{spec}` | {data['elo'][a]:+.0f} | {ci} | {data['score'][a]:.3f} | {slo:.3f}–{shi:.3f} |"
+        )
+    return "\n".join(lines)
+
+
 @app.command("tournament")
 def tournament_command(
     game_id: Annotated[str, typer.Argument(metavar="GAME", help="A game id (see boardlab list).")],
@@ -82,6 +102,9 @@ def tournament_command(
     ] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Local processes to play on.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as one JSON object.")] = False,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print the Elo table as Markdown (for docs/ai/<game>.md).")
+    ] = False,
 ) -> None:
     """Round robin between agents, seats swapped fairly: scores with 95% CIs and an Elo table (random = 0)."""
     with cli_errors():
@@ -111,5 +134,7 @@ def tournament_command(
         data = result.to_json()
     if as_json:
         typer.echo(json.dumps(data))
+    elif markdown:
+        typer.echo(markdown_table(data))
     else:
         print_tournament(Console(highlight=False), data, time.perf_counter() - start)
