@@ -248,6 +248,23 @@ class AntTrailsGame(Game):
 
 class AntTrailsState(State):
     game: AntTrailsGame
+    copied = (
+        "ant",
+        "deg",
+        "parent",
+        "size",
+        "loop",
+        "food_at",
+        "tile_value",
+        "tile_cell",
+        "tile_holder",
+        "values_left",
+        "longest",
+        "banked",
+        "turn_cells",
+        "last_cells",
+        "_steps",
+    )
 
     def __init__(self, game: AntTrailsGame, num_players: int) -> None:
         super().__init__(game, num_players)
@@ -691,26 +708,8 @@ class AntTrailsState(State):
         self._food = None
 
     def clone(self) -> AntTrailsState:
-        s = AntTrailsState.__new__(AntTrailsState)
-        s.__dict__.update(self.__dict__)
-        s._history = self._history[:]
-        s._actors = self._actors[:]
-        s.ant = self.ant[:]
-        s.deg = self.deg[:]
-        s.parent = self.parent[:]
-        s.size = self.size[:]
-        s.loop = self.loop[:]
-        s.food_at = self.food_at[:]
-        s.tile_value = self.tile_value[:]
-        s.tile_cell = self.tile_cell[:]
-        s.tile_holder = self.tile_holder[:]
-        s.values_left = self.values_left[:]
-        s.longest = self.longest[:]
-        s.banked = self.banked[:]
+        s = super().clone()
         s.can_place = [set(self.can_place[0]), set(self.can_place[1])]
-        s.turn_cells = self.turn_cells[:]
-        s.last_cells = self.last_cells[:]
-        s._steps = dict(self._steps)
         return s
 
     # -- notation and views --------------------------------------------------

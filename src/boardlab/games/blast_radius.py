@@ -82,6 +82,7 @@ class BlastRadiusGame(Game):
 
 class BlastRadiusState(State):
     game: BlastRadiusGame
+    copied = ("height", "owner", "cover", "free", "occupied", "towers")
 
     def __init__(self, game: BlastRadiusGame, num_players: int) -> None:
         super().__init__(game, num_players)
@@ -261,16 +262,7 @@ class BlastRadiusState(State):
         self.free = [i for i in range(game.n) if self.height[i] == 0 and self.cover[i] == 0]
 
     def clone(self) -> BlastRadiusState:
-        s = BlastRadiusState.__new__(BlastRadiusState)
-        s.__dict__.update(self.__dict__)
-        s._history = self._history[:]
-        s._actors = self._actors[:]
-        s.height = self.height[:]
-        s.owner = self.owner[:]
-        s.cover = self.cover[:]
-        s.free = self.free[:]
-        s.occupied = set(self.occupied)
-        s.towers = self.towers[:]
+        s = super().clone()
         s.stacks = [[set(c) for c in st] for st in self.stacks]
         return s
 

@@ -176,6 +176,7 @@ class ChevronsGame(Game):
 
 class ChevronsState(State):
     game: ChevronsGame
+    copied = ("owner", "free", "mates", "starts", "area", "areas", "score")
 
     def __init__(self, game: ChevronsGame, num_players: int) -> None:
         super().__init__(game, num_players)
@@ -321,20 +322,6 @@ class ChevronsState(State):
             for e, _ in links[t]:
                 if free[e]:
                     self._close(e)
-
-    def clone(self) -> ChevronsState:
-        s = ChevronsState.__new__(ChevronsState)
-        s.__dict__.update(self.__dict__)
-        s._history = self._history[:]
-        s._actors = self._actors[:]
-        s.owner = self.owner[:]
-        s.free = self.free[:]
-        s.mates = self.mates[:]
-        s.starts = self.starts[:]
-        s.area = self.area[:]
-        s.areas = self.areas[:]
-        s.score = self.score[:]
-        return s
 
     # -- notation and views -----------------------------------------------
     def _action_to_string(self, player: int, action: int) -> str:

@@ -200,6 +200,7 @@ class DragonFightGame(Game):
 
 class DragonFightState(State):
     game: DragonFightGame
+    copied = ("x", "y", "f", "owned", "damage", "pending", "hidden")
 
     def __init__(self, game: DragonFightGame, num_players: int) -> None:
         super().__init__(game, num_players)
@@ -380,17 +381,9 @@ class DragonFightState(State):
         self.pending = list(dmg)
 
     def clone(self) -> DragonFightState:
-        s = DragonFightState.__new__(DragonFightState)
-        s.__dict__.update(self.__dict__)
-        s._history = [h[:] if isinstance(h, list) else h for h in self._history]
-        s._actors = self._actors[:]
-        s.x, s.y, s.f = self.x[:], self.y[:], self.f[:]
-        s.owned = self.owned[:]
+        s = super().clone()
         s.wounds = [w[:] for w in self.wounds]
-        s.damage = self.damage[:]
-        s.pending = self.pending[:]
         s.log = [dict(e, attacks=e["attacks"][:], given=[g[:] for g in e["given"]]) for e in self.log]
-        s.hidden = self.hidden[:]
         return s
 
     # -- hidden information (§8) ------------------------------------------

@@ -327,6 +327,7 @@ class HamletGame(Game):
 
 class HamletState(State):
     game: HamletGame
+    copied = ("wins",)
 
     def __init__(self, game: HamletGame, num_players: int) -> None:
         super().__init__(game, num_players)
@@ -404,12 +405,8 @@ class HamletState(State):
         self.winner = more if self.survivor in MORE_ROUNDS_WIN else 1 - more
 
     def clone(self) -> HamletState:
-        s = HamletState.__new__(HamletState)
-        s.__dict__.update(self.__dict__)
-        s._history = self._history[:]
-        s._actors = self._actors[:]
+        s = super().clone()
         s.rounds = [r.clone() for r in self.rounds]
-        s.wins = self.wins[:]
         return s
 
     # -- notation ------------------------------------------------------------

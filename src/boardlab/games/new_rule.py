@@ -158,6 +158,7 @@ class NewRuleGame(Game):
 
 class NewRuleState(State):
     game: NewRuleGame
+    copied = ("counts", "pending", "settled")
 
     def __init__(self, game: NewRuleGame, num_players: int) -> None:
         super().__init__(game, num_players)
@@ -397,16 +398,6 @@ class NewRuleState(State):
         self.phase = OVER
         self.to_move = TERMINAL
         return True
-
-    def clone(self) -> NewRuleState:
-        s = NewRuleState.__new__(NewRuleState)
-        s.__dict__.update(self.__dict__)
-        s._history = self._history[:]
-        s._actors = self._actors[:]
-        s.counts = self.counts[:]
-        s.pending = self.pending[:]
-        s.settled = self.settled[:]
-        return s
 
     def _recount(self) -> None:
         """Recompute ``multi`` from ``counts`` (for tests that build positions directly)."""

@@ -272,6 +272,7 @@ class PosiesGame(Game):
 
 class PosiesState(State):
     game: PosiesGame
+    copied = ("colour", "remaining", "bag", "hidden", "_returns", "line_ends", "degree")
 
     def __init__(self, game: PosiesGame, num_players: int) -> None:
         super().__init__(game, num_players)
@@ -599,18 +600,8 @@ class PosiesState(State):
         self._begin_turn()
 
     def clone(self) -> PosiesState:
-        s = PosiesState.__new__(PosiesState)
-        s.__dict__.update(self.__dict__)
-        s._history = self._history[:]
-        s._actors = self._actors[:]
-        s.colour = self.colour[:]
-        s.remaining = self.remaining[:]
-        s.bag = self.bag[:]
-        s.hidden = self.hidden[:]
+        s = super().clone()
         s.store = [st[:] for st in self.store]
-        s._returns = self._returns[:]
-        s.line_ends = self.line_ends[:]
-        s.degree = self.degree[:]
         # ``partners``, ``choices``, ``last``, ``last_taken`` and each ``line_ends[li]`` are replaced,
         # never changed in place.
         return s

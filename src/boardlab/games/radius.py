@@ -150,6 +150,7 @@ class RadiusGame(Game):
 
 class RadiusState(State):
     game: RadiusGame
+    copied = ("content", "reach", "turn_cells", "last_cells")
 
     def __init__(self, game: RadiusGame, num_players: int) -> None:
         super().__init__(game, num_players)
@@ -405,15 +406,8 @@ class RadiusState(State):
         return sizes[0] if sizes else 0
 
     def clone(self) -> RadiusState:
-        s = RadiusState.__new__(RadiusState)
-        s.__dict__.update(self.__dict__)
-        s._history = self._history[:]
-        s._actors = self._actors[:]
-        s.content = self.content[:]
+        s = super().clone()
         s.pawns = [self.pawns[0][:], self.pawns[1][:]]
-        s.reach = self.reach[:]
-        s.turn_cells = self.turn_cells[:]
-        s.last_cells = self.last_cells[:]
         return s
 
     # -- notation and views -----------------------------------------------

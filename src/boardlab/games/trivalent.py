@@ -318,6 +318,7 @@ class TrivalentGame(Game):
 
 class TrivalentState(State):
     game: TrivalentGame
+    copied = ("stone", "alive", "own_count", "col_used", "placed")
 
     def __init__(self, game: TrivalentGame, num_players: int) -> None:
         super().__init__(game, num_players)
@@ -561,18 +562,6 @@ class TrivalentState(State):
         self.over = False
         self.winner_colour = -1
         self._start_turn()
-
-    def clone(self) -> TrivalentState:
-        s = TrivalentState.__new__(TrivalentState)
-        s.__dict__.update(self.__dict__)
-        s._history = self._history[:]
-        s._actors = self._actors[:]
-        s.stone = self.stone[:]
-        s.alive = self.alive[:]
-        s.own_count = self.own_count[:]
-        s.col_used = self.col_used[:]
-        s.placed = self.placed[:]
-        return s
 
     # -- notation and views -----------------------------------------------
     def _action_to_string(self, player: int, action: int) -> str:
