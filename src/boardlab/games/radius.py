@@ -29,6 +29,7 @@ from ..core import scene as sc
 from ..core.constants import TERMINAL
 from ..core.game import Game, State
 from ..core.options import Option
+from ..geometry.board import group_sizes
 from ..geometry.hexgrid import HEX_DIRECTIONS, HexBoard, bounding_box
 
 COLOUR_NAMES = ("Orange", "Blue")
@@ -376,27 +377,7 @@ class RadiusState(State):
     # -- scoring (§7) ------------------------------------------------------
     def groups(self, p: int) -> list[int]:
         """Sizes of seat ``p``'s connected groups of stones, largest first (§7)."""
-        content = self.content
-        nbrs = self.game.neighbours
-        code = STONE + p
-        seen = [False] * len(content)
-        sizes = []
-        for i, c in enumerate(content):
-            if c != code or seen[i]:
-                continue
-            seen[i] = True
-            stack = [i]
-            size = 0
-            while stack:
-                j = stack.pop()
-                size += 1
-                for k in nbrs[j]:
-                    if not seen[k] and content[k] == code:
-                        seen[k] = True
-                        stack.append(k)
-            sizes.append(size)
-        sizes.sort(reverse=True)
-        return sizes
+        return group_sizes(self.game.neighbours, self.content, STONE + p)
 
     def score(self, p: int, sizes: list[int] | None = None) -> int:
         if sizes is None:

@@ -31,7 +31,7 @@ from ..core import scene as sc
 from ..core.constants import TERMINAL
 from ..core.game import Game, State
 from ..core.options import Option
-from ..geometry.board import BoardData
+from ..geometry.board import BoardData, group_sizes
 from ..geometry.hexgrid import bounding_box, hex_corners, hexhex_cells
 
 BLUE, ORANGE = 0, 1
@@ -363,26 +363,7 @@ class TrivalentState(State):
 
     def group_sizes(self, colour: int) -> list[int]:
         """Sizes of ``colour``'s connected groups (§5.1), largest first."""
-        nbrs = self.game.board.neighbours
-        stone = self.stone
-        seen = [False] * len(stone)
-        sizes = []
-        for v, c in enumerate(stone):
-            if c != colour or seen[v]:
-                continue
-            seen[v] = True
-            stack = [v]
-            size = 0
-            while stack:
-                x = stack.pop()
-                size += 1
-                for y in nbrs[x]:
-                    if not seen[y] and stone[y] == colour:
-                        seen[y] = True
-                        stack.append(y)
-            sizes.append(size)
-        sizes.sort(reverse=True)
-        return sizes
+        return group_sizes(self.game.board.neighbours, self.stone, colour)
 
     def _start_turn(self) -> None:
         """Start the mover's turn; if no complete turn is open to them the game ends (§4)."""

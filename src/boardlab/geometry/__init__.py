@@ -1,6 +1,6 @@
 """Shared board geometry: hex grids, square grids, triangular lattices and boards as data."""
 
-from .board import BoardData
+from .board import BoardData, group_sizes
 from .hexgrid import (
     HEX_DIRECTIONS,
     HexBoard,
@@ -25,6 +25,7 @@ __all__ = [
     "SquareGrid",
     "TriLattice",
     "disc",
+    "group_sizes",
     "hex_corners",
     "hex_distance",
     "hex_neighbours",

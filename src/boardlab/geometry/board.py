@@ -13,8 +13,35 @@ replace ours without touching code.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+
+def group_sizes(neighbours: Sequence[Sequence[int]], content: Sequence[Any], value: Any) -> list[int]:
+    """Sizes of the connected groups of nodes whose ``content`` is ``value``, largest first.
+
+    >>> group_sizes(((1,), (0, 2), (1,), ()), ["x", "x", "o", "x"], "x")
+    [2, 1]
+    """
+    seen = [False] * len(content)
+    sizes = []
+    for i, c in enumerate(content):
+        if c != value or seen[i]:
+            continue
+        seen[i] = True
+        stack = [i]
+        size = 0
+        while stack:
+            j = stack.pop()
+            size += 1
+            for k in neighbours[j]:
+                if not seen[k] and content[k] == value:
+                    seen[k] = True
+                    stack.append(k)
+        sizes.append(size)
+    sizes.sort(reverse=True)
+    return sizes
 
 
 @dataclass(frozen=True)
