@@ -92,16 +92,16 @@ def browser() -> Iterator[Any]:
 class Watched:
     """A page whose JavaScript errors fail the test (refused requests, shown to the user, do not)."""
 
-    def __init__(self, page: Any) -> None:
+    def __init__(self, page: Any, allow_network_errors: bool = False) -> None:
         self.page = page
+        self.allow_network_errors = allow_network_errors
         self.errors: list[str] = []
         page.on("pageerror", lambda e: self.errors.append(str(e)))
         page.on("console", self._console)
 
     def _console(self, m: Any) -> None:
-        expected = (
-            m.text.startswith("Failed to load resource: the server responded with a status of 4")
-            or "ERR_CONNECTION_REFUSED" in m.text  # the restart test takes the server down on purpose
+        expected = m.text.startswith("Failed to load resource: the server responded with a status of 4") or (
+            self.allow_network_errors and ("net::ERR_" in m.text or "WebSocket connection" in m.text)
         )
         if m.type == "error" and not expected:
             self.errors.append(m.text)
@@ -109,15 +109,18 @@ class Watched:
 
 @pytest.fixture
 def new_page(browser: Any) -> Iterator[Any]:
-    """``new_page(width=…, height=…)``: a page in a fresh context (its own storage)."""
+    """``new_page(width=…, height=…)``: a page in a fresh context (its own storage).
+
+    ``allow_network_errors=True`` for a test that takes the server down on purpose.
+    """
     contexts: list[Any] = []
     watched: list[Watched] = []
 
-    def make(width: int = 1100, height: int = 900) -> Any:
+    def make(width: int = 1100, height: int = 900, allow_network_errors: bool = False) -> Any:
         ctx = browser.new_context(viewport={"width": width, "height": height})
-        ctx.set_default_timeout(20000)
+        ctx.set_default_timeout(30000)
         contexts.append(ctx)
-        w = Watched(ctx.new_page())
+        w = Watched(ctx.new_page(), allow_network_errors)
         watched.append(w)
         return w.page
 

@@ -129,7 +129,7 @@ def test_dropped_connection_reconnects_and_catches_up(server, new_page) -> None:
     import httpx
 
     d = create(server, game="blast-radius", options={"board_side": 5}, mode="online", seed=2)
-    page = new_page()
+    page = new_page(allow_network_errors=True)
     page.goto(d["links"]["seats"]["0"])
     wait_ready(page)
     page.wait_for_selector("#conn[data-state='live']")

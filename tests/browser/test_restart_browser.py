@@ -16,7 +16,7 @@ def test_page_survives_a_server_crash(new_page, tmp_path) -> None:
     server = ServerProcess(db, log_path=str(tmp_path / "one.log")).start()
     try:
         d = create(server, game="blast-radius", options={"board_side": 5}, mode="hotseat", seed=9)
-        page = new_page()
+        page = new_page(allow_network_errors=True)
         page.goto(d["links"]["host"])
         wait_ready(page)
         for k in (1, 2, 3):
