@@ -38,6 +38,9 @@ def test_full_game_against_the_ai_then_replay(server, new_page) -> None:
     page.click("[data-new='blast-radius']")
     page.select_option("#opt-board_side", "5")
     assert page.locator("#seat-1").input_value().startswith("ai:")
+    ratings = page.evaluate("fetch('/api/games/blast-radius').then(r => r.json()).then(g => g.level_elo)")
+    if ratings:  # levels are named by their measured Elo where it is known
+        assert "(Elo " in page.locator("#seat-1 option:checked").inner_text()
     shot(page, "lobby-new-table")
     page.click("#create-go")
     wait_ready(page)

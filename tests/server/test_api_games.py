@@ -23,6 +23,8 @@ def test_one_game_and_its_rules(client) -> None:
     g = client.get("/api/games/blast-radius").json()
     assert g["title"] == "Blast Radius"
     assert {o["name"] for o in g["options"]} >= {"board_side"}
+    assert isinstance(g["level_elo"], dict)  # measured level ratings, where docs/ai has them
+    assert all(level in client.get("/api/agents").json()["all"] for level in g["level_elo"])
     rules = client.get("/api/games/blast-radius/rules").json()
     assert rules["markdown"].startswith("# Blast Radius")
     assert '<h1 id="blast-radius">Blast Radius</h1>' in rules["html"]

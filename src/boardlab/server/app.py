@@ -153,7 +153,7 @@ def level_elo(game_id: str) -> dict[str, float]:
     try:
         from .. import agents
 
-        fn = getattr(agents, "level_elo", None)
+        fn = getattr(agents, "level_ratings", None) or getattr(agents, "level_elo", None)
         found = fn(game_id) if callable(fn) else None
         return {str(k): float(v) for k, v in (found or {}).items()}
     except Exception:  # measurements are optional: the lobby then names levels without a rating
