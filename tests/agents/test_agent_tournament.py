@@ -6,7 +6,7 @@ import json
 import math
 
 import pytest
-from minigames import TeamGame, ThreeWayGame
+from minigames import LotteryGame, TeamGame, ThreeWayGame
 from typer.testing import CliRunner
 
 import boardlab
@@ -94,6 +94,12 @@ def test_cooperative_tournament_compares_teams() -> None:
     assert all(len(set(g.seats)) == 1 for g in r.results)
     assert data["mean_return"]["mcts:iterations=100"] == 1.0  # the team always finds 2, 2
     assert data["score"]["mcts:iterations=100"] > data["score"]["random"]
+
+
+def test_one_seat_games_compare_like_teams() -> None:
+    data = run_tournament(LotteryGame(), ["random", "mcts:iterations=50"], games=20, seed=1).to_json()
+    assert data["pairwise"]["random vs mcts:iterations=50"]["games"] == 20
+    assert data["mean_return"]["mcts:iterations=50"] > data["mean_return"]["random"]
 
 
 def test_multiplayer_tournament_compares_every_two_seats() -> None:

@@ -22,8 +22,8 @@ a win, a loss or a draw). An agent's *score* is its fraction of points over
 all its comparisons, with a 95% Wilson interval; Elo ratings are fitted to the
 pairwise points (:func:`boardlab.lab.stats.fit_elo`), ``random`` at 0.
 
-Co-operative games have no opponents: every agent instead plays ``games``
-games holding every seat, and game ``g`` of one agent is compared with game
+Co-operative games (and games played by one seat) have no opponents: every
+agent instead plays ``games`` games holding every seat, and game ``g`` of one agent is compared with game
 ``g`` of each other agent (the same chance seed): the higher shared return
 scores 1, equal ½. Scores and Elo then read the same way ("how often this
 team does better than that one"), and ``mean_return`` gives each team's
@@ -222,7 +222,7 @@ def run_tournament(
     n = game.resolve_num_players(num_players)
     for spec in agents:  # refuse unknown agents or parameters before playing anything
         make_agent(spec, game, 0, 0)
-    coop = bool(game.cooperative)
+    coop = bool(game.cooperative) or n == 1  # a one-seat game has no opponent either
     plan = schedule(agents, n, games, coop)
     result = TournamentResult(game.id, dict(game.params), agents, games, seed, n, coop)
     total = len(plan)
