@@ -170,7 +170,15 @@ class BlastRadiusState(State):
         # Fast path for a legal move, which is all the core would check before
         # applying it; anything else goes through the core's refusals and explanations.
         p = self.to_move
-        if type(action) is int and self.winner < 0 and (player is None or player == p) and self._is_legal(p, action):
+        if (
+            type(action) is int
+            and self.winner < 0
+            and (player is None or player == p)
+            and (
+                (self.free and 0 <= action < self.game.n and not self.height[action] and not self.cover[action])
+                or self._is_legal(p, action)
+            )
+        ):
             self._apply(action)
             self._history.append(action)
             self._actors.append(p)
