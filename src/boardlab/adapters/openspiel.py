@@ -1,6 +1,6 @@
 """Every boardlab game as an OpenSpiel (``pyspiel``) Python game, so OpenSpiel's algorithms run on it.
 
->>> from boardlab.adapters import openspiel as bos          # doctest: +SKIP
+>>> from boardlab.adapters import openspiel as bos
 >>> game = bos.load("blast-radius", board_side=5)            # a pyspiel.Game
 >>> state = game.new_initial_state()
 >>> state.legal_actions()[:3]
