@@ -46,6 +46,26 @@ def playouts(game: boardlab.Game, seconds: float, seed: int = 0) -> tuple[int, i
     return games, plies, time.process_time() - start, time.perf_counter() - wall
 
 
+def reference_playouts(side: int, seconds: float, seed: int = 0) -> tuple[int, int, float]:
+    """The plain reference implementation (bench/reference_blast_radius.py): games, plies, CPU seconds."""
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).with_name("reference_blast_radius.py")
+    spec = importlib.util.spec_from_file_location("reference_blast_radius", path)
+    assert spec and spec.loader
+    ref = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ref)
+    rng = random.Random(seed)
+    cells = ref.cells_of(side)
+    games = plies = 0
+    start = time.process_time()
+    while time.process_time() < start + seconds:
+        plies += ref.play(cells, rng)[1]
+        games += 1
+    return games, plies, time.process_time() - start
+
+
 def run(quick: bool) -> list[dict]:
     seconds = 1.0 if quick else 5.0
     rows = []
@@ -63,4 +83,14 @@ def run(quick: bool) -> list[dict]:
                 "playouts/s (wall)": games / wall,
             }
         )
+    games, plies, cpu = reference_playouts(6, seconds)
+    rows.append(
+        {
+            "game": "blast-radius, plain reference (same run)",
+            "playouts/s": games / cpu,
+            "plies/s": plies / cpu,
+            "mean plies": plies / max(1, games),
+            "playouts/s (wall)": None,
+        }
+    )
     return rows
