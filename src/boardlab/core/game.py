@@ -485,5 +485,19 @@ class State:
         return f"<{self.game.id} state after {len(self._history)} actions>"
 
 
+def win_loss(winner: int | None, num_players: int = 2) -> list[float]:
+    """Returns of a game that seat ``winner`` won (+1) and every other seat lost (-1).
+
+    Any other ``winner`` (``None``, a negative number, a value past the last
+    seat) means no winner: a draw, or a game not over, so all zeros.
+
+    >>> win_loss(1), win_loss(-1), win_loss(2)
+    ([-1.0, 1.0], [0.0, 0.0], [0.0, 0.0])
+    """
+    if winner is None or not 0 <= winner < num_players:
+        return [0.0] * num_players
+    return [1.0 if p == winner else -1.0 for p in range(num_players)]
+
+
 def _norm(text: str) -> str:
     return " ".join(str(text).strip().lower().split())

@@ -33,7 +33,7 @@ from typing import Any
 
 from ..core import scene as sc
 from ..core.constants import CHANCE, TERMINAL
-from ..core.game import Game, State
+from ..core.game import Game, State, win_loss
 from ..core.options import Option
 from ..geometry.hexgrid import HexBoard, bounding_box
 
@@ -311,11 +311,7 @@ class AntTrailsState(State):
         return self.phase == OVER
 
     def returns(self) -> list[float]:
-        if self.winner == 0:
-            return [1.0, -1.0]
-        if self.winner == 1:
-            return [-1.0, 1.0]
-        return [0.0, 0.0]
+        return win_loss(self.winner)
 
     def score(self, seat: int) -> int:
         """§9.1: ants in the longest trail plus banked food."""

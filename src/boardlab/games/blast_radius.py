@@ -19,7 +19,7 @@ from typing import Any
 
 from ..core import scene as sc
 from ..core.constants import TERMINAL
-from ..core.game import Game, State
+from ..core.game import Game, State, win_loss
 from ..core.options import Option
 from ..geometry.hexgrid import HexBoard, bounding_box
 
@@ -108,9 +108,7 @@ class BlastRadiusState(State):
         return self.winner >= 0
 
     def returns(self) -> list[float]:
-        if self.winner < 0:
-            return [0.0, 0.0]
-        return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
+        return win_loss(self.winner)
 
     # -- legal moves (§4) -------------------------------------------------
     def _smallest_height(self, player: int) -> int:

@@ -29,7 +29,7 @@ from typing import Any
 
 from ..core import scene as sc
 from ..core.constants import SIMULTANEOUS, TERMINAL
-from ..core.game import Game, State
+from ..core.game import Game, State, win_loss
 from ..core.options import Option
 from ..geometry.squaregrid import SquareGrid
 
@@ -242,9 +242,7 @@ class DragonFightState(State):
         return self.over
 
     def returns(self) -> list[float]:
-        if not self.over or self.winner < 0:
-            return [0.0, 0.0]
-        return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
+        return win_loss(self.winner if self.over else None)
 
     # -- legal moves (§2, §3a, §6a) ---------------------------------------
     def _legal_actions(self, player: int) -> list[int]:

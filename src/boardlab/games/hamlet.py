@@ -25,7 +25,7 @@ from typing import Any
 
 from ..core import scene as sc
 from ..core.constants import CHANCE, TERMINAL
-from ..core.game import Game, State
+from ..core.game import Game, State, win_loss
 from ..core.options import Option
 
 #: The seven roles (§1), by card number.
@@ -351,9 +351,7 @@ class HamletState(State):
         return self.winner >= 0
 
     def returns(self) -> list[float]:
-        if self.winner < 0:
-            return [0.0, 0.0]
-        return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
+        return win_loss(self.winner)
 
     def stage(self) -> int:
         if self.winner >= 0:

@@ -27,7 +27,7 @@ from typing import Any
 
 from ..core import scene as sc
 from ..core.constants import TERMINAL
-from ..core.game import Game, State
+from ..core.game import Game, State, win_loss
 from ..core.options import Option
 from ..geometry.board import group_sizes
 from ..geometry.hexgrid import HEX_DIRECTIONS, HexBoard, bounding_box
@@ -179,11 +179,7 @@ class RadiusState(State):
         return self.phase == OVER
 
     def returns(self) -> list[float]:
-        if self.winner == 0:
-            return [1.0, -1.0]
-        if self.winner == 1:
-            return [-1.0, 1.0]
-        return [0.0, 0.0]
+        return win_loss(self.winner)
 
     # -- legal moves (§3, §4, §5, §6) ------------------------------------
     def _moves_of(self, p: int) -> Moves:

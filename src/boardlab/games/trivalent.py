@@ -29,7 +29,7 @@ from typing import Any
 
 from ..core import scene as sc
 from ..core.constants import TERMINAL
-from ..core.game import Game, State
+from ..core.game import Game, State, win_loss
 from ..core.options import Option
 from ..geometry.board import BoardData, group_sizes
 from ..geometry.hexgrid import bounding_box, hex_corners, hexhex_cells
@@ -358,8 +358,7 @@ class TrivalentState(State):
     def returns(self) -> list[float]:
         if not self.over or self.winner_colour < 0:
             return [0.0, 0.0]
-        w = self.seat_of(self.winner_colour)
-        return [1.0, -1.0] if w == 0 else [-1.0, 1.0]
+        return win_loss(self.seat_of(self.winner_colour))
 
     def group_sizes(self, colour: int) -> list[int]:
         """Sizes of ``colour``'s connected groups (§5.1), largest first."""
