@@ -35,7 +35,7 @@ from ..core import scene as sc
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, State, win_loss
 from ..core.options import Option
-from ..geometry.hexgrid import HexBoard, bounding_box
+from ..geometry.hexgrid import HexBoard, bounding_box, polygon_center
 
 SIDE = 6
 COLOUR_NAMES = ("Black", "Red")
@@ -77,7 +77,7 @@ class _Board:
         self._counts: dict[tuple[int, int, int], int] = {}
         self._first_draw: list[tuple[int, float]] | None = None
         polys = board.cell_polygons(1.0)
-        self.centres = [_center(p) for p in polys]
+        self.centres = [polygon_center(p) for p in polys]
         self.scene_cells = [
             sc.cell(
                 board.labels[i], self.centres[i], p, label=board.labels[i], fill="light" if self.border[i] else None
@@ -765,10 +765,6 @@ class AntTrailsState(State):
             "draw": self.winner == 2,
             "colours": list(COLOUR_NAMES),
         }
-
-
-def _center(poly: list[tuple[float, float]]) -> tuple[float, float]:
-    return (sum(p[0] for p in poly) / len(poly), sum(p[1] for p in poly) / len(poly))
 
 
 def _prompt(game: AntTrailsGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:

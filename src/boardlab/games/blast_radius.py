@@ -21,7 +21,7 @@ from ..core import scene as sc
 from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
 from ..core.options import Option
-from ..geometry.hexgrid import HexBoard, bounding_box
+from ..geometry.hexgrid import HexBoard, bounding_box, polygon_center
 
 COLOUR_NAMES = ("Red", "Blue")
 Table = tuple[tuple[tuple[int, ...], ...], ...]
@@ -66,7 +66,7 @@ class BlastRadiusGame(Game):
         self.swap_action = self.n
         polys = self.board.cell_polygons(1.0)
         self._scene_cells = [
-            sc.cell(self.board.labels[i], _center(p), p, label=self.board.labels[i]) for i, p in enumerate(polys)
+            sc.cell(self.board.labels[i], polygon_center(p), p, label=self.board.labels[i]) for i, p in enumerate(polys)
         ]
         self._viewbox = bounding_box([pt for p in polys for pt in p], margin=0.6)
 
@@ -301,10 +301,6 @@ class BlastRadiusState(State):
             "winner": self.winner,
             "pieces": [sum(h for h, o in zip(self.height, self.owner, strict=True) if o == s) for s in (0, 1)],
         }
-
-
-def _center(poly: list[tuple[float, float]]) -> tuple[float, float]:
-    return (sum(p[0] for p in poly) / len(poly), sum(p[1] for p in poly) / len(poly))
 
 
 def _colour(name: str) -> str:

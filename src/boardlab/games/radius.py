@@ -30,7 +30,7 @@ from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
 from ..core.options import Option
 from ..geometry.board import group_sizes
-from ..geometry.hexgrid import HEX_DIRECTIONS, HexBoard, bounding_box
+from ..geometry.hexgrid import HEX_DIRECTIONS, HexBoard, bounding_box, polygon_center
 
 COLOUR_NAMES = ("Orange", "Blue")
 
@@ -134,7 +134,7 @@ class RadiusGame(Game):
         self.neighbours = board.neighbours
         polys = board.cell_polygons(1.0)
         self._scene_cells = [
-            sc.cell(board.labels[i], _center(p), p, label=board.labels[i]) for i, p in enumerate(polys)
+            sc.cell(board.labels[i], polygon_center(p), p, label=board.labels[i]) for i, p in enumerate(polys)
         ]
         self._viewbox = bounding_box([pt for p in polys for pt in p], margin=0.6)
 
@@ -417,10 +417,6 @@ class RadiusState(State):
             "draw": self.winner == 2,
             "colours": list(COLOUR_NAMES),
         }
-
-
-def _center(poly: list[tuple[float, float]]) -> tuple[float, float]:
-    return (sum(p[0] for p in poly) / len(poly), sum(p[1] for p in poly) / len(poly))
 
 
 def _prompt(game: RadiusGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:

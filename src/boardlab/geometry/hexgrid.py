@@ -135,6 +135,11 @@ def _row_letters(i: int) -> str:
     return letters
 
 
+def polygon_center(poly: list[tuple[float, float]]) -> tuple[float, float]:
+    """The mean of a polygon's corners (its centre, for the regular shapes boards use)."""
+    return (sum(p[0] for p in poly) / len(poly), sum(p[1] for p in poly) / len(poly))
+
+
 def bounding_box(points: Iterable[tuple[float, float]], margin: float = 0.0) -> tuple[float, float, float, float]:
     """``(min_x, min_y, width, height)`` around ``points`` plus ``margin``."""
     xs, ys = zip(*points, strict=True)
