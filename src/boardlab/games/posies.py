@@ -129,23 +129,9 @@ def _split(seeds: list[int], nbrs: tuple[tuple[int, ...], ...], colour: list[int
     groups, so that their sizes can be compared.
     """
     targets = set(seeds)
-    first = seeds[0]
-    seen = {first}
-    targets.discard(first)
-    group = [first]
-    k = 0
-    while k < len(group):
-        u = group[k]
-        k += 1
-        for w in nbrs[u]:
-            if w not in seen and colour[w] >= 0:
-                seen.add(w)
-                group.append(w)
-                if w in targets:
-                    targets.discard(w)
-                    if not targets:
-                        return []
-    groups = [group]
+    targets.discard(seeds[0])
+    seen: set[int] = set()
+    groups: list[list[int]] = []
     for s in seeds:
         if s in seen:
             continue
@@ -159,6 +145,10 @@ def _split(seeds: list[int], nbrs: tuple[tuple[int, ...], ...], colour: list[int
                 if w not in seen and colour[w] >= 0:
                     seen.add(w)
                     group.append(w)
+                    if not groups and w in targets:  # still in the first seed's group
+                        targets.discard(w)
+                        if not targets:
+                            return []
         groups.append(group)
     return groups
 
