@@ -21,7 +21,8 @@ def test_page_survives_a_server_crash(new_page, tmp_path) -> None:
         wait_ready(page)
         for k in (1, 2, 3):
             page.locator("svg g.target").nth(k * 7).click()
-            page.wait_for_selector(f"#table-root[data-revision='{k}']")
+            # hot-seat: the page first draws the mover's view, then switches to the seat to move
+            page.wait_for_selector(f"#table-root[data-revision='{k}'][data-your-turn='1']")
         log_before = page.locator("#log li").all_inner_texts()
         server.kill()
         page.wait_for_selector("#conn[data-state='down']")
@@ -31,7 +32,7 @@ def test_page_survives_a_server_crash(new_page, tmp_path) -> None:
     again = ServerProcess(db, port=server.port, log_path=str(tmp_path / "two.log")).start()
     try:
         page.wait_for_selector("#conn[data-state='live']", timeout=30000)
-        assert page.get_attribute("#table-root", "data-revision") == "3"
+        page.wait_for_selector("#table-root[data-revision='3'][data-your-turn='1']")
         assert page.locator("#log li").all_inner_texts() == log_before
         page.locator("svg g.target").first.click()
         page.wait_for_selector("#table-root[data-revision='4']")
