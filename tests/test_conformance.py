@@ -266,3 +266,28 @@ def test_every_option_value_keeps_the_contracts(game_id: str, options: dict) -> 
             r = s.resample(p, rng)
             assert json.dumps(r.observation(p), sort_keys=True) == obs
             assert json.dumps(r.scene(p), sort_keys=True) == json.dumps(scene, sort_keys=True)
+
+
+def play_random_cases() -> list[tuple[str, dict]]:
+    return [(g, {}) for g in GAMES] + option_variants()
+
+
+@pytest.mark.parametrize(("game_id", "options"), play_random_cases(), ids=lambda x: str(x))
+def test_play_random_makes_the_default_moves(game_id: str, options: dict) -> None:
+    """A game's own ``play_random`` (the search agents' rollout) is the core's, move for move.
+
+    From positions along a random game, with a few seeds and ply limits: the same
+    history as the core's default loop, and a state equal to its replay, so a fast
+    override keeps every table right.
+    """
+    game = boardlab.make(game_id, **options)
+    base = boardlab.State.play_random
+    for k, s in enumerate(sampled_states(game, seed=31, every=7)):
+        for seed, plies in ((k, 10**6), (k + 100, 3 + k % 5)):
+            mine, ref = s.clone(), s.clone()
+            played = mine.play_random(random.Random(seed).random, plies)
+            assert played == base(ref, random.Random(seed).random, plies)
+            assert mine.history() == ref.history()
+            assert played <= plies and (played == plies or mine.is_terminal() or played == 0)
+            replay = game.state_from_history(mine.history(), mine.num_players)
+            assert fingerprint(mine) == fingerprint(replay) == fingerprint(ref)

@@ -30,6 +30,8 @@ Hooks a game implements (see ``games/blast_radius.py`` for a complete one):
 * ``observation(player)``: JSON-able view of what that seat (or a spectator) knows
 * ``resample(player, rng)``: only for games with hidden information
 * ``_explain(player, action)``: optional, a specific reason an action is illegal
+* ``play_random(rnd, plies)``: optional, a faster equivalent of the default
+  random playout that search agents run (it must choose exactly the same moves)
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from __future__ import annotations
 import copy
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Self
 
 from .constants import CHANCE, SIMULTANEOUS, TERMINAL, player_name
@@ -376,6 +378,49 @@ class State:
         for name in self.copied:
             d[name] = d[name].copy()
         return s
+
+    def play_random(self, rnd: Callable[[], float], plies: int) -> int:
+        """Play on in place with uniformly random moves, for at most ``plies`` plies or to the end.
+
+        Each seat's move is ``legal[int(rnd() * len(legal))]`` over its sorted legal
+        actions (at a simultaneous node, seat by seat in seat order; a seat with no
+        legal action passes ``None``); a chance outcome is drawn by its probability
+        with one ``rnd()``. Returns the number of plies played. Search agents' rollouts
+        call this, so a game may override it with a faster loop on its own tables;
+        the override must draw the same numbers and make the same moves as this
+        default (the conformance suite checks it), leaving an ordinary, valid state.
+
+        >>> import random, boardlab
+        >>> s = boardlab.make("blast-radius", board_side=5).new_initial_state()
+        >>> s.play_random(random.Random(3).random, 10), s.move_number()
+        (10, 10)
+        """
+        played = 0
+        while played < plies:
+            cp = self.current_player()
+            if cp >= 0:
+                legal = self.legal_actions()
+                self.apply_action(legal[int(rnd() * len(legal))])
+            elif cp == TERMINAL:
+                break
+            elif cp == CHANCE:
+                x = rnd()
+                outcomes = self.chance_outcomes()
+                pick = outcomes[-1][0]
+                for a, pr in outcomes:
+                    x -= pr
+                    if x < 0:
+                        pick = a
+                        break
+                self.apply_action(pick)
+            else:
+                joint: list[int | None] = []
+                for p in range(self.num_players):
+                    legal = self.legal_actions(p)
+                    joint.append(legal[int(rnd() * len(legal))] if legal else None)
+                self.apply_actions(joint)
+            played += 1
+        return played
 
     def child(self, action: int) -> State:
         s = self.clone()

@@ -15,6 +15,7 @@ holds cell ``i``, ``free`` is the sorted list of empty cells outside every zone
 from __future__ import annotations
 
 from bisect import insort
+from collections.abc import Callable
 from typing import Any
 
 from ..core import scene as sc
@@ -244,6 +245,89 @@ class BlastRadiusState(State):
                 insort(free, x)
         if cover[j] == 0:
             insort(free, j)
+
+    def play_random(self, rnd: Callable[[], float], plies: int) -> int:
+        """The core's random playout (same draws, same moves) as one loop over local tables.
+
+        Search agents spend most of their time here; this runs about twice as fast
+        as the checked ``legal_actions``/``apply_action`` round trip, by inlining
+        ``_apply`` and ``_remove`` for tower placement (§4a), growth (§4b) and
+        blasts (§5), and the end test (§6).
+        """
+        played = 0
+        while played < plies and self.winner < 0 and self.ply <= 1 and self.game.pie:
+            played += super().play_random(rnd, 1)  # the pie offer (§3.2) goes the ordinary way
+        if played >= plies or self.winner >= 0:
+            return played
+        game = self.game
+        rings, zones, ring_sets = game.rings, game.zones, game.ring_sets
+        height, owner, cover, free = self.height, self.owner, self.cover, self.free
+        occupied, towers, stacks = self.occupied, self.towers, self.stacks
+        history, actors = self._history, self._actors
+        p, ply = self.to_move, self.ply
+        while played < plies:
+            st = stacks[p]
+            if free:  # §4a: a new tower on a free hex
+                a = free[int(rnd() * len(free))]
+                height[a] = 1
+                owner[a] = p
+                if len(st) > 1:
+                    st[1].add(a)
+                else:
+                    st.append({a})
+                towers[p] += 1
+                free.remove(a)
+                occupied.add(a)
+                for j in rings[a][1]:
+                    c = cover[j]
+                    cover[j] = c + 1
+                    if c == 0 and not height[j]:
+                        free.remove(j)
+            else:  # §4b: grow one of the smallest towers
+                for smallest in st:
+                    if smallest:
+                        break
+                cells = sorted(smallest)
+                a = cells[int(rnd() * len(cells))]
+                h = height[a] + 1
+                height[a] = h
+                if len(st) <= h:
+                    st.append(set())
+                st[h].add(a)
+                smallest.discard(a)
+                for j in occupied & ring_sets[a][h]:  # §5: blast every tower at distance h
+                    k, o = height[j], owner[j]
+                    towers[o] -= 1
+                    stacks[o][k].discard(j)
+                    height[j] = 0
+                    owner[j] = -1
+                    occupied.discard(j)
+                    for x in zones[j][k]:
+                        c = cover[x] - 1
+                        cover[x] = c
+                        if c == 0 and not height[x]:
+                            insort(free, x)
+                    if cover[j] == 0:
+                        insort(free, j)
+                if free:
+                    for j in rings[a][h]:
+                        c = cover[j]
+                        cover[j] = c + 1
+                        if c == 0 and not height[j]:
+                            free.remove(j)
+                else:
+                    for j in rings[a][h]:
+                        cover[j] += 1
+            history.append(a)
+            actors.append(p)
+            played += 1
+            ply += 1
+            p = 1 - p
+            if ply > 1 and towers[p] == 0:  # §6: the mover has blasted the last opposing tower
+                self.winner = 1 - p
+                break
+        self.to_move, self.ply = p, ply
+        return played
 
     def _rebuild_tables(self) -> None:
         """Recompute ``cover``, ``free``, ``stacks`` and ``towers`` from ``height``/``owner``.
