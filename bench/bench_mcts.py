@@ -125,6 +125,24 @@ def openspiel_rows(quick: bool) -> list[dict]:
         root = os_bot(int(theirs * rate_seconds)).mcts_search(spiel.new_initial_state())
         theirs = max(theirs, root.explore_count / (time.process_time() - cpu))
 
+    # The same positions for both: every fourth decision along a seeded random game, opening included;
+    # OpenSpiel's simulation count is sized to take about the same time as our search.
+    positions = decision_states(game, 3 if quick else 8)
+    pos_ours = pos_theirs = 0.0
+    per_position = []
+    for s, seat in positions:
+        a = mcts_rate(game, s, seat, rate_seconds / 3)
+        spiel_state = spiel.new_initial_state()
+        for h in s.history():
+            spiel_state.apply_action(h)
+        cpu = time.process_time()
+        root = os_bot(int(theirs * rate_seconds / 3)).mcts_search(spiel_state)
+        b = root.explore_count / max(time.process_time() - cpu, 1e-9)
+        per_position.append(a / b)
+        pos_ours += a / len(positions)
+        pos_theirs += b / len(positions)
+    ratios = sorted(per_position)
+
     # The match: equal time per move, seats alternated.
     wins = 0
     our_time = our_moves = their_time = their_moves = 0
@@ -164,7 +182,10 @@ def openspiel_rows(quick: bool) -> list[dict]:
             "engine": "boardlab mcts",
             "opening it/s": ours,
             "mean it/s": our_match,
-            "note": f"{ours / theirs:.1f}x OpenSpiel's it/s at the opening, {our_match / their_match:.1f}x in the match; "
+            "positions it/s": pos_ours,
+            "note": f"{ours / theirs:.1f}x OpenSpiel's it/s at the opening, {ratios[0]:.1f}-{ratios[-1]:.1f}x "
+            f"(median {ratios[len(ratios) // 2]:.1f}x) at {len(ratios)} positions along a game, "
+            f"{our_match / their_match:.1f}x in the match; "
             f"won {wins}/{matches} against it at {per_move:g} s/move ({our_time / max(1, our_moves):.3f} s/move used)",
         },
         {
@@ -172,6 +193,7 @@ def openspiel_rows(quick: bool) -> list[dict]:
             "engine": "openspiel MCTSBot",
             "opening it/s": theirs,
             "mean it/s": their_match,
+            "positions it/s": pos_theirs,
             "note": f"same game through the adapter; {their_time / max(1, their_moves):.3f} s/move used",
         },
     ]

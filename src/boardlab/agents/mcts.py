@@ -313,7 +313,7 @@ class MCTSAgent:
                         untried[i], untried[-1] = untried[-1], untried[i]
                         a = untried.pop()
                         child = node.children[a] = Node(cp)
-                        d.apply_action(a)
+                        d.apply_legal(a)
                         path.append((child, cp))
                         if solve and d.is_terminal():
                             child.value = d.returns()
@@ -339,7 +339,7 @@ class MCTSAgent:
                         a = fresh[rng.randrange(len(fresh))]
                         child = children[a] = Node(cp)
                         child.avail = 1
-                        d.apply_action(a)
+                        d.apply_legal(a)
                         path.append((child, cp))
                         break
                     best = -math.inf
@@ -350,12 +350,12 @@ class MCTSAgent:
                         v = ch.w / ch.n + ce * sqrt(log(ch.avail) / ch.n)
                         if v > best:
                             best, a, child = v, b, ch
-                d.apply_action(a)
+                d.apply_legal(a)
                 path.append((child, cp))
                 node = child
             elif cp == CHANCE:
                 a = sample_outcome(d.chance_outcomes(), rng)
-                d.apply_action(a)
+                d.apply_legal(a)
                 child = node.children.get(a)
                 if child is None:
                     child = node.children[a] = Node(-1)

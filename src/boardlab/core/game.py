@@ -314,6 +314,22 @@ class State:
         if cp == CHANCE:
             self._barrier = len(self._history)
 
+    def apply_legal(self, action: int) -> None:
+        """Apply an action already known to be legal here, without checking it again.
+
+        For search agents, on their own copies, with an action they just took from
+        this very state's ``legal_actions()`` or ``chance_outcomes()``; it records
+        the history exactly as :meth:`apply_action` does. Anything else (input from
+        people, files, the network) must go through :meth:`apply_action`: an illegal
+        action given here is not refused and leaves a state the rules do not allow.
+        """
+        cp = self.current_player()
+        self._apply(action)
+        self._history.append(action)
+        self._actors.append(cp)
+        if cp == CHANCE:
+            self._barrier = len(self._history)
+
     def apply_actions(self, actions: Sequence[int | None]) -> None:
         """At a simultaneous node, apply one action per seat together.
 
@@ -400,7 +416,7 @@ class State:
             cp = self.current_player()
             if cp >= 0:
                 legal = self.legal_actions()
-                self.apply_action(legal[int(rnd() * len(legal))])
+                self.apply_legal(legal[int(rnd() * len(legal))])
             elif cp == TERMINAL:
                 break
             elif cp == CHANCE:
@@ -412,7 +428,7 @@ class State:
                     if x < 0:
                         pick = a
                         break
-                self.apply_action(pick)
+                self.apply_legal(pick)
             else:
                 joint: list[int | None] = []
                 for p in range(self.num_players):
