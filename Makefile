@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 
-.PHONY: run test bench lint venv chromium play clean
+.PHONY: run test bench lint venv chromium postgres play clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -24,14 +24,21 @@ chromium:
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
 	fi
 
+# Debian's PostgreSQL server, for the tests that run the storage on PostgreSQL (a throwaway server each).
+postgres:
+	@if ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql >/dev/null; \
+	fi
+
 run: venv
 	$(VENV)/bin/boardlab serve
 
 play: venv
 	$(VENV)/bin/boardlab play blast-radius --seat 0=human --seat 1=random
 
-test: venv chromium
-	$(PY) -m pytest -n 2 -q
+test: venv chromium postgres
+	BOARDLAB_REQUIRE_POSTGRES=1 $(PY) -m pytest -n 2 -q
 
 bench: venv
 	$(PY) bench/run.py $(BENCH_ARGS)

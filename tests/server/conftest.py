@@ -1,4 +1,7 @@
-"""Fixtures for the API tests: one app per test module (its own SQLite file, one AI worker)."""
+"""Fixtures for the API tests: one app per test module (its own SQLite file, one AI worker).
+
+test_postgres.py overrides ``client``, ``store_url`` and ``server_db`` to run the same tests on PostgreSQL.
+"""
 
 from __future__ import annotations
 
@@ -25,6 +28,18 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     app = create_app(Settings(db_url=f"sqlite:///{db}", ai_workers=1, ai_delay=0.0))
     with TestClient(app, raise_server_exceptions=True) as c:
         yield c
+
+
+@pytest.fixture
+def store_url(tmp_path) -> str:
+    """The database a storage test uses: a fresh SQLite file (test_postgres.py gives PostgreSQL instead)."""
+    return f"sqlite:///{tmp_path}/store.db"
+
+
+@pytest.fixture
+def server_db(tmp_path) -> str:
+    """The database a server-process test uses: a fresh SQLite file (test_postgres.py: PostgreSQL)."""
+    return f"sqlite:///{tmp_path}/server.db"
 
 
 @pytest.fixture(scope="module")

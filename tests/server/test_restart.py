@@ -42,8 +42,8 @@ def play(c: httpx.Client, t: str, tokens: dict[str, str], moves: int) -> dict[st
     return v
 
 
-def test_sigkill_and_restart_resume_every_table(tmp_path) -> None:
-    db = f"sqlite:///{tmp_path}/crash.db"
+def test_sigkill_and_restart_resume_every_table(server_db: str, tmp_path) -> None:
+    db = server_db
     server = ServerProcess(db, log_path=str(tmp_path / "server.log")).start()
     try:
         c = httpx.Client(base_url=server.url, timeout=20)

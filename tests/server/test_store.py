@@ -29,8 +29,8 @@ def table(tid: str) -> TableRow:
     )
 
 
-def test_group_commit_isolates_a_stale_write(tmp_path) -> None:
-    store = Store(f"sqlite:///{tmp_path}/s.db")
+def test_group_commit_isolates_a_stale_write(store_url: str) -> None:
+    store = Store(store_url)
     writer = GroupWriter(store)
     try:
         for tid in ("t1", "t2"):
@@ -52,8 +52,8 @@ def test_group_commit_isolates_a_stale_write(tmp_path) -> None:
     assert store.table_ids("finished") == ["t2"]
 
 
-def test_pending_and_truncate(tmp_path) -> None:
-    store = Store(f"sqlite:///{tmp_path}/s.db")
+def test_pending_and_truncate(store_url: str) -> None:
+    store = Store(store_url)
     store.create_table(table("t"))
     store.set_pending("t", 1, 4, 0)
     assert store.load("t").pending == {1: 4}
