@@ -169,20 +169,46 @@ class BlastRadiusState(State):
         # Fast path for a legal move, which is all the core would check before
         # applying it; anything else goes through the core's refusals and explanations.
         p = self.to_move
-        if (
-            type(action) is int
-            and self.winner < 0
-            and (player is None or player == p)
-            and (
-                (self.free and 0 <= action < self.game.n and not self.height[action] and not self.cover[action])
-                or self._is_legal(p, action)
-            )
-        ):
-            self._apply(action)
-            self._history.append(action)
-            self._actors.append(p)
+        if type(action) is int and self.winner < 0 and (player is None or player == p):
+            free = self.free
+            if free:
+                if 0 <= action < self.game.n and not self.height[action] and not self.cover[action]:
+                    if self.ply == 1 and self.game.pie:
+                        self._apply(action)
+                    else:
+                        self._place(action, p, free)
+                    self._history.append(action)
+                    self._actors.append(p)
+                    return
+            elif self._is_legal(p, action):
+                self._apply(action)
+                self._history.append(action)
+                self._actors.append(p)
+                return
+        super().apply_action(action, player)
+
+    def _place(self, action: int, p: int, free: list[int]) -> None:
+        """§4a: a new tower on the free hex ``action``; its zone (distance 1) covers the hexes around it."""
+        self.height[action] = 1
+        self.owner[action] = p
+        st = self.stacks[p]
+        if len(st) > 1:
+            st[1].add(action)
         else:
-            super().apply_action(action, player)
+            st.append({action})
+        self.towers[p] += 1
+        free.remove(action)
+        self.occupied.add(action)
+        cover, height = self.cover, self.height
+        for j in self.game.rings[action][1]:
+            c = cover[j]
+            cover[j] = c + 1
+            if c == 0 and not height[j]:
+                free.remove(j)
+        ply = self.ply = self.ply + 1
+        opponent = self.to_move = 1 - p
+        if ply > 1 and not self.towers[opponent]:  # §6
+            self.winner = p
 
     def _apply(self, action: int) -> None:
         game = self.game
@@ -197,28 +223,27 @@ class BlastRadiusState(State):
             self.to_move = 0
             self.ply += 1
             return
+        free = self.free
+        if free:
+            self._place(action, p, free)
+            return
         rings = game.rings[action]
-        cover, free, height, owner = self.cover, self.free, self.height, self.owner
+        cover, height = self.cover, self.height
         h = height[action] + 1
         height[action] = h
         stacks = self.stacks[p]
         if len(stacks) <= h:
             stacks.append(set())
         stacks[h].add(action)
-        if h == 1:  # a new tower on a free hex (§4a)
-            owner[action] = p
-            self.towers[p] += 1
-            free.remove(action)
-            self.occupied.add(action)
-        else:  # §5: the grown zone blasts every tower at distance h
-            stacks[h - 1].discard(action)
-            for j in self.occupied & game.ring_sets[action][h]:
-                self._remove(j)
+        # §4b then §5: the grown zone blasts every tower at distance h
+        stacks[h - 1].discard(action)
+        for j in self.occupied & game.ring_sets[action][h]:
+            self._remove(j)
         if free:
             for j in rings[h]:
                 c = cover[j]
                 cover[j] = c + 1
-                if c == 0 and height[j] == 0:
+                if c == 0 and not height[j]:
                     free.remove(j)
         else:  # no hex is free, so none can stop being free
             for j in rings[h]:
