@@ -5,7 +5,11 @@ One search handles them all, from a :class:`~boardlab.core.view.SeatView`:
 * **Perfect information**: plain UCT. Every iteration starts from a copy of the
   position (``view.resample`` is a clone there); the tree is kept between moves
   and re-rooted by the public history, so work on the line actually played is
-  not thrown away.
+  not thrown away. A node remembers who acts there, its untried moves and its
+  chance outcomes, so a descent needs the position only where it expands; it
+  builds it from the nearest copy kept on a node above (a *snapshot*, left by
+  earlier descents that had to replay several moves) instead of replaying the
+  whole line from the root. The search is the same, only faster in deep trees.
 * **Hidden information**: single-observer information-set MCTS (SO-ISMCTS,
   Cowling, Powley & Whitehouse 2012). Every iteration draws a fresh
   determinisation with ``view.resample(rng)`` (a complete state consistent with
@@ -47,7 +51,7 @@ import random
 import time
 from typing import Any
 
-from ..core.constants import CHANCE, SIMULTANEOUS
+from ..core.constants import CHANCE, SIMULTANEOUS, TERMINAL
 from ..core.game import Game, State
 from ..core.view import SeatView
 from .base import register_agent
@@ -67,10 +71,15 @@ class Node:
     proven them.
     """
 
-    __slots__ = ("avail", "children", "mover", "n", "seat_stats", "untried", "value", "w")
+    __slots__ = ("avail", "children", "cp", "mover", "n", "outcomes", "seat_stats", "snapshot", "untried", "value", "w")
 
     def __init__(self, mover: int) -> None:
         self.mover = mover
+        #: Perfect information only: who acts here, the chance outcomes here, and (on some nodes) a copy of
+        #: the position, so that a descent need not replay every move from the root (see ``_descend_perfect``).
+        self.cp: int | None = None
+        self.outcomes: list[tuple[int, float]] | None = None
+        self.snapshot: State | None = None
         self.n = 0
         self.w = 0.0
         self.avail = 0
@@ -210,10 +219,14 @@ class MCTSAgent:
         simultaneous = view.is_simultaneous()
         legal = view.legal_actions()
         done = 0
+        root_state = resample(rng) if perfect else None  # with perfect information: a copy, no randomness
         while done < limit and plies < ply_limit:
-            d = resample(rng)
-            self._iterate(root, d, perfect)
-            plies += max(1, d.move_number() - base)
+            if root_state is not None:
+                plies += max(1, self._iterate_perfect(root, root_state) - base)
+            else:
+                d = resample(rng)
+                self._iterate(root, d, perfect)
+                plies += max(1, d.move_number() - base)
             done += 1
             if clock() >= deadline:
                 break
@@ -290,11 +303,95 @@ class MCTSAgent:
 
     # -- one iteration ----------------------------------------------------
     def _iterate(self, root: Node, d: State, perfect: bool) -> None:
+        """One iteration on ``d``, a fresh copy (or determinisation) of the root position."""
+        path: list[tuple[Any, int]] = [(root, -1)]
+        known = self._descend(root, d, perfect, path)
+        self._backup(path, known, d)
+
+    #: A descent that had to replay at least this many moves leaves a copy of the position where it stopped.
+    SNAPSHOT_AFTER = 4
+
+    def _iterate_perfect(self, root: Node, root_state: State) -> int:
+        """One iteration with perfect information; returns the move number where it ended.
+
+        The same iteration as :meth:`_iterate` (same random numbers, same tree,
+        same statistics), but the descent walks the tree on what its nodes
+        remember (who acts there, the untried moves, the chance outcomes) and
+        builds the position only where it needs one: at the node it expands, by
+        copying the nearest snapshot above it and replaying the moves since.
+        Late in a game, where trees are deep, that replaces most of the
+        replayed moves by one copy. ``root_state`` is never changed.
+        """
         rng = self.rng
         lo, hi = self._lo, self._hi
         ce = self.c * (hi - lo) if hi > lo else self.c
+        log, sqrt = math.log, math.sqrt
         path: list[tuple[Any, int]] = [(root, -1)]
         node = root
+        anchor = root.snapshot or root_state
+        moves: list[int] = []  # applied since the anchor
+        while True:
+            if node.value is not None:  # proven: no need to look further
+                self._backup(path, node.value, None)
+                return anchor.move_number() + len(moves)
+            cp = node.cp
+            if cp is None or (cp >= 0 and node.untried) or cp in (SIMULTANEOUS, TERMINAL):
+                break  # the position is needed here
+            if cp >= 0:
+                k = ce * sqrt(log(node.n))
+                best = -math.inf
+                a = -1
+                child = node
+                for b, ch in node.children.items():
+                    val = ch.value
+                    v = (ch.w / ch.n if val is None else val[cp]) + k / sqrt(ch.n)
+                    if v > best:
+                        best, a, child = v, b, ch
+            else:  # chance
+                outcomes = node.outcomes
+                assert outcomes is not None
+                a = sample_outcome(outcomes, rng)
+                child = node.children.get(a)
+                if child is None:
+                    d = self._position(anchor, moves)
+                    d.apply_legal(a)
+                    child = node.children[a] = Node(-1)
+                    path.append((child, -1))
+                    self._backup(path, None, d)
+                    return d.move_number()
+            path.append((child, cp))
+            moves.append(a)
+            node = child
+            if node.snapshot is not None:
+                anchor, moves = node.snapshot, []
+        d = self._position(anchor, moves)
+        if len(moves) >= self.SNAPSHOT_AFTER and node.snapshot is None:
+            node.snapshot = d.clone()
+        if node.cp is None:
+            node.cp = d.current_player()
+            if node.cp == CHANCE:
+                node.outcomes = d.chance_outcomes()
+        known = self._descend(node, d, True, path)
+        self._backup(path, known, d)
+        return d.move_number()
+
+    @staticmethod
+    def _position(anchor: State, moves: list[int]) -> State:
+        """A copy of ``anchor`` with ``moves`` (taken from the tree, so legal) applied."""
+        d = anchor.clone()
+        for a in moves:
+            d.apply_legal(a)
+        return d
+
+    def _descend(self, node: Node, d: State, perfect: bool, path: list[tuple[Any, int]]) -> list[float] | None:
+        """Select and expand from ``node`` (whose position ``d`` holds), applying the moves to ``d``.
+
+        Extends ``path``; returns the proven returns where the descent reached a
+        proven node (no rollout needed), else ``None``.
+        """
+        rng = self.rng
+        lo, hi = self._lo, self._hi
+        ce = self.c * (hi - lo) if hi > lo else self.c
         log, sqrt = math.log, math.sqrt
         solve = self.solve
         known: list[float] | None = None
@@ -303,6 +400,10 @@ class MCTSAgent:
                 known = node.value
                 break
             cp = d.current_player()
+            if perfect and node.cp is None:
+                node.cp = cp
+                if cp == CHANCE:
+                    node.outcomes = d.chance_outcomes()
             if cp >= 0:
                 if perfect:
                     untried = node.untried
@@ -354,7 +455,7 @@ class MCTSAgent:
                 path.append((child, cp))
                 node = child
             elif cp == CHANCE:
-                a = sample_outcome(d.chance_outcomes(), rng)
+                a = sample_outcome(node.outcomes if perfect else d.chance_outcomes(), rng)  # type: ignore[arg-type]
                 d.apply_legal(a)
                 child = node.children.get(a)
                 if child is None:
@@ -403,7 +504,17 @@ class MCTSAgent:
                 node = child
             else:  # terminal inside the tree
                 break
-        ret = known if known is not None else random_rollout(d, rng, self.cap, self.depth)
+        return known
+
+    def _backup(self, path: list[tuple[Any, int]], known: list[float] | None, d: State | None) -> None:
+        """Roll out from ``d`` unless the returns are ``known``, then update every node and edge on ``path``."""
+        if known is None:
+            assert d is not None
+            ret = random_rollout(d, self.rng, self.cap, self.depth)
+        else:
+            ret = known
+        lo, hi = self._lo, self._hi
+        solve = self.solve
         for r in ret:
             if r < lo:
                 lo = r
