@@ -100,6 +100,21 @@ class Edge:
         self.w = 0.0
 
 
+def _uct_child(node: Node, cp: int, ce: float) -> tuple[Any, Node]:
+    """UCB1 over a fully expanded node's children for seat ``cp`` (a proven child counts at its value)."""
+    sqrt = math.sqrt
+    k = ce * sqrt(math.log(node.n))
+    best = -math.inf
+    a: Any = -1
+    child = node
+    for b, ch in node.children.items():
+        val = ch.value
+        v = (ch.w / ch.n if val is None else val[cp]) + k / sqrt(ch.n)
+        if v > best:
+            best, a, child = v, b, ch
+    return a, child
+
+
 def evaluation_of(state: State, seat: int) -> float | None:
     """The game's own evaluation of ``state`` for ``seat``, or ``None`` if the game has none.
 
@@ -325,7 +340,6 @@ class MCTSAgent:
         rng = self.rng
         lo, hi = self._lo, self._hi
         ce = self.c * (hi - lo) if hi > lo else self.c
-        log, sqrt = math.log, math.sqrt
         path: list[tuple[Any, int]] = [(root, -1)]
         node = root
         anchor = root.snapshot or root_state
@@ -338,15 +352,7 @@ class MCTSAgent:
             if cp is None or (cp >= 0 and node.untried) or cp in (SIMULTANEOUS, TERMINAL):
                 break  # the position is needed here
             if cp >= 0:
-                k = ce * sqrt(log(node.n))
-                best = -math.inf
-                a = -1
-                child = node
-                for b, ch in node.children.items():
-                    val = ch.value
-                    v = (ch.w / ch.n if val is None else val[cp]) + k / sqrt(ch.n)
-                    if v > best:
-                        best, a, child = v, b, ch
+                a, child = _uct_child(node, cp, ce)
             else:  # chance
                 outcomes = node.outcomes
                 assert outcomes is not None
@@ -419,15 +425,7 @@ class MCTSAgent:
                         if solve and d.is_terminal():
                             child.value = d.returns()
                         break
-                    k = ce * sqrt(log(node.n))
-                    best = -math.inf
-                    a = -1
-                    child = node
-                    for b, ch in node.children.items():
-                        val = ch.value
-                        v = (ch.w / ch.n if val is None else val[cp]) + k / sqrt(ch.n)
-                        if v > best:
-                            best, a, child = v, b, ch
+                    a, child = _uct_child(node, cp, ce)
                 else:
                     legal = d.legal_actions()
                     children = node.children
