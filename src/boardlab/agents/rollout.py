@@ -4,17 +4,12 @@ from __future__ import annotations
 
 import random
 
-from ..core.game import State
+from ..core.game import State, draw_outcome
 
 
 def sample_outcome(outcomes: list[tuple[int, float]], rng: random.Random) -> int:
     """A chance outcome drawn by its probability."""
-    x = rng.random()
-    for a, p in outcomes:
-        x -= p
-        if x < 0:
-            return a
-    return outcomes[-1][0]
+    return draw_outcome(outcomes, rng.random())
 
 
 def random_rollout(d: State, rng: random.Random, cap: int, depth: int = 0) -> list[float]:

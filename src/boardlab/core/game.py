@@ -50,6 +50,19 @@ Action = int
 HistoryEntry = int | list[int | None]
 
 
+def draw_outcome(outcomes: Sequence[tuple[int, float]], x: float) -> int:
+    """The chance outcome that a uniform draw ``x`` in [0, 1) picks, by the outcomes' probabilities.
+
+    >>> draw_outcome([(0, 0.5), (1, 0.5)], 0.7)
+    1
+    """
+    for a, p in outcomes:
+        x -= p
+        if x < 0:
+            return a
+    return outcomes[-1][0]
+
+
 class Game:
     """A game with its options fixed. Create one with :func:`boardlab.make`.
 
@@ -420,15 +433,7 @@ class State:
             elif cp == TERMINAL:
                 break
             elif cp == CHANCE:
-                x = rnd()
-                outcomes = self.chance_outcomes()
-                pick = outcomes[-1][0]
-                for a, pr in outcomes:
-                    x -= pr
-                    if x < 0:
-                        pick = a
-                        break
-                self.apply_legal(pick)
+                self.apply_legal(draw_outcome(self.chance_outcomes(), rnd()))
             else:
                 joint: list[int | None] = []
                 for p in range(self.num_players):
