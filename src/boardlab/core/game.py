@@ -18,11 +18,15 @@ A game module subclasses both classes and fills in the ``_``-prefixed hooks;
 the public methods here do the checking, the history and the bookkeeping, so
 every game refuses bad input the same way and never changes on a refusal.
 
-Hooks a game implements (see ``games/blast_radius.py`` for a complete one):
+Hooks a game implements (``games/radius.py`` is a complete example that uses only
+these hooks; copy its layout for a new game):
 
 * ``current_player()``, ``is_terminal()``, ``returns()``
 * ``_legal_actions(player)``: sorted legal actions of a seat at its decision
   (or at a simultaneous node)
+* ``_is_legal(player, action)``: optional, whether one action is legal now; the
+  default searches ``_legal_actions(player)``, so a game whose test is cheaper
+  (Blast Radius: two table look-ups) overrides it to speed up ``apply_action``
 * ``_chance_outcomes()``: ``[(action, probability)]`` at chance nodes
 * ``_apply(action)``: apply a validated seat or chance action
 * ``_apply_joint(actions)``: apply validated simultaneous actions (one per seat)
@@ -264,6 +268,8 @@ class State:
         given seat's; ``[]`` for a seat that does not decide now.
         """
         cp = self.current_player()
+        if cp >= 0:  # one seat decides: the usual case, first
+            return self._legal_actions(cp) if player is None or player == cp else []
         if player is None:
             player = cp
         if cp == TERMINAL:
@@ -274,7 +280,7 @@ class State:
             if player < 0:
                 raise ValueError("at a simultaneous node, ask legal_actions(seat) for each seat")
             return self._legal_actions(player) if player < self.num_players else []
-        return self._legal_actions(cp) if player == cp else []
+        return []
 
     def legal_moves(self, player: int | None = None) -> list[tuple[int, str]]:
         """``[(action, label)]`` for ``player`` (default: the player to move)."""

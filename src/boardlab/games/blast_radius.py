@@ -9,7 +9,10 @@ the swap (§3.2).
 Speed matters here (random playouts drive the designer's lab), so the state
 keeps incremental tables: ``cover[i]`` counts the towers whose exclusion zone
 holds cell ``i``, ``free`` is the sorted list of empty cells outside every zone
-(§4a), and distance rings around every cell are precomputed per board.
+(§4a), and distance rings around every cell are precomputed per board. It
+goes through the core's template like every game: ``_legal_actions``, a
+constant-time ``_is_legal`` (two table look-ups for a placement) and
+``_apply``; only ``play_random``, the search agents' rollout, is its own loop.
 """
 
 from __future__ import annotations
@@ -124,27 +127,21 @@ class BlastRadiusState(State):
                 return sorted(cells)
         return []
 
-    def legal_actions(self, player: int | None = None) -> list[int]:
-        if self.winner >= 0 or (player is not None and player != self.to_move):
-            return []
-        if self.ply == 1 and self.game.pie:
-            return [*self.free, self.game.swap_action]
-        if self.free:
-            return self.free[:]
-        return self._smallest_towers(self.to_move)
-
     def _legal_actions(self, player: int) -> list[int]:
-        return self.legal_actions(player)
+        free = self.free
+        if self.ply == 1 and self.game.pie:  # §3.2: Blue may swap instead of placing
+            return [*free, self.game.swap_action]
+        if free:  # §4a
+            return free[:]
+        return self._smallest_towers(player)  # §4b
 
     def _is_legal(self, player: int, action: int) -> bool:
         n = self.game.n
-        if action == n:
-            return self.ply == 1 and self.game.pie
-        if not 0 <= action < n:
-            return False
-        if self.free:
-            return self.height[action] == 0 and self.cover[action] == 0
-        return self.owner[action] == player and self.height[action] == self._smallest_height(player)
+        if 0 <= action < n:
+            if self.free:  # §4a: an empty hex outside every zone
+                return not self.height[action] and not self.cover[action]
+            return self.owner[action] == player and self.height[action] == self._smallest_height(player)  # §4b
+        return action == n and self.ply == 1 and self.game.pie  # §3.2
 
     def _explain(self, player: int, action: int) -> str | None:
         board = self.game.board
@@ -165,77 +162,58 @@ class BlastRadiusState(State):
         return f"you must grow one of your smallest towers (height {self._smallest_height(player)}) (§4b)"
 
     # -- applying a move (§4, §5, §6) -------------------------------------
-    def apply_action(self, action: int, player: int | None = None) -> None:
-        # Fast path for a legal move, which is all the core would check before
-        # applying it; anything else goes through the core's refusals and explanations.
+    def _apply(self, action: int) -> None:
+        free = self.free
         p = self.to_move
-        if type(action) is int and self.winner < 0 and (player is None or player == p):
-            free = self.free
-            if free:
-                if 0 <= action < self.game.n and not self.height[action] and not self.cover[action]:
-                    if self.ply == 1 and self.game.pie:
-                        self._apply(action)
-                    else:
-                        self._place(action, p, free)
-                    self._history.append(action)
-                    self._actors.append(p)
-                    return
-            elif self._is_legal(p, action):
-                self._apply(action)
-                self._history.append(action)
-                self._actors.append(p)
-                return
-        super().apply_action(action, player)
-
-    def _place(self, action: int, p: int, free: list[int]) -> None:
-        """§4a: a new tower on the free hex ``action``; its zone (distance 1) covers the hexes around it."""
-        self.height[action] = 1
-        self.owner[action] = p
-        st = self.stacks[p]
-        if len(st) > 1:
-            st[1].add(action)
-        else:
-            st.append({action})
-        self.towers[p] += 1
-        free.remove(action)
-        self.occupied.add(action)
-        cover, height = self.cover, self.height
-        for j in self.game.rings[action][1]:
-            c = cover[j]
-            cover[j] = c + 1
-            if c == 0 and not height[j]:
-                free.remove(j)
+        if not free:  # §4b: no hex is free, so one of the mover's smallest towers grows
+            self._grow(action, p)
+        elif action != self.game.swap_action:  # §4a: a new tower on a free hex
+            self.height[action] = 1
+            self.owner[action] = p
+            st = self.stacks[p]
+            if len(st) > 1:
+                st[1].add(action)
+            else:
+                st.append({action})
+            self.towers[p] += 1
+            free.remove(action)
+            self.occupied.add(action)
+            cover, height = self.cover, self.height
+            for j in self.game.rings[action][1]:  # its zone (distance 1) covers the hexes around it
+                c = cover[j]
+                cover[j] = c + 1
+                if c == 0 and not height[j]:
+                    free.remove(j)
+        else:  # §3.2: the swap, offered only as the second move (hexes are still free then)
+            self._swap()
+            return
         ply = self.ply = self.ply + 1
         opponent = self.to_move = 1 - p
-        if ply > 1 and not self.towers[opponent]:  # §6
+        if ply > 1 and not self.towers[opponent]:  # §6: the mover has blasted the last opposing tower
             self.winner = p
 
-    def _apply(self, action: int) -> None:
+    def _swap(self) -> None:
+        """§3.2: the opening piece changes hands; the first seat, now Blue, moves."""
+        for i in range(self.game.n):
+            if self.owner[i] == 0:
+                self.owner[i] = 1
+        self.towers = [self.towers[1], self.towers[0]]
+        self.stacks = [self.stacks[1], self.stacks[0]]
+        self.red = 1
+        self.to_move = 0
+        self.ply += 1
+
+    def _grow(self, action: int, p: int) -> None:
+        """§4b: grow tower ``action`` by one; §5: its grown zone blasts every tower at the new distance."""
         game = self.game
-        p = self.to_move
-        if action == game.swap_action:  # §3.2: the opening piece changes hands
-            for i in range(game.n):
-                if self.owner[i] == 0:
-                    self.owner[i] = 1
-            self.towers = [self.towers[1], self.towers[0]]
-            self.stacks = [self.stacks[1], self.stacks[0]]
-            self.red = 1
-            self.to_move = 0
-            self.ply += 1
-            return
-        free = self.free
-        if free:
-            self._place(action, p, free)
-            return
         rings = game.rings[action]
-        cover, height = self.cover, self.height
+        cover, height, free = self.cover, self.height, self.free
         h = height[action] + 1
         height[action] = h
         stacks = self.stacks[p]
         if len(stacks) <= h:
             stacks.append(set())
         stacks[h].add(action)
-        # §4b then §5: the grown zone blasts every tower at distance h
         stacks[h - 1].discard(action)
         for j in self.occupied & game.ring_sets[action][h]:
             self._remove(j)
@@ -248,11 +226,6 @@ class BlastRadiusState(State):
         else:  # no hex is free, so none can stop being free
             for j in rings[h]:
                 cover[j] += 1
-        self.ply += 1
-        opponent = 1 - p
-        if self.ply > 1 and self.towers[opponent] == 0:  # §6
-            self.winner = p
-        self.to_move = opponent
 
     def _remove(self, j: int) -> None:
         """Take tower ``j`` off the board and shrink the zone it cast (§5)."""
