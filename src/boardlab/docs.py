@@ -1,40 +1,55 @@
-"""The games' rules documents (``docs/rules/<id>.md``), for the CLI, the server and the lobby.
+"""The games' documents: rules (``docs/rules/<id>.md``) and AI level notes (``docs/ai/<id>.md``).
 
 >>> text = rules_text("blast-radius")
 >>> text.startswith("# Blast Radius")
 True
+>>> ai_notes_path("blast-radius").name
+'blast-radius.md'
 
-Documents are looked up, in order, in the directory named by the environment
-variable ``BOARDLAB_RULES_DIR``, in the source tree's ``docs/rules`` (an
-editable install or a checkout) and in the package data ``boardlab/docs/rules``
-(an installed wheel that ships them).
+``docs/`` of the repository is the one source. Documents are looked up, in
+order, in the directory named by the environment variable
+``BOARDLAB_RULES_DIR`` (rules only), in the source tree's ``docs/<kind>`` (an
+editable install or a checkout) and in the package data ``boardlab/docs/<kind>``,
+where building the package (``setup.py``) copies them, so an installed wheel
+finds them too.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
 from importlib import resources
 
 from .games import games
 
-#: ``docs/rules`` of the source tree this module was imported from (``src/boardlab/docs.py`` → repo root).
-SOURCE_RULES_DIR = pathlib.Path(__file__).resolve().parents[2] / "docs" / "rules"
+#: ``docs`` of the source tree this module was imported from (``src/boardlab/docs.py`` → repo root).
+SOURCE_DOCS_DIR = pathlib.Path(__file__).resolve().parents[2] / "docs"
+SOURCE_RULES_DIR = SOURCE_DOCS_DIR / "rules"
 
 
-def _candidates(game_id: str) -> list[pathlib.Path]:
-    name = f"{game_id}.md"
+def document_dirs(kind: str) -> list[pathlib.Path]:
+    """The directories searched, in order, for documents of ``kind`` (``"rules"`` or ``"ai"``)."""
     out: list[pathlib.Path] = []
     env = os.environ.get("BOARDLAB_RULES_DIR")
-    if env:
-        out.append(pathlib.Path(env) / name)
-    out.append(SOURCE_RULES_DIR / name)
-    try:
-        packaged = resources.files("boardlab").joinpath("docs", "rules", name)
-        out.append(pathlib.Path(str(packaged)))
-    except (ModuleNotFoundError, TypeError, ValueError):  # pragma: no cover - unusual loaders
-        pass
+    if env and kind == "rules":
+        out.append(pathlib.Path(env))
+    out.append(SOURCE_DOCS_DIR / kind)
+    with contextlib.suppress(ModuleNotFoundError, TypeError, ValueError):  # unusual loaders
+        out.append(pathlib.Path(str(resources.files("boardlab").joinpath("docs", kind))))
     return out
+
+
+def _candidates(game_id: str, kind: str = "rules") -> list[pathlib.Path]:
+    return [d / f"{game_id}.md" for d in document_dirs(kind)]
+
+
+def ai_notes_path(game_id: str) -> pathlib.Path | None:
+    """The file of ``game_id``'s AI notes and measured level ratings (``docs/ai/<id>.md``), or ``None``."""
+    for path in _candidates(game_id, "ai"):
+        if path.is_file():
+            return path
+    return None
 
 
 def rules_path(game_id: str) -> pathlib.Path | None:

@@ -4,7 +4,8 @@ A level is usable wherever an agent is named (``--seat 1=hard``,
 ``--agents expert,random``) and accepts the same parameters as ``mcts``
 (``hard:seconds=0.5`` adds a time cap to its iterations). Each level's strength is
 measured per game as an Elo rating against ``random`` (Elo 0) and recorded,
-with the command that measured it, in ``docs/ai/<game>.md``.
+with the command that measured it, in ``docs/ai/<game>.md`` (shipped in the
+package as data, so an installed wheel reads the same ratings).
 
 Budgets are *plies* per move: game steps played by the search, in the tree
 and in its rollouts together. That is a measure of work, so a level plays the
@@ -22,6 +23,7 @@ import pathlib
 import re
 
 from ..core.game import Game
+from ..docs import ai_notes_path
 from .base import register_agent
 from .mcts import MCTSAgent, make_mcts
 from .params import AgentParams
@@ -35,10 +37,6 @@ LEVELS: dict[str, dict[str, str]] = {
 }
 
 
-#: ``docs/ai`` of the source tree (``src/boardlab/agents/levels.py`` → the repository root).
-AI_DOCS = pathlib.Path(__file__).resolve().parents[3] / "docs" / "ai"
-
-
 def level_names() -> list[str]:
     """The levels, weakest first."""
     return list(LEVELS)
@@ -47,12 +45,17 @@ def level_names() -> list[str]:
 def level_ratings(game_id: str, docs: pathlib.Path | None = None) -> dict[str, float]:
     """The measured Elo (``random`` = 0) of each level in ``game_id``, from ``docs/ai/<game>.md``.
 
-    The file's level table has rows ``| level | spec | Elo | …``; levels not
-    measured yet are missing from the result (``{}`` when the file is absent).
+    The file is found as :func:`boardlab.docs.ai_notes_path` finds it (the source
+    tree, else the installed package data), or in the directory ``docs``. Its
+    level table has rows ``| level | spec | Elo | …``; levels not measured yet
+    are missing from the result (``{}`` when there is no file).
+
+    >>> sorted(level_ratings("blast-radius"))
+    ['easy', 'expert', 'hard', 'medium']
     """
-    path = (docs or AI_DOCS) / f"{game_id}.md"
+    path = docs / f"{game_id}.md" if docs is not None else ai_notes_path(game_id)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8") if path is not None else ""
     except OSError:
         return {}
     out: dict[str, float] = {}

@@ -1,0 +1,86 @@
+"""A built wheel carries the rules documents and the AI level ratings, and an install of it finds them."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+import boardlab
+from boardlab.agents import level_ratings
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+BUILD_FILES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "src", "docs")
+
+PROBE = """
+import json, boardlab
+from boardlab import docs
+from boardlab.agents import level_ratings
+print(json.dumps({
+    "package": boardlab.__file__,
+    "rules": {g: str(docs.rules_path(g)) for g in boardlab.games()},
+    "rules_start": {g: docs.rules_text(g)[:60] for g in boardlab.games()},
+    "ai": {g: str(docs.ai_notes_path(g)) for g in boardlab.games()},
+    "ratings": {g: level_ratings(g) for g in boardlab.games()},
+}))
+"""
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
+    tree = tmp_path_factory.mktemp("tree")
+    for name in BUILD_FILES:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, tree / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        else:
+            shutil.copy(src, tree / name)
+    out = tmp_path_factory.mktemp("wheel")
+    run = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", ".", "--no-deps", "-q", "-w", str(out)],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if run.returncode and "satisfies the requirement setuptools" in run.stdout + run.stderr:
+        pytest.skip("no build backend can be installed here (pip needs setuptools from an index)")
+    assert run.returncode == 0, run.stdout + run.stderr
+    (whl,) = out.glob("boardlab-*.whl")
+    return whl
+
+
+@pytest.mark.slow
+def test_the_wheel_ships_every_rules_document_and_ai_note(wheel: pathlib.Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for kind in ("rules", "ai"):
+        for doc in (ROOT / "docs" / kind).glob("*.md"):
+            assert f"boardlab/docs/{kind}/{doc.name}" in names
+    assert {f"boardlab/docs/rules/{g}.md" for g in boardlab.games()} <= names
+
+
+@pytest.mark.slow
+def test_an_installed_wheel_finds_the_rules_and_the_level_ratings(wheel: pathlib.Path, tmp_path) -> None:
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    env = {k: v for k, v in os.environ.items() if k != "BOARDLAB_RULES_DIR"}
+    env["PYTHONPATH"] = str(site)
+    run = subprocess.run(
+        [sys.executable, "-c", PROBE], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    found = json.loads(run.stdout)
+    assert found["package"].startswith(str(site))  # the wheel's copy, not the source tree
+    for g in boardlab.games():
+        assert found["rules"][g] == str(site / "boardlab" / "docs" / "rules" / f"{g}.md")
+        assert found["rules_start"][g] == (ROOT / "docs" / "rules" / f"{g}.md").read_text(encoding="utf-8")[:60]
+        if (ROOT / "docs" / "ai" / f"{g}.md").is_file():
+            assert found["ai"][g] == str(site / "boardlab" / "docs" / "ai" / f"{g}.md")
+        assert found["ratings"][g] == level_ratings(g)  # the same figures as the source tree's docs/ai
+    assert found["ratings"]["blast-radius"]  # and there are some
