@@ -42,8 +42,10 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Self
 
+from .actions import ActionSpace
 from .constants import CHANCE, SIMULTANEOUS, TERMINAL, player_name
 from .errors import IllegalActionError, OutOfTurnError, UnknownActionString
+from .gametype import GameType
 from .options import Option, validate_options
 
 Action = int
@@ -68,6 +70,13 @@ class Game:
 
     Class attributes describe the game (they are the same for every option
     setting); ``params`` holds this instance's validated option values.
+
+    ``game_type`` is declared on the class (a :class:`~boardlab.core.gametype.GameType`,
+    with the variants that change it) and resolved for this object's options
+    on the instance, with ``perfect_information`` and ``cooperative`` as plain
+    bools derived from it. A game with an :class:`~boardlab.core.actions.ActionSpace`
+    sets ``self.action_space`` in ``_setup()``; ``num_distinct_actions()`` and
+    the default labels then come from it.
     """
 
     id: ClassVar[str] = ""
@@ -82,16 +91,33 @@ class Game:
     #: Short tags shown by ``boardlab list`` and the lobby.
     mechanics: ClassVar[tuple[str, ...]] = ()
     playing_time: ClassVar[str] = ""
-    perfect_information: ClassVar[bool] = True
-    cooperative: ClassVar[bool] = False
+    #: The kind of game: declared on the class, resolved for the options on each instance.
+    game_type: GameType = GameType()
+    #: Derived from ``game_type`` on each instance (never declared by a game).
+    perfect_information: bool
+    cooperative: bool
+    #: The layout of seat actions, set by ``_setup()`` where the game has one.
+    action_space: ActionSpace | None = None
     #: Plain statements of what is our invention rather than the designer's.
     inventions: ClassVar[tuple[str, ...]] = ()
     #: One-line summary for listings.
     summary: ClassVar[str] = ""
     state_class: ClassVar[type[State]]
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in ("perfect_information", "cooperative"):
+            if name in cls.__dict__:
+                raise TypeError(
+                    f"{cls.__name__} sets {name}; declare game_type = GameType(...) instead "
+                    f"(boardlab.core.gametype), and {name} is derived from it"
+                )
+
     def __init__(self, **options: Any) -> None:
         self.params: dict[str, Any] = validate_options(self.id, self.options, options)
+        self.game_type = type(self).game_type.resolve(self.params)
+        self.perfect_information = self.game_type.perfect_information
+        self.cooperative = self.game_type.cooperative
         self._setup()
 
     def _setup(self) -> None:
@@ -99,7 +125,9 @@ class Game:
 
     # -- sizes ------------------------------------------------------------
     def num_distinct_actions(self) -> int:
-        """Seat actions are ``0 .. num_distinct_actions() - 1``."""
+        """Seat actions are ``0 .. num_distinct_actions() - 1`` (the action space's size where there is one)."""
+        if self.action_space is not None:
+            return self.action_space.size
         raise NotImplementedError
 
     def max_chance_outcomes(self) -> int:
@@ -180,6 +208,7 @@ class Game:
             "playing_time": self.playing_time,
             "perfect_information": self.perfect_information,
             "cooperative": self.cooperative,
+            "game_type": self.game_type.describe(),
             "rules_version": self.rules_version,
             "inventions": list(self.inventions),
             "options": [o.describe() for o in self.options],
@@ -230,6 +259,9 @@ class State:
         raise NotImplementedError
 
     def _action_to_string(self, player: int, action: int) -> str:
+        space = self.game.action_space
+        if space is not None and player != CHANCE and action in space:
+            return space.label(action)
         return str(action)
 
     def _is_legal(self, player: int, action: int) -> bool:
