@@ -396,14 +396,14 @@ class DragonFightState(State):
         s = self.clone()
         seats = [q for q in (0, 1) if q != player]
         for hist_index, log_index in self.hidden:
-            joint = s._history[hist_index]
-            assert isinstance(joint, list)
+            joint = list(s._history[hist_index])
             for q in seats:
                 a = joint[q]
                 assert a is not None
                 k = rng.randrange(len(ATTACKS))
                 joint[q] = 4 * (a // 4) + k
                 s.log[log_index]["attacks"][q] = k
+            s._history[hist_index] = tuple(joint)  # a new entry: the shared one is never changed
         return s
 
     # -- notation and views -----------------------------------------------
