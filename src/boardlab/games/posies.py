@@ -41,6 +41,7 @@ from typing import Any
 from ..core import scene as sc
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, State
+from ..core.hidden import Seen
 from ..core.options import Option
 from ..geometry.board import BoardData
 from ..geometry.hexgrid import bounding_box
@@ -616,6 +617,13 @@ class PosiesState(State):
         return t.labels[action]
 
     # -- hidden information (§8.2) -----------------------------------------
+    def _seen(self, actor: int, entry: Any) -> Seen | tuple[Seen | None, ...]:
+        """§8.2: a seat's drawn posy is seen by that seat alone; everything else is public."""
+        if actor == CHANCE and self.phase == DRAW and isinstance(entry, int) and 0 <= entry < len(COLOURS):
+            k = self.hidden.index(-1)
+            return Seen(f"seat {k} drew a hidden posy", {k: f"seat {k} drew {COLOURS[entry]}"})
+        return super()._seen(actor, entry)
+
     def _viewer(self, player: int | None) -> int | None:
         if player is None:
             return None
