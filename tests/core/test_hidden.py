@@ -197,4 +197,4 @@ def test_a_reveal_constrains_the_redraw() -> None:
 
 def test_running_out_of_tries_is_a_clear_error() -> None:
     with pytest.raises(ResampleError, match="no position consistent with what seat 0 saw"):
-        resample(played(4), 0, random.Random(3), tries=0)
+        resample(played(4), 0, random.Random(3), budget=0)

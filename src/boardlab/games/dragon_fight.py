@@ -18,8 +18,10 @@ Actions (§3, §6):
 
 Hidden information (§8): attack tokens of a turn that ended in a collision or
 in a flight off the board are never revealed. ``observation(seat)`` shows a
-seat its own orders and only the opponent's revealed ones; ``resample`` redraws
-the opponent's unrevealed attack tokens.
+seat its own orders and only the opponent's revealed ones, and ``_seen`` says
+the same of each history entry, so the move log a seat reads shows a revealed
+order in full and an unrevealed one as its movement and "a hidden attack";
+``resample`` redraws the opponent's unrevealed attack tokens.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from ..core import scene as sc
 from ..core.constants import SIMULTANEOUS, TERMINAL
 from ..core.game import Game, State, win_loss
 from ..core.gametype import Dynamics, GameType, Information
+from ..core.hidden import Seen
 from ..core.options import Option
 from ..geometry.squaregrid import SquareGrid
 
@@ -115,6 +118,23 @@ def order_label(action: int) -> str:
     return f"{MOVES[action // 4]} + {ATTACKS[action % 4]}"
 
 
+Place = tuple[int, int, int]
+
+
+def turn_event(start: list[Place], end: list[Place], swap_collides: bool) -> str:
+    """What a turn's movement led to: ``flight`` (§3c), ``collision`` or ``swap collision`` (§3d), else ``attacks``.
+
+    Only after ``attacks`` are the attack tokens revealed (§3e, §8).
+    """
+    if not (on_board(end[0][0], end[0][1]) and on_board(end[1][0], end[1][1])):
+        return "flight"
+    if end[0][:2] == end[1][:2]:
+        return "collision"
+    if swap_collides and end[0][:2] == start[1][:2] and end[1][:2] == start[0][:2]:
+        return "swap collision"
+    return "attacks"
+
+
 class DragonFightGame(Game):
     id = "dragon-fight"
     title = "Dragon Fight"
@@ -158,6 +178,7 @@ class DragonFightGame(Game):
     mechanics = ("square grid", "simultaneous secret orders", "facing", "duel")
     game_type = GameType(dynamics=Dynamics.SIMULTANEOUS, information=Information.IMPERFECT)
     playing_time = "5-10 min"
+    seat_names = COLOUR_NAMES
     inventions = (
         "Facings are the four orthogonal directions and each dragon starts facing its opponent; "
         "the text does not say (option initial_facing lets the riders choose) (§2).",
@@ -329,8 +350,9 @@ class DragonFightState(State):
         self.log.append(entry)
         for p in (0, 1):
             self.x[p], self.y[p], self.f[p] = end[p]
-        off = [not on_board(end[p][0], end[p][1]) for p in (0, 1)]
-        if off[0] or off[1]:  # §3c: flight ends the game at once; attacks stay hidden
+        event = turn_event(start, end, params["swap_collides"])
+        if event == "flight":  # §3c: flight ends the game at once; attacks stay hidden
+            off = [not on_board(end[p][0], end[p][1]) for p in (0, 1)]
             entry["event"] = "flight"
             self.hidden.append((len(self._history), len(self.log) - 1))
             self.over = True
@@ -342,10 +364,8 @@ class DragonFightState(State):
                 self.winner = 1 - loser
                 self.end_reason = f"{COLOUR_NAMES[loser]}'s dragon flew off the board"
             return
-        same = end[0][:2] == end[1][:2]
-        swapped = end[0][:2] == start[1][:2] and end[1][:2] == start[0][:2]
-        if same or (swapped and params["swap_collides"]):  # §3d: collision
-            entry["event"] = "collision" if same else "swap collision"
+        if event != "attacks":  # §3d: collision
+            entry["event"] = event
             self.hidden.append((len(self._history), len(self.log) - 1))
             if params["after_collision"] == "return":
                 for p in (0, 1):
@@ -386,25 +406,41 @@ class DragonFightState(State):
         return s
 
     # -- hidden information (§8) ------------------------------------------
+    def _seen(self, actor: int, entry: Any) -> Seen | tuple[Seen | None, ...]:
+        """Orders are revealed together (§3a); an attack token only when the attacks happen (§3e, §8).
+
+        Movement tokens, facings and wounds are always public (§3b, §6).
+        """
+        if actor != SIMULTANEOUS or self.choosing_facing or self.pending[0] or self.pending[1]:
+            return super()._seen(actor, entry)
+        a0, a1 = entry
+        start = [(self.x[p], self.y[p], self.f[p]) for p in (0, 1)]
+        end = [move_dragon(*start[p], (a0, a1)[p] // 4) for p in (0, 1)]
+        if turn_event(start, end, self.game.params["swap_collides"]) == "attacks":
+            return (Seen(order_label(a0)), Seen(order_label(a1)))
+        return tuple(Seen(f"{MOVES[a // 4]} + a hidden attack", {p: order_label(a)}) for p, a in enumerate(entry))
+
     def resample(self, player: int | None, rng: random.Random) -> DragonFightState:
         """A state ``player`` cannot tell from this one: unrevealed opponent attacks are redrawn.
 
-        Every attack token is always available (§3a), so each redraw is uniform
-        over the four. Attacks of a hidden turn had no effect (§3c, §3d), so the
-        rest of the state is unchanged; the result equals replaying the edited
-        history from the start.
+        A fast override of the core's default (which replays the history): every
+        attack token is always available (§3a), so each redraw is uniform over the
+        four, as the default draws it. Attacks of a hidden turn had no effect (§3c,
+        §3d), so the rest of the state is unchanged; the result equals replaying the
+        edited history from the start. New history entries replace the redrawn
+        ones; the entries shared with this state are never changed.
         """
         s = self.clone()
         seats = [q for q in (0, 1) if q != player]
         for hist_index, log_index in self.hidden:
-            joint = s._history[hist_index]
-            assert isinstance(joint, list)
+            joint = list(s._history[hist_index])
             for q in seats:
                 a = joint[q]
                 assert a is not None
                 k = rng.randrange(len(ATTACKS))
                 joint[q] = 4 * (a // 4) + k
                 s.log[log_index]["attacks"][q] = k
+            s._history[hist_index] = tuple(joint)  # a new entry: the shared one is never changed
         return s
 
     # -- notation and views -----------------------------------------------

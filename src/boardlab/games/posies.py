@@ -42,6 +42,7 @@ from ..core import scene as sc
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, State
 from ..core.gametype import Chance, GameType, Information, when
+from ..core.hidden import Seen
 from ..core.options import Option
 from ..geometry.board import BoardData
 from ..geometry.hexgrid import bounding_box
@@ -619,6 +620,21 @@ class PosiesState(State):
         return t.labels[action]
 
     # -- hidden information (§8.2) -----------------------------------------
+    def _seen(self, actor: int, entry: Any) -> Seen | tuple[Seen | None, ...]:
+        """§8.2: a seat's drawn posy is seen by that seat alone; everything else is public."""
+        if actor == CHANCE and self.phase == DRAW and isinstance(entry, int) and 0 <= entry < len(COLOURS):
+            k = self.hidden.index(-1)
+            return Seen(f"seat {k} drew a hidden posy", {k: f"seat {k} drew {COLOURS[entry]}"})
+        seen = super()._seen(actor, entry)
+        if not self.game.hidden_colour or not isinstance(seen, Seen) or not isinstance(entry, int):
+            return seen
+        after = self.clone()
+        after.apply_action(entry)
+        if after.phase != OVER:
+            return seen
+        shown = ", ".join(f"seat {k} {COLOURS[h]}" for k, h in enumerate(after.hidden) if h >= 0)
+        return Seen(f"{seen.public}; the game is over and the hidden posies are shown: {shown}")  # §8.2
+
     def _viewer(self, player: int | None) -> int | None:
         if player is None:
             return None
