@@ -208,7 +208,8 @@ class Game:
             "playing_time": self.playing_time,
             "perfect_information": self.perfect_information,
             "cooperative": self.cooperative,
-            "game_type": self.game_type.describe(),
+            # This object's type, with the variants the class declares (what other option values change).
+            "game_type": {**self.game_type.describe(), "variants": type(self).game_type.describe()["variants"]},
             "rules_version": self.rules_version,
             "inventions": list(self.inventions),
             "options": [o.describe() for o in self.options],
