@@ -26,7 +26,9 @@ Hooks a game implements (see ``games/blast_radius.py`` for a complete one):
 * ``_chance_outcomes()``: ``[(action, probability)]`` at chance nodes
 * ``_apply(action)``: apply a validated seat or chance action
 * ``_apply_joint(actions)``: apply validated simultaneous actions (one per seat)
-* ``_action_to_string(player, action)``
+* ``_action_to_string(player, action)``: by default the label from the game's
+  ``action_space`` (set in ``Game._setup``; see :mod:`boardlab.core.actions`)
+* on the game class: ``game_type``, its :class:`~boardlab.core.gametype.GameType`
 * ``observation(player)``: JSON-able view of what that seat (or a spectator) knows
 * ``resample(player, rng)``: only for games with hidden information
 * ``_explain(player, action)``: optional, a specific reason an action is illegal
