@@ -298,7 +298,7 @@ class HamletGame(Game):
         Option("first", str, "random", ("random", "seat0"), "Who goes first in round 1: a coin flip or seat 0 (§3a)."),
     )
     rules_version = "1"
-    mechanics = ("cards", "chance", "bluffing", "rounds")
+    mechanics = ("cards", "bluffing", "rounds")
     game_type = GameType(chance=Chance.EXPLICIT, information=Information.IMPERFECT)
     playing_time = "5 min"
     inventions = (
