@@ -6,17 +6,25 @@ Parametrised over ``boardlab.games()`` so every game added later is checked for 
 from __future__ import annotations
 
 import json
+import math
 import pathlib
 import random
+import re
+from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
 import boardlab
+from boardlab.agents import make_agent
+from boardlab.core import hidden
 from boardlab.core.constants import CHANCE, SIMULTANEOUS, TERMINAL
 from boardlab.core.errors import IllegalActionError, OutOfTurnError
-from boardlab.core.play import random_playout
+from boardlab.core.gametype import Chance, Dynamics, Utility
+from boardlab.core.play import play_game, random_playout
 from boardlab.core.record import GameRecord
 from boardlab.core.scene import check_scene
+from boardlab.core.view import SeatView
 from state_checks import fingerprint, random_step
 
 GAMES = boardlab.games()
@@ -291,3 +299,230 @@ def test_play_random_makes_the_default_moves(game_id: str, options: dict) -> Non
             assert played <= plies and (played == plies or mine.is_terminal() or played == 0)
             replay = game.state_from_history(mine.history(), mine.num_players)
             assert fingerprint(mine) == fingerprint(replay) == fingerprint(ref)
+
+
+def settings() -> list[tuple[str, dict]]:
+    """Every game with its defaults, then every non-default option value one at a time."""
+    return [(g, {}) for g in GAMES] + option_variants()
+
+
+@pytest.mark.parametrize(("game_id", "options"), settings(), ids=lambda x: str(x))
+def test_declared_game_type_matches_random_games(game_id: str, options: dict) -> None:
+    """The GameType a game declares is what random games do, under every option value."""
+    game = boardlab.make(game_id, **options)
+    t = game.game_type
+    assert t == type(game).game_type.resolve(game.params) and not t.variants
+    assert game.perfect_information is t.perfect_information and game.cooperative is t.cooperative
+    for v in type(game).game_type.variants:
+        opt = next(o for o in game.options if o.name == v.option)
+        assert opt.allowed is None or set(v.values) <= set(opt.allowed), (v, opt.allowed)
+    if t.chance is Chance.EXPLICIT:
+        assert game.max_chance_outcomes() > 0
+    rng = random.Random(37)
+    seen = set()
+    for n in player_counts(game):
+        for seed in range(3):
+            s = game.new_initial_state(n)
+            k = 0
+            while not s.is_terminal() and s.move_number() < game.max_game_length():
+                seen.add(s.current_player())
+                if t.perfect_information and k % 7 == 0:
+                    for p in [*range(n), None]:
+                        assert fingerprint(s.resample(p, rng)) == fingerprint(s), (
+                            "perfect information, yet resample differs"
+                        )
+                random_step(s, random.Random(seed * 1000 + k))
+                k += 1
+            r = s.returns()
+            assert all(t.min_utility <= x <= t.max_utility for x in r), (r, t)
+            if t.utility is Utility.IDENTICAL:
+                assert len(set(r)) == 1, r
+            if t.utility_sum is not None:
+                assert abs(sum(r) - t.utility_sum) < 1e-9, r
+    assert (SIMULTANEOUS in seen) == (t.dynamics is Dynamics.SIMULTANEOUS), "dynamics do not match the declaration"
+    assert (CHANCE in seen) == (t.chance is Chance.EXPLICIT), "chance nodes do not match the declaration"
+
+
+NUMBER_LABEL = re.compile(r"#\s*\d|^\s*-?\d+\s*$")
+
+
+@pytest.mark.parametrize(("game_id", "options"), settings(), ids=lambda x: str(x))
+def test_action_labels_are_distinct_words_that_name_their_action(game_id: str, options: dict) -> None:
+    """Every decision's legal actions have distinct, non-empty labels, none a bare or '#' number,
+    each typed back to its own action; an action space covers exactly the game's actions."""
+    game = boardlab.make(game_id, **options)
+    space = game.action_space
+    if space is not None:
+        assert game.num_distinct_actions() == space.size
+        for a in range(space.size):
+            name, indices = space.decode(a)
+            assert space.encode(name, *indices) == a
+    for s in sampled_states(game, seed=41, every=2):
+        cp = s.current_player()
+        seats = range(s.num_players) if cp == SIMULTANEOUS else [cp] if cp != TERMINAL else []
+        for p in seats:
+            legal = s.legal_actions(p)
+            labels = [s.action_to_string(p, a) for a in legal]
+            assert all(label.strip() for label in labels), labels
+            assert not [x for x in labels if NUMBER_LABEL.search(x)], f"number labels: {labels}"
+            if p >= 0:
+                keys = [" ".join(x.lower().split()) for x in labels]
+                assert len(set(keys)) == len(keys), f"two legal actions share a label: {labels}"
+                for a, label in zip(legal, labels):
+                    assert s.string_to_action(p, label) == a
+
+
+# -- hidden information and immutable history (Core v2 items 1 and 2) -------------------------------------------
+
+
+def log_snapshot(s: boardlab.State) -> str:
+    """The history, the JSON and every viewer's log (revealed or not) of a state, to check nothing changed."""
+    viewers = [*range(s.num_players), None]
+    logs = [s.move_log(v, reveal=r) for v in viewers for r in (False, True)]
+    return json.dumps([s.history(), s.to_json(), logs, s.actors()])
+
+
+def seen_exactly(s: boardlab.State, viewer: int | None) -> list[bool]:
+    """Per history entry, whether ``viewer`` saw it exactly."""
+    return [hidden.exact_for(seen, viewer) for seen in hidden.seens_of(s)]
+
+
+@pytest.mark.parametrize(("game_id", "options"), play_random_cases(), ids=lambda x: str(x))
+def test_reading_or_searching_a_state_leaves_its_history_and_log_unchanged(game_id: str, options: dict) -> None:
+    """``resample``, ``observation``, ``scene``, ``clone`` (and play on the copies) and an MCTS search change nothing."""
+    game = boardlab.make(game_id, **options)
+    rng = random.Random(37)
+    states = sampled_states(game, seed=37, every=11)
+    for k, s in enumerate(states):
+        assert all(isinstance(h, int | tuple) for h in s._history), "history entries must be ints or tuples"
+        before = log_snapshot(s)
+        for p in [*range(s.num_players), None]:
+            s.observation(p)
+            s.scene(p)
+            for copy in (s.resample(p, rng), s.clone()):
+                for _ in range(4):
+                    if copy.is_terminal():
+                        break
+                    random_step(copy, rng)
+                copy.play_random(rng.random, 5)
+        assert log_snapshot(s) == before
+        if k % 3 == 1 and not s.is_terminal():
+            cp = s.current_player()
+            seats = [p for p in range(s.num_players) if s.legal_actions(p)] if cp == SIMULTANEOUS else [cp]
+            for p in seats if cp != CHANCE else []:
+                make_agent("mcts:iterations=30", game, p, seed=k).step(SeatView(s, p))
+            assert log_snapshot(s) == before
+
+
+def hidden_cases() -> list[tuple[str, dict]]:
+    return [(g, o) for g, o in play_random_cases() if not boardlab.make(g, **o).perfect_information]
+
+
+@pytest.mark.parametrize(("game_id", "options"), hidden_cases(), ids=lambda x: str(x))
+def test_resample_keeps_everything_the_viewer_saw(game_id: str, options: dict) -> None:
+    """A resample for ``v`` (the game's own and the core's default): the same observation and log for ``v``, and a
+    history that differs only in entries ``v`` did not see exactly; so no log text of ``v`` depends on a secret."""
+    game = boardlab.make(game_id, **options)
+    rng = random.Random(41)
+    for s in sampled_states(game, seed=41, every=5):
+        for v in [*range(s.num_players), None]:
+            obs = json.dumps(s.observation(v), sort_keys=True)
+            log = s.move_log(v, reveal=False)
+            exact = seen_exactly(s, v)
+            for r in (s.resample(v, rng), hidden.resample(s, v, rng)):
+                assert json.dumps(r.observation(v), sort_keys=True) == obs
+                assert r.move_log(v, reveal=False) == log, "the log of a redrawn world differs: it shows a secret"
+                assert r.actors() == s.actors()
+                for i, (a, b) in enumerate(zip(r.history(), s.history(), strict=True)):
+                    assert a == b or not exact[i], f"entry {i} was seen exactly by {v} but was redrawn"
+
+
+def chi_square_differs(a: Counter, b: Counter) -> bool:
+    """Whether two equal-sized samples differ beyond chance (two-sample chi-square, p below about 1e-6)."""
+    keys = set(a) | set(b)
+    df = len(keys) - 1
+    if df < 1:
+        return False
+    stat = sum((a[k] - b[k]) ** 2 / (a[k] + b[k]) for k in keys)
+    z = 4.75  # Wilson-Hilferty approximation of the chi-square quantile
+    return stat > df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
+
+
+def resample_distributions(
+    s: boardlab.State, v: int | None, override: Callable[..., boardlab.State], n: int, seed: int
+) -> tuple[Counter, Counter]:
+    rng = random.Random(seed)
+    mine = Counter(json.dumps(override(s, v, rng).history()) for _ in range(n))
+    core = Counter(json.dumps(hidden.resample(s, v, rng).history()) for _ in range(n))
+    return mine, core
+
+
+def override_cases() -> list[tuple[str, dict]]:
+    return [
+        (g, o)
+        for g, o in hidden_cases()
+        if type(boardlab.make(g, **o).new_initial_state()).resample is not boardlab.State.resample
+    ]
+
+
+@pytest.mark.parametrize(("game_id", "options"), override_cases(), ids=lambda x: str(x))
+def test_a_resample_override_draws_as_the_core_default(game_id: str, options: dict) -> None:
+    """On the first positions of random games where something is hidden: the same distribution of redrawn worlds."""
+    game = boardlab.make(game_id, **options)
+    override = type(game.new_initial_state()).resample
+    checked = 0
+    for seed in range(6):
+        for s in sampled_states(game, seed=seed):
+            if checked >= 3 or s.num_players != game.min_players:
+                break
+            if all(seen_exactly(s, 0)):
+                continue
+            mine, core = resample_distributions(s, 0, override, 300, seed)
+            assert len(core) > 1
+            assert not chi_square_differs(mine, core), (s.history(), mine, core)
+            checked += 1
+            break
+    assert checked >= 2
+
+
+def test_the_distribution_check_can_fail() -> None:
+    """A biased Dragon Fight override (the hidden attack always redrawn as claw) is caught."""
+    game = boardlab.make("dragon-fight")
+    s = game.state_from_history([[2, 2], [0, 1]])  # both forward twice, into one square: a collision (§3d)
+    assert not all(seen_exactly(s, 0))
+
+    def biased(state: boardlab.State, v: int | None, rng: random.Random) -> boardlab.State:
+        h = state.history()
+        h[1][1] = 4 * (h[1][1] // 4)
+        return game.state_from_history(h)
+
+    mine, core = resample_distributions(s, 0, biased, 300, 1)
+    assert chi_square_differs(mine, core)
+    fair, core = resample_distributions(s, 0, type(s).resample, 300, 1)
+    assert not chi_square_differs(fair, core) and len(core) == 4
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_an_mcts_game_record_replays_to_the_same_end(game_id: str) -> None:
+    """MCTS against MCTS (few iterations, a capped prefix): at every step the history is the moves played, and the
+    record replays to the identical state and returns."""
+    game = boardlab.make(game_id)
+    state = game.new_initial_state()
+    agents = [make_agent("mcts:iterations=8", game, p, seed=p) for p in range(state.num_players)]
+    played: list[object] = []
+
+    def check(s: boardlab.State, actor: int, action: object) -> None:
+        played.append(list(action) if isinstance(action, list | tuple) else action)
+        assert s.history() == played
+
+    state, _ = play_game(state, agents, random.Random(3), cap=40, on_action=check)
+    rec = GameRecord.from_json(GameRecord.from_state(state).to_json())
+    again = rec.replay()
+    assert fingerprint(again) == fingerprint(state)
+    assert again.returns() == state.returns() and again.move_log(0) == state.move_log(0)
+
+
+            if p >= 0 and space is not None and len(legal) > 0:
+                # Every action of the space is named in words, even where illegal (error messages use the names).
+                every = [s.action_to_string(p, a) for a in range(space.size)]
+                assert not [x for x in every if not x.strip() or NUMBER_LABEL.search(x)], every
