@@ -2,9 +2,9 @@
 
 Rules: ``docs/rules/blast-radius.md``; clause numbers are cited as ``§n``.
 
-Seat 0 is Red, who opens (§3); seat 1 is Blue. An action is a cell index
-(reading order, labels ``a1``…); with the pie rule, action ``len(board)`` is
-the swap (§3.2).
+Seat 0 is Red, who opens (§3); seat 1 is Blue. The action space has two
+segments: ``cell``, a cell index in reading order (labels ``a1``…), then
+``swap``, the one action ``len(board)``, legal only with the pie rule (§3.2).
 
 Speed matters here (random playouts drive the designer's lab), so the state
 keeps incremental tables: ``cover[i]`` counts the towers whose exclusion zone
@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core import scene as sc
+from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
 from ..core.gametype import GameType
@@ -69,15 +70,15 @@ class BlastRadiusGame(Game):
         self.ring_sets = _RING_SETS[self.params["board_side"]]
         self.pie = bool(self.params["pie"])
         self.n = len(self.board)
-        self.swap_action = self.n
+        self.action_space = ActionSpace(
+            Segment("cell", (("cell", self.board.labels),), "{cell}"), Segment("swap", (), "swap")
+        )
+        self.swap_action = self.action_space.encode("swap")  # = n, after every cell (§3.2)
         polys = self.board.cell_polygons(1.0)
         self._scene_cells = [
             sc.cell(self.board.labels[i], polygon_center(p), p, label=self.board.labels[i]) for i, p in enumerate(polys)
         ]
         self._viewbox = bounding_box([pt for p in polys for pt in p], margin=0.6)
-
-    def num_distinct_actions(self) -> int:
-        return self.n + 1
 
     def max_game_length(self) -> int:
         return 20 * self.n
@@ -357,13 +358,6 @@ class BlastRadiusState(State):
         return s
 
     # -- notation and views -----------------------------------------------
-    def _action_to_string(self, player: int, action: int) -> str:
-        if action == self.game.swap_action:
-            return "swap"
-        if 0 <= action < self.game.n:
-            return self.game.board.labels[action]
-        return f"#{action}"
-
     def colour_of(self, seat: int) -> str:
         return COLOUR_NAMES[0 if seat == self.red else 1]
 
