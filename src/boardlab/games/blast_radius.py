@@ -9,7 +9,7 @@ segments: ``cell``, a cell index in reading order (labels ``a1``…), then
 Speed matters here (random playouts drive the designer's lab), so the state
 keeps incremental tables: ``cover[i]`` counts the towers whose exclusion zone
 holds cell ``i``, ``free`` is the sorted list of empty cells outside every zone
-(§4a), and distance rings around every cell are precomputed per board. It
+(§4a, kept sorted by bisection), and distance rings around every cell are precomputed per board. It
 goes through the core's template like every game: ``_legal_actions``, a
 constant-time ``_is_legal`` (two table look-ups for a placement) and
 ``_apply``; only ``play_random``, the search agents' rollout, is its own loop.
@@ -17,7 +17,7 @@ constant-time ``_is_legal`` (two table look-ups for a placement) and
 
 from __future__ import annotations
 
-from bisect import insort
+from bisect import bisect_left, insort
 from collections.abc import Callable
 from typing import Any
 
@@ -179,14 +179,14 @@ class BlastRadiusState(State):
             else:
                 st.append({action})
             self.towers[p] += 1
-            free.remove(action)
+            del free[bisect_left(free, action)]
             self.occupied.add(action)
             cover, height = self.cover, self.height
             for j in self.game.rings[action][1]:  # its zone (distance 1) covers the hexes around it
                 c = cover[j]
                 cover[j] = c + 1
                 if c == 0 and not height[j]:
-                    free.remove(j)
+                    del free[bisect_left(free, j)]
         else:  # §3.2: the swap, offered only as the second move (hexes are still free then)
             self._swap()
             return
@@ -225,7 +225,7 @@ class BlastRadiusState(State):
                 c = cover[j]
                 cover[j] = c + 1
                 if c == 0 and not height[j]:
-                    free.remove(j)
+                    del free[bisect_left(free, j)]
         else:  # no hex is free, so none can stop being free
             for j in rings[h]:
                 cover[j] += 1
@@ -269,7 +269,8 @@ class BlastRadiusState(State):
         while played < plies:
             st = stacks[p]
             if free:  # §4a: a new tower on a free hex
-                a = free[int(rnd() * len(free))]
+                k = int(rnd() * len(free))
+                a = free[k]
                 height[a] = 1
                 owner[a] = p
                 if len(st) > 1:
@@ -277,13 +278,13 @@ class BlastRadiusState(State):
                 else:
                     st.append({a})
                 towers[p] += 1
-                free.remove(a)
+                del free[k]
                 occupied.add(a)
                 for j in rings[a][1]:
                     c = cover[j]
                     cover[j] = c + 1
                     if c == 0 and not height[j]:
-                        free.remove(j)
+                        del free[bisect_left(free, j)]
             else:  # §4b: grow one of the smallest towers
                 for smallest in st:
                     if smallest:
@@ -315,7 +316,7 @@ class BlastRadiusState(State):
                         c = cover[j]
                         cover[j] = c + 1
                         if c == 0 and not height[j]:
-                            free.remove(j)
+                            del free[bisect_left(free, j)]
                 else:
                     for j in rings[a][h]:
                         cover[j] += 1
