@@ -143,7 +143,10 @@ class BlastRadiusState(State):
         if 0 <= action < n:
             if self.free:  # §4a: an empty hex outside every zone
                 return not self.height[action] and not self.cover[action]
-            return self.owner[action] == player and self.height[action] == self._smallest_height(player)  # §4b
+            for cells in self.stacks[player]:  # §4b: one of the player's smallest towers
+                if cells:
+                    return action in cells
+            return False
         return action == n and self.ply == 1 and self.game.pie  # §3.2
 
     def _explain(self, player: int, action: int) -> str | None:
@@ -166,14 +169,13 @@ class BlastRadiusState(State):
 
     # -- applying a move (§4, §5, §6) -------------------------------------
     def _apply(self, action: int) -> None:
-        free = self.free
+        game = self.game
+        free, cover, height, owner = self.free, self.cover, self.height, self.owner
         p = self.to_move
-        if not free:  # §4b: no hex is free, so one of the mover's smallest towers grows
-            self._grow(action, p)
-        elif action != self.game.swap_action:  # §4a: a new tower on a free hex
-            self.height[action] = 1
-            self.owner[action] = p
-            st = self.stacks[p]
+        st = self.stacks[p]
+        if free and action != game.swap_action:  # §4a: a new tower on a free hex
+            height[action] = 1
+            owner[action] = p
             if len(st) > 1:
                 st[1].add(action)
             else:
@@ -181,15 +183,45 @@ class BlastRadiusState(State):
             self.towers[p] += 1
             del free[bisect_left(free, action)]
             self.occupied.add(action)
-            cover, height = self.cover, self.height
-            for j in self.game.rings[action][1]:  # its zone (distance 1) covers the hexes around it
+            for j in game.rings[action][1]:  # its zone (distance 1) covers the hexes around it
                 c = cover[j]
                 cover[j] = c + 1
                 if c == 0 and not height[j]:
                     del free[bisect_left(free, j)]
-        else:  # §3.2: the swap, offered only as the second move (hexes are still free then)
+        elif free:  # §3.2: the swap, offered only as the second move (hexes are still free then)
             self._swap()
             return
+        else:  # §4b: no hex is free, so one of the mover's smallest towers grows by one
+            h = height[action] + 1
+            height[action] = h
+            if len(st) <= h:
+                st.append(set())
+            st[h].add(action)
+            st[h - 1].discard(action)
+            occupied, towers, stacks = self.occupied, self.towers, self.stacks
+            for j in occupied & game.ring_sets[action][h]:  # §5: its zone now reaches distance h: blast
+                k, o = height[j], owner[j]  # tower j comes off, and the zone it cast shrinks
+                towers[o] -= 1
+                stacks[o][k].discard(j)
+                height[j] = 0
+                owner[j] = -1
+                occupied.discard(j)
+                for x in game.zones[j][k]:
+                    c = cover[x] - 1
+                    cover[x] = c
+                    if c == 0 and not height[x]:
+                        insort(free, x)
+                if cover[j] == 0:
+                    insort(free, j)
+            if free:
+                for j in game.rings[action][h]:
+                    c = cover[j]
+                    cover[j] = c + 1
+                    if c == 0 and not height[j]:
+                        del free[bisect_left(free, j)]
+            else:  # no hex is free, so none can stop being free
+                for j in game.rings[action][h]:
+                    cover[j] += 1
         ply = self.ply = self.ply + 1
         opponent = self.to_move = 1 - p
         if ply > 1 and not self.towers[opponent]:  # §6: the mover has blasted the last opposing tower
@@ -206,54 +238,14 @@ class BlastRadiusState(State):
         self.to_move = 0
         self.ply += 1
 
-    def _grow(self, action: int, p: int) -> None:
-        """§4b: grow tower ``action`` by one; §5: its grown zone blasts every tower at the new distance."""
-        game = self.game
-        rings = game.rings[action]
-        cover, height, free = self.cover, self.height, self.free
-        h = height[action] + 1
-        height[action] = h
-        stacks = self.stacks[p]
-        if len(stacks) <= h:
-            stacks.append(set())
-        stacks[h].add(action)
-        stacks[h - 1].discard(action)
-        for j in self.occupied & game.ring_sets[action][h]:
-            self._remove(j)
-        if free:
-            for j in rings[h]:
-                c = cover[j]
-                cover[j] = c + 1
-                if c == 0 and not height[j]:
-                    del free[bisect_left(free, j)]
-        else:  # no hex is free, so none can stop being free
-            for j in rings[h]:
-                cover[j] += 1
-
-    def _remove(self, j: int) -> None:
-        """Take tower ``j`` off the board and shrink the zone it cast (§5)."""
-        cover, free, height = self.cover, self.free, self.height
-        k = height[j]
-        self.towers[self.owner[j]] -= 1
-        self.stacks[self.owner[j]][k].discard(j)
-        height[j] = 0
-        self.owner[j] = -1
-        self.occupied.discard(j)
-        for x in self.game.zones[j][k]:
-            c = cover[x] - 1
-            cover[x] = c
-            if c == 0 and height[x] == 0:
-                insort(free, x)
-        if cover[j] == 0:
-            insort(free, j)
-
     def play_random(self, rnd: Callable[[], float], plies: int) -> int:
         """The core's random playout (same draws, same moves) as one loop over local tables.
 
-        Search agents spend most of their time here; this runs about twice as fast
-        as the checked ``legal_actions``/``apply_action`` round trip, by inlining
-        ``_apply`` and ``_remove`` for tower placement (§4a), growth (§4b) and
-        blasts (§5), and the end test (§6).
+        Search agents spend most of their time here; this runs about 1.6 times as
+        fast as the checked ``legal_actions``/``apply_action`` round trip, by
+        drawing from the free hexes or the smallest towers directly and keeping
+        ``_apply``'s placement (§4a), growth (§4b), blasts (§5) and end test (§6)
+        in one loop over local tables.
         """
         played = 0
         while played < plies and self.winner < 0 and self.ply <= 1 and self.game.pie:
