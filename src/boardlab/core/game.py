@@ -129,19 +129,13 @@ class Game:
         return self.state_class(self, self.resolve_num_players(num_players))
 
     def state_from_history(self, history: Sequence[HistoryEntry], num_players: int | None = None) -> State:
-        """Replay ``history`` (chance outcomes included) from the start; every step is checked."""
-        state = self.new_initial_state(num_players)
-        for i, entry in enumerate(history):
-            try:
-                if isinstance(entry, list):
-                    state.apply_actions(entry)
-                else:
-                    state.apply_action(entry)
-            except IllegalActionError as e:
-                raise IllegalActionError(
-                    f"history step {i} ({entry!r}) is not legal: {e.explanation}", player=e.player, action=entry
-                ) from None
-        return state
+        """Replay ``history`` (chance outcomes included) from the start; every step is checked.
+
+        This is :func:`boardlab.core.driver.replay`; a bad step raises its ``ReplayError``.
+        """
+        from .driver import replay
+
+        return replay(self, history, num_players)
 
     def state_from_json(self, text: str | Mapping[str, Any]) -> State:
         """Load a state written by :meth:`State.to_json`."""
