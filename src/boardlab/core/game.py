@@ -30,6 +30,7 @@ Hooks a game implements (see ``games/blast_radius.py`` for a complete one):
 * ``observation(player)``: JSON-able view of what that seat (or a spectator) knows
 * ``resample(player, rng)``: only for games with hidden information
 * ``_explain(player, action)``: optional, a specific reason an action is illegal
+* ``evaluate(seat)``: optional, the game's own estimate of an unfinished position
 * ``play_random(rnd, plies)``: optional, a faster equivalent of the default
   random playout that search agents run (it must choose exactly the same moves)
 """
@@ -235,6 +236,13 @@ class State:
 
     def observation(self, player: int | None = None) -> dict[str, Any]:
         raise NotImplementedError
+
+    def evaluate(self, seat: int) -> float | None:
+        """The game's own estimate of ``returns()[seat]`` here, in the same scale; ``None``: the game has none.
+
+        Optional (the default has none): search agents score a cut-off playout with it.
+        """
+        return None
 
     def resample(self, player: int | None, rng: random.Random) -> State:
         """A complete state consistent with everything ``player`` has observed.
