@@ -167,7 +167,7 @@ def _replay(record: GameRecord) -> tuple[list[State], State, list[Any]]:
         if state.move_number() % EVERY == 0:
             checkpoints.append(state.clone())
         cp = state.current_player()
-        if isinstance(entry, list):
+        if isinstance(entry, list | tuple):
             ok = len(entry) == state.num_players and cp == SIMULTANEOUS
             labels.append(
                 [state.action_to_string(s, a) if a is not None else None for s, a in enumerate(entry)] if ok else None
