@@ -35,6 +35,7 @@ Hooks a game implements (see ``games/blast_radius.py`` for a complete one):
   derives each viewer's ``move_log`` and a default ``resample`` from it
 * ``resample(player, rng)``: optional, a faster equivalent of the default
 * ``_explain(player, action)``: optional, a specific reason an action is illegal
+* ``evaluate(seat)``: optional, the game's own estimate of an unfinished position
 * ``play_random(rnd, plies)``: optional, a faster equivalent of the default
   random playout that search agents run (it must choose exactly the same moves)
 """
@@ -169,22 +170,14 @@ class Game:
     def new_initial_state(self, num_players: int | None = None) -> State:
         return self.state_class(self, self.resolve_num_players(num_players))
 
-    def state_from_history(
-        self, history: Sequence[int | Sequence[int | None]], num_players: int | None = None
-    ) -> State:
-        """Replay ``history`` (chance outcomes included) from the start; every step is checked."""
-        state = self.new_initial_state(num_players)
-        for i, entry in enumerate(history):
-            try:
-                if isinstance(entry, list | tuple):
-                    state.apply_actions(entry)
-                else:
-                    state.apply_action(entry)
-            except IllegalActionError as e:
-                raise IllegalActionError(
-                    f"history step {i} ({entry!r}) is not legal: {e.explanation}", player=e.player, action=entry
-                ) from None
-        return state
+    def state_from_history(self, history: Sequence[HistoryEntry], num_players: int | None = None) -> State:
+        """Replay ``history`` (chance outcomes included) from the start; every step is checked.
+
+        This is :func:`boardlab.core.driver.replay`; a bad step raises its ``ReplayError``.
+        """
+        from .driver import replay
+
+        return replay(self, history, num_players)
 
     def state_from_json(self, text: str | Mapping[str, Any]) -> State:
         """Load a state written by :meth:`State.to_json`."""
@@ -311,6 +304,13 @@ class State:
         ``reveal`` (default: whether the game is over) shows every entry exactly.
         """
         return hidden.move_log(self, viewer, reveal=reveal)
+
+    def evaluate(self, seat: int) -> float | None:
+        """The game's own estimate of ``returns()[seat]`` here, in the same scale; ``None``: the game has none.
+
+        Optional (the default has none): search agents score a cut-off playout with it.
+        """
+        return None
 
     def resample(self, player: int | None, rng: random.Random) -> State:
         """A complete state consistent with everything ``player`` has observed.
