@@ -231,7 +231,7 @@ class AntTrailsGame(Game):
         labels = self.board.labels
         self.action_space = ActionSpace(
             Segment("cell", (("cell", labels),), "{cell}"),
-            Segment("tile", (("tile", NUM_TILES),), lambda t: f"food tile {t + 1}"),
+            Segment("tile", (("tile", tuple(str(t + 1) for t in range(NUM_TILES))),), "food tile {tile}"),
             Segment("done", (), "done"),
             Segment("pass", (), "pass"),
         )
