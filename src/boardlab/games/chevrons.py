@@ -155,13 +155,9 @@ class ChevronsGame(Game):
         self.board = _board(self.params["board_side"])
         self.num_edges = self.board.num_edges
         b = self.board
-        self._scene_cells = [
-            sc.cell(b.tri_labels[t], b.tri_centres[t], b.tri_polygons[t], label=b.tri_labels[t])
-            for t in range(b.num_triangles)
-        ] + [
-            sc.cell(b.point_labels[v], b.xy[v], None, label=b.point_labels[v], radius=0.07, kind="point")
-            for v in range(len(b.xy))
-        ]
+        self._scene_cells = b.lattice.scene_cells(
+            1.0 / SQRT3, label=b.tri_labels, point_label=b.point_labels, point_radius=0.07
+        )
 
     def num_distinct_actions(self) -> int:
         return 2 * self.num_edges

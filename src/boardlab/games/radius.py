@@ -30,7 +30,7 @@ from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
 from ..core.options import Option
 from ..geometry.board import group_sizes
-from ..geometry.hexgrid import HEX_DIRECTIONS, HexBoard, bounding_box, polygon_center
+from ..geometry.hexgrid import HEX_DIRECTIONS, HexBoard, bounding_box
 
 COLOUR_NAMES = ("Orange", "Blue")
 
@@ -133,9 +133,7 @@ class RadiusGame(Game):
         self.pass_action = self.n
         self.neighbours = board.neighbours
         polys = board.cell_polygons(1.0)
-        self._scene_cells = [
-            sc.cell(board.labels[i], polygon_center(p), p, label=board.labels[i]) for i, p in enumerate(polys)
-        ]
+        self._scene_cells = board.scene_cells()
         self._viewbox = bounding_box([pt for p in polys for pt in p], margin=0.6)
 
     def num_distinct_actions(self) -> int:
