@@ -68,7 +68,18 @@ import json
 import types
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, NotRequired, TypedDict, Union, get_args, get_origin, get_type_hints
+from typing import (
+    Annotated,
+    Any,
+    Literal,
+    NotRequired,
+    TypedDict,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+    is_typeddict,
+)
 
 #: Seat colours (Okabe-Ito, colour-blind safe), also used by the front-ends.
 SEAT_COLOURS = ("#D55E00", "#0072B2", "#009E73", "#CC79A7")
@@ -224,7 +235,7 @@ def _type_schema(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
             if isinstance(m, Words):
                 out = {**out, **dict(m.items)}
         return out
-    if isinstance(tp, type) and hasattr(tp, "__total__") and hasattr(tp, "__annotations__"):  # a TypedDict
+    if is_typeddict(tp):
         if tp.__name__ not in defs:
             defs[tp.__name__] = {}  # claimed before recursing
             defs[tp.__name__] = _object_schema(tp, defs)
