@@ -515,11 +515,12 @@ def test_an_mcts_game_record_replays_to_the_same_end(game_id: str) -> None:
     agents = [make_agent("mcts:iterations=8", game, p, seed=p) for p in range(state.num_players)]
     played: list[object] = []
 
-    def check(s: boardlab.State, actor: int, action: object) -> None:
-        played.append(list(action) if isinstance(action, list | tuple) else action)
-        assert s.history() == played
+    def check(s: boardlab.State, entry: object) -> None:
+        assert s.history() == played  # called just before each entry is applied
+        played.append(list(entry) if isinstance(entry, list | tuple) else entry)
 
-    state, _ = play_game(state, agents, random.Random(3), cap=40, on_action=check)
+    state, _ = play_game(state, agents, random.Random(3), cap=40, on_step=check)
+    assert state.history() == played
     rec = GameRecord.from_json(GameRecord.from_state(state).to_json())
     again = rec.replay()
     assert fingerprint(again) == fingerprint(state)
