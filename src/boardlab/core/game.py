@@ -26,13 +26,16 @@ Hooks a game implements (see ``games/blast_radius.py`` for a complete one):
 * ``_chance_outcomes()``: ``[(action, probability)]`` at chance nodes
 * ``_apply(action)``: apply a validated seat or chance action
 * ``_apply_joint(actions)``: apply validated simultaneous actions (one per seat)
-* ``_action_to_string(player, action)``
+* ``_action_to_string(player, action)``: by default the label from the game's
+  ``action_space`` (set in ``Game._setup``; see :mod:`boardlab.core.actions`)
+* on the game class: ``game_type``, its :class:`~boardlab.core.gametype.GameType`
 * ``observation(player)``: JSON-able view of what that seat (or a spectator) knows
 * ``_seen(actor, entry)``: games with hidden information say who sees each
   history entry, and as what (see :mod:`boardlab.core.hidden`); the core
   derives each viewer's ``move_log`` and a default ``resample`` from it
 * ``resample(player, rng)``: optional, a faster equivalent of the default
 * ``_explain(player, action)``: optional, a specific reason an action is illegal
+* ``evaluate(seat)``: optional, the game's own estimate of an unfinished position
 * ``play_random(rnd, plies)``: optional, a faster equivalent of the default
   random playout that search agents run (it must choose exactly the same moves)
 """
@@ -46,8 +49,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Self
 
 from . import hidden
+from .actions import ActionSpace
 from .constants import CHANCE, SIMULTANEOUS, TERMINAL, player_name
 from .errors import IllegalActionError, OutOfTurnError, UnknownActionString
+from .gametype import GameType
 from .hidden import Seen
 from .options import Option, validate_options
 
@@ -75,6 +80,13 @@ class Game:
 
     Class attributes describe the game (they are the same for every option
     setting); ``params`` holds this instance's validated option values.
+
+    ``game_type`` is declared on the class (a :class:`~boardlab.core.gametype.GameType`,
+    with the variants that change it) and resolved for this object's options
+    on the instance, with ``perfect_information`` and ``cooperative`` as plain
+    bools derived from it. A game with an :class:`~boardlab.core.actions.ActionSpace`
+    sets ``self.action_space`` in ``_setup()``; ``num_distinct_actions()`` and
+    the default labels then come from it.
     """
 
     id: ClassVar[str] = ""
@@ -89,8 +101,13 @@ class Game:
     #: Short tags shown by ``boardlab list`` and the lobby.
     mechanics: ClassVar[tuple[str, ...]] = ()
     playing_time: ClassVar[str] = ""
-    perfect_information: ClassVar[bool] = True
-    cooperative: ClassVar[bool] = False
+    #: The kind of game: declared on the class, resolved for the options on each instance.
+    game_type: GameType = GameType()
+    #: Derived from ``game_type`` on each instance (never declared by a game).
+    perfect_information: bool
+    cooperative: bool
+    #: The layout of seat actions, set by ``_setup()`` where the game has one.
+    action_space: ActionSpace | None = None
     #: Plain statements of what is our invention rather than the designer's.
     inventions: ClassVar[tuple[str, ...]] = ()
     #: One-line summary for listings.
@@ -101,8 +118,20 @@ class Game:
     seat_names: ClassVar[tuple[str, ...]] = ()
     state_class: ClassVar[type[State]]
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in ("perfect_information", "cooperative"):
+            if name in cls.__dict__:
+                raise TypeError(
+                    f"{cls.__name__} sets {name}; declare game_type = GameType(...) instead "
+                    f"(boardlab.core.gametype), and {name} is derived from it"
+                )
+
     def __init__(self, **options: Any) -> None:
         self.params: dict[str, Any] = validate_options(self.id, self.options, options)
+        self.game_type = type(self).game_type.resolve(self.params)
+        self.perfect_information = self.game_type.perfect_information
+        self.cooperative = self.game_type.cooperative
         self._setup()
 
     def _setup(self) -> None:
@@ -110,7 +139,9 @@ class Game:
 
     # -- sizes ------------------------------------------------------------
     def num_distinct_actions(self) -> int:
-        """Seat actions are ``0 .. num_distinct_actions() - 1``."""
+        """Seat actions are ``0 .. num_distinct_actions() - 1`` (the action space's size where there is one)."""
+        if self.action_space is not None:
+            return self.action_space.size
         raise NotImplementedError
 
     def max_chance_outcomes(self) -> int:
@@ -139,22 +170,14 @@ class Game:
     def new_initial_state(self, num_players: int | None = None) -> State:
         return self.state_class(self, self.resolve_num_players(num_players))
 
-    def state_from_history(
-        self, history: Sequence[int | Sequence[int | None]], num_players: int | None = None
-    ) -> State:
-        """Replay ``history`` (chance outcomes included) from the start; every step is checked."""
-        state = self.new_initial_state(num_players)
-        for i, entry in enumerate(history):
-            try:
-                if isinstance(entry, list | tuple):
-                    state.apply_actions(entry)
-                else:
-                    state.apply_action(entry)
-            except IllegalActionError as e:
-                raise IllegalActionError(
-                    f"history step {i} ({entry!r}) is not legal: {e.explanation}", player=e.player, action=entry
-                ) from None
-        return state
+    def state_from_history(self, history: Sequence[HistoryEntry], num_players: int | None = None) -> State:
+        """Replay ``history`` (chance outcomes included) from the start; every step is checked.
+
+        This is :func:`boardlab.core.driver.replay`; a bad step raises its ``ReplayError``.
+        """
+        from .driver import replay
+
+        return replay(self, history, num_players)
 
     def state_from_json(self, text: str | Mapping[str, Any]) -> State:
         """Load a state written by :meth:`State.to_json`."""
@@ -193,6 +216,8 @@ class Game:
             "playing_time": self.playing_time,
             "perfect_information": self.perfect_information,
             "cooperative": self.cooperative,
+            # This object's type, with the variants the class declares (what other option values change).
+            "game_type": {**self.game_type.describe(), "variants": type(self).game_type.describe()["variants"]},
             "rules_version": self.rules_version,
             "inventions": list(self.inventions),
             "options": [o.describe() for o in self.options],
@@ -243,6 +268,9 @@ class State:
         raise NotImplementedError
 
     def _action_to_string(self, player: int, action: int) -> str:
+        space = self.game.action_space
+        if space is not None and player != CHANCE and action in space:
+            return space.label(action)
         return str(action)
 
     def _is_legal(self, player: int, action: int) -> bool:
@@ -276,6 +304,13 @@ class State:
         ``reveal`` (default: whether the game is over) shows every entry exactly.
         """
         return hidden.move_log(self, viewer, reveal=reveal)
+
+    def evaluate(self, seat: int) -> float | None:
+        """The game's own estimate of ``returns()[seat]`` here, in the same scale; ``None``: the game has none.
+
+        Optional (the default has none): search agents score a cut-off playout with it.
+        """
+        return None
 
     def resample(self, player: int | None, rng: random.Random) -> State:
         """A complete state consistent with everything ``player`` has observed.

@@ -7,14 +7,16 @@ facing row 1) (§1, §2). Coordinates: ``x`` 0..4 is the column ``a``..``e``,
 ``y`` 0..4 is the row ``1``..``5``; facings 0..3 are N (toward row 5), E, S, W,
 so a facing in degrees clockwise from up is ``90 * facing``.
 
-Actions (§3, §6):
+Actions (§3, §6), the segments of :data:`ACTIONS` (an
+:class:`~boardlab.core.actions.ActionSpace`):
 
-* ``0 .. 23``: the secret order of a turn, ``4 * movement + attack``: one
-  movement token (:data:`MOVES`) and one attack token (:data:`ATTACKS`),
-  chosen by both seats at one simultaneous node;
-* ``24 .. 29``: give up movement token ``action - 24`` as a wound (§6);
-* ``30 .. 33``: with option ``initial_facing=chosen``, the starting facing
-  (N, E, S, W) each rider picks before turn 1, at one simultaneous node (§2).
+* ``order`` (``0 .. 23``): the secret order of a turn, movement x attack
+  (``4 * movement + attack``): one movement token (:data:`MOVES`) and one
+  attack token (:data:`ATTACKS`), chosen by both seats at one simultaneous node;
+* ``wound`` (``24 .. 29``): give up a movement token as a wound (§6);
+* ``face`` (``30 .. 33``, only with option ``initial_facing=chosen``,
+  :data:`ACTIONS_WITH_FACING`): the starting facing (N, E, S, W) each rider
+  picks before turn 1, at one simultaneous node (§2).
 
 Hidden information (§8): attack tokens of a turn that ended in a collision or
 in a flight off the board are never revealed. ``observation(seat)`` shows a
@@ -30,8 +32,10 @@ import random
 from typing import Any
 
 from ..core import scene as sc
+from ..core.actions import ActionSpace, Segment
 from ..core.constants import SIMULTANEOUS, TERMINAL
 from ..core.game import Game, State, win_loss
+from ..core.gametype import Dynamics, GameType, Information
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..geometry.squaregrid import SquareGrid
@@ -45,13 +49,17 @@ MOVES = ("forward", "forward & turn around", "veer left", "veer right", "strafe 
 #: Attack tokens (§5), in token order.
 ATTACKS = ("claw", "breathe fire", "tail whip", "wing buffet")
 CLAW, FIRE, TAIL, WING = range(4)
-N_ORDERS = len(MOVES) * len(ATTACKS)  # 24
-WOUND_BASE = N_ORDERS  # actions 24..29 give up a movement token
-FACE_BASE = WOUND_BASE + len(MOVES)  # actions 30..33 choose a starting facing (option initial_facing)
 ALL_MOVES = (1 << len(MOVES)) - 1
 #: Facing vectors N, E, S, W with y growing toward row 5.
 DIRS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 FACING_NAMES = ("N", "E", "S", "W")
+_ORDER = Segment("order", (("movement", MOVES), ("attack", ATTACKS)), "{movement} + {attack}")
+_WOUND = Segment("wound", (("movement", MOVES),), "give up {movement}")
+ACTIONS = ActionSpace(_ORDER, _WOUND)
+ACTIONS_WITH_FACING = ActionSpace(_ORDER, _WOUND, Segment("face", (("facing", FACING_NAMES),), "face {facing}"))
+N_ORDERS = _ORDER.size  # 24
+WOUND_BASE = ACTIONS.offset("wound")  # actions 24..29 give up a movement token
+FACE_BASE = ACTIONS_WITH_FACING.offset("face")  # actions 30..33 choose a starting facing (option initial_facing)
 START = ((2, 0, 0), (2, SIZE - 1, 2))  # §2: (x, y, facing) of Red and Green
 POINTS_TO_WIN = 3  # §7a
 
@@ -114,7 +122,7 @@ def attack_damage(attack: int, ax: int, ay: int, af: int, tx: int, ty: int, wing
 
 
 def order_label(action: int) -> str:
-    return f"{MOVES[action // 4]} + {ATTACKS[action % 4]}"
+    return ACTIONS.label(action)
 
 
 Place = tuple[int, int, int]
@@ -174,9 +182,9 @@ class DragonFightGame(Game):
         ),
     )
     rules_version = "1"
-    mechanics = ("square grid", "simultaneous secret orders", "hidden information", "facing", "duel")
+    mechanics = ("square grid", "simultaneous secret orders", "facing", "duel")
+    game_type = GameType(dynamics=Dynamics.SIMULTANEOUS, information=Information.IMPERFECT)
     playing_time = "5-10 min"
-    perfect_information = False
     seat_names = COLOUR_NAMES
     inventions = (
         "Facings are the four orthogonal directions and each dragon starts facing its opponent; "
@@ -207,9 +215,7 @@ class DragonFightGame(Game):
             sc.edge("border-green", (0, -0.2), (SIZE, -0.2), owner=1, stroke=INK[1], kind="border"),
         ]
         self.chosen_facing = self.params["initial_facing"] == "chosen"
-
-    def num_distinct_actions(self) -> int:
-        return FACE_BASE + (len(DIRS) if self.chosen_facing else 0)
+        self.action_space = ACTIONS_WITH_FACING if self.chosen_facing else ACTIONS
 
     def max_game_length(self) -> int:
         # A driver's safety cap, never a rule: two evasive dragons could in principle fly forever.
@@ -444,13 +450,10 @@ class DragonFightState(State):
 
     # -- notation and views -----------------------------------------------
     def _action_to_string(self, player: int, action: int) -> str:
-        if 0 <= action < N_ORDERS:
-            return order_label(action)
-        if WOUND_BASE <= action < FACE_BASE:
-            return f"give up {MOVES[action - WOUND_BASE]}"
-        if FACE_BASE <= action < FACE_BASE + len(DIRS):
-            return f"face {FACING_NAMES[action - FACE_BASE]}"
-        return f"#{action}"
+        # Every option setting's actions are named (a starting facing too, where the option is off).
+        if action in ACTIONS_WITH_FACING:
+            return ACTIONS_WITH_FACING.label(action)
+        return super()._action_to_string(player, action)
 
     def observation(self, player: int | None = None) -> dict[str, Any]:
         if player is not None and player not in (0, 1):

@@ -26,6 +26,7 @@ from typing import Any
 from ..core import scene as sc
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, State, win_loss
+from ..core.gametype import Chance, GameType, Information
 from ..core.hidden import Seen
 from ..core.options import Option
 
@@ -297,8 +298,8 @@ class HamletGame(Game):
         Option("first", str, "random", ("random", "seat0"), "Who goes first in round 1: a coin flip or seat 0 (§3a)."),
     )
     rules_version = "1"
-    perfect_information = False
-    mechanics = ("cards", "hidden information", "chance", "bluffing", "rounds")
+    mechanics = ("cards", "bluffing", "rounds")
+    game_type = GameType(chance=Chance.EXPLICIT, information=Information.IMPERFECT)
     playing_time = "5 min"
     inventions = (
         "The rules say 'Player 1' goes first in round 1 without saying who that is: we flip a coin "

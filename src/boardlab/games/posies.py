@@ -19,8 +19,8 @@ next point filled by the random setup (§2.2, one chance step per posy, in
 reading order), and each seat's secret draw from the bag (§8.2).
 
 Hidden information exists only under ``variant="hidden_colour"`` (§8.2): the
-class says ``perfect_information = False`` and each game object says whether
-its own option setting hides anything. ``observation(seat)`` shows a seat only
+class's ``game_type`` declares it for that option value, so each game object's
+type says whether its own option setting hides anything. ``observation(seat)`` shows a seat only
 its own drawn posy until the end; ``resample`` redraws the other seats' posies.
 
 Speed: the board's tables are loaded once per board. The state keeps, per
@@ -41,6 +41,7 @@ from typing import Any
 from ..core import scene as sc
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, State
+from ..core.gametype import Chance, GameType, Information, when
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..geometry.board import BoardData
@@ -217,11 +218,16 @@ class PosiesGame(Game):
         ),
     )
     rules_version = "1"
-    mechanics = ("triangular lattice", "chance setup", "removal", "set collection", "hidden information (variant)")
+    mechanics = ("triangular lattice", "chance setup", "removal", "set collection")
+    #: A random setup is chance; variant 2 draws each seat's secret colour (§2, §8.2).
+    game_type = GameType(
+        chance=Chance.EXPLICIT,
+        variants=(
+            when("setup", ("alternating_choice",), chance=Chance.NONE),
+            when("variant", ("hidden_colour",), chance=Chance.EXPLICIT, information=Information.IMPERFECT),
+        ),
+    )
     playing_time = "15 min"
-    #: Hidden information exists under ``variant="hidden_colour"``; each game object says
-    #: whether its own options hide anything (see ``_setup``).
-    perfect_information = False
     inventions = (
         "The board picture is missing: the 51-point triangular-lattice hexagon (rows of 6-7-8-9-8-7-6 points) "
         "is our reconstruction; the honeycomb corners with three blocked points are option board='h51' (§1).",
@@ -243,9 +249,6 @@ class PosiesGame(Game):
         self.n = t.n
         self.hidden_colour = self.params["variant"] == "hidden_colour"
         self.any_colour = bool(self.params["intermediate_any_colour"])
-        # The class is honest about the game (hidden information under an option);
-        # this object is honest about its own option setting.
-        self.perfect_information = not self.hidden_colour
 
     def num_distinct_actions(self) -> int:
         return self.n
