@@ -522,8 +522,8 @@ def test_an_mcts_game_record_replays_to_the_same_end(game_id: str) -> None:
     agents = [make_agent("mcts:iterations=8", game, p, seed=p) for p in range(state.num_players)]
     played: list[object] = []
 
-    def check(s: boardlab.State, entry: object) -> None:  # called just before each entry is applied
-        assert s.history() == played
+    def check(s: boardlab.State, entry: object) -> None:
+        assert s.history() == played  # called just before each entry is applied
         played.append(list(entry) if isinstance(entry, list | tuple) else entry)
 
     state, _ = play_game(state, agents, random.Random(3), cap=40, on_step=check)

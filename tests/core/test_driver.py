@@ -15,6 +15,7 @@ from boardlab.core import driver
 from boardlab.core.constants import CHANCE, SIMULTANEOUS, TERMINAL
 from boardlab.core.errors import IllegalActionError, OutOfTurnError
 from boardlab.core.game import Game, State
+from boardlab.core.gametype import Chance, Dynamics, GameType, Utility
 from boardlab.core.record import GameRecord
 
 SRC = pathlib.Path(__file__).resolve().parents[2] / "src" / "boardlab"
@@ -28,6 +29,7 @@ class Tiny(Game):
     title = "Tiny"
     min_players = 2
     max_players = 3
+    game_type = GameType(dynamics=Dynamics.SIMULTANEOUS, chance=Chance.EXPLICIT, utility=Utility.GENERAL_SUM)
 
     def num_distinct_actions(self) -> int:
         return 2
@@ -231,7 +233,7 @@ def test_sample_chance_follows_the_probabilities() -> None:
 
 
 class Coop(Tiny):
-    cooperative = True
+    game_type = GameType(dynamics=Dynamics.SIMULTANEOUS, chance=Chance.EXPLICIT, utility=Utility.IDENTICAL)
 
 
 @pytest.mark.parametrize(

@@ -52,7 +52,7 @@ from . import hidden
 from .actions import ActionSpace
 from .constants import CHANCE, SIMULTANEOUS, TERMINAL, player_name
 from .errors import IllegalActionError, OutOfTurnError, UnknownActionString
-from .gametype import GameType
+from .gametype import GameType, Information, Utility
 from .hidden import Seen
 from .options import Option, validate_options
 
@@ -103,9 +103,10 @@ class Game:
     playing_time: ClassVar[str] = ""
     #: The kind of game: declared on the class, resolved for the options on each instance.
     game_type: GameType = GameType()
-    #: Derived from ``game_type`` on each instance (never declared by a game).
-    perfect_information: bool
-    cooperative: bool
+    #: Derived from ``game_type``, never declared by a game: on the class, whether the game is
+    #: perfect information (co-operative) under every option setting; on each instance, under its own.
+    perfect_information: bool = True
+    cooperative: bool = False
     #: The layout of seat actions, set by ``_setup()`` where the game has one.
     action_space: ActionSpace | None = None
     #: Plain statements of what is our invention rather than the designer's.
@@ -126,6 +127,9 @@ class Game:
                     f"{cls.__name__} sets {name}; declare game_type = GameType(...) instead "
                     f"(boardlab.core.gametype), and {name} is derived from it"
                 )
+        declared = cls.game_type
+        cls.perfect_information = declared.values_of("information") == {Information.PERFECT}
+        cls.cooperative = declared.values_of("utility") == {Utility.IDENTICAL}
 
     def __init__(self, **options: Any) -> None:
         self.params: dict[str, Any] = validate_options(self.id, self.options, options)
