@@ -23,7 +23,7 @@ example ``/usr/bin/time -v``, or two such commands in turn).
 was at git revision ``REV`` (A) and as it is now (B), both on this tree's core.
 
 ``--ab`` runs this script in a child process with ``PYTHONPATH=A_SRC``, then
-``B_SRC``, alternately ``--rounds`` times (A B A B …), and prints each tree's
+``B_SRC``, alternately ``--rounds`` times (A B, then B A, …), and prints each tree's
 median over the rounds and the median of the per-round ratios B/A, so a drift
 of the host's speed hits both trees alike.
 """
@@ -185,8 +185,8 @@ def ab_in_process(rev: str, side: int, pie: bool, pairs: int, seconds: float) ->
 
 def ab(a_src: str, b_src: str, rounds: int, child_args: list[str]) -> dict:
     runs: dict[str, list[dict[str, float]]] = {"A": [], "B": []}
-    for _ in range(rounds):
-        for name, src in (("A", a_src), ("B", b_src)):
+    for i in range(rounds):
+        for name, src in (("A", a_src), ("B", b_src))[:: 1 if i % 2 == 0 else -1]:
             env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
             out = subprocess.run(
                 [sys.executable, __file__, *child_args], env=env, check=True, capture_output=True, text=True
