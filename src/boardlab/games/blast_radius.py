@@ -9,10 +9,11 @@ segments: ``cell``, a cell index in reading order (labels ``a1``…), then
 Speed matters here (random playouts drive the designer's lab), so the state
 keeps incremental tables: ``cover[i]`` counts the towers whose exclusion zone
 holds cell ``i``, ``free`` is the sorted list of empty cells outside every zone
-(§4a, kept sorted by bisection), and distance rings around every cell are precomputed per board. It
-goes through the core's template like every game: ``_legal_actions``, a
-constant-time ``_is_legal`` (two table look-ups for a placement) and
-``_apply``; only ``play_random``, the search agents' rollout, is its own loop.
+(§4a; cells leave it by bisection), and distance rings around every cell are
+precomputed per board. It goes through the core's template like every game:
+``_legal_actions``, a constant-time ``_is_legal`` (two table look-ups for a
+placement) and one ``_apply``; only ``play_random``, the search agents'
+rollout, is its own loop.
 """
 
 from __future__ import annotations
