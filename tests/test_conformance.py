@@ -8,12 +8,14 @@ from __future__ import annotations
 import json
 import pathlib
 import random
+import re
 
 import pytest
 
 import boardlab
 from boardlab.core.constants import CHANCE, SIMULTANEOUS, TERMINAL
 from boardlab.core.errors import IllegalActionError, OutOfTurnError
+from boardlab.core.gametype import Chance, Dynamics, Utility
 from boardlab.core.play import random_playout
 from boardlab.core.record import GameRecord
 from boardlab.core.scene import check_scene
@@ -291,3 +293,74 @@ def test_play_random_makes_the_default_moves(game_id: str, options: dict) -> Non
             assert played <= plies and (played == plies or mine.is_terminal() or played == 0)
             replay = game.state_from_history(mine.history(), mine.num_players)
             assert fingerprint(mine) == fingerprint(replay) == fingerprint(ref)
+
+
+def settings() -> list[tuple[str, dict]]:
+    """Every game with its defaults, then every non-default option value one at a time."""
+    return [(g, {}) for g in GAMES] + option_variants()
+
+
+@pytest.mark.parametrize(("game_id", "options"), settings(), ids=lambda x: str(x))
+def test_declared_game_type_matches_random_games(game_id: str, options: dict) -> None:
+    """The GameType a game declares is what random games do, under every option value."""
+    game = boardlab.make(game_id, **options)
+    t = game.game_type
+    assert t == type(game).game_type.resolve(game.params) and not t.variants
+    assert game.perfect_information is t.perfect_information and game.cooperative is t.cooperative
+    for v in type(game).game_type.variants:
+        opt = next(o for o in game.options if o.name == v.option)
+        assert opt.allowed is None or set(v.values) <= set(opt.allowed), (v, opt.allowed)
+    if t.chance is Chance.EXPLICIT:
+        assert game.max_chance_outcomes() > 0
+    rng = random.Random(37)
+    seen = set()
+    for n in player_counts(game):
+        for seed in range(3):
+            s = game.new_initial_state(n)
+            k = 0
+            while not s.is_terminal() and s.move_number() < game.max_game_length():
+                seen.add(s.current_player())
+                if t.perfect_information and k % 7 == 0:
+                    for p in [*range(n), None]:
+                        assert fingerprint(s.resample(p, rng)) == fingerprint(s), (
+                            "perfect information, yet resample differs"
+                        )
+                random_step(s, random.Random(seed * 1000 + k))
+                k += 1
+            r = s.returns()
+            assert all(t.min_utility <= x <= t.max_utility for x in r), (r, t)
+            if t.utility is Utility.IDENTICAL:
+                assert len(set(r)) == 1, r
+            if t.utility_sum is not None:
+                assert abs(sum(r) - t.utility_sum) < 1e-9, r
+    assert (SIMULTANEOUS in seen) == (t.dynamics is Dynamics.SIMULTANEOUS), "dynamics do not match the declaration"
+    assert (CHANCE in seen) == (t.chance is Chance.EXPLICIT), "chance nodes do not match the declaration"
+
+
+NUMBER_LABEL = re.compile(r"#\s*\d|^\s*-?\d+\s*$")
+
+
+@pytest.mark.parametrize(("game_id", "options"), settings(), ids=lambda x: str(x))
+def test_action_labels_are_distinct_words_that_name_their_action(game_id: str, options: dict) -> None:
+    """Every decision's legal actions have distinct, non-empty labels, none a bare or '#' number,
+    each typed back to its own action; an action space covers exactly the game's actions."""
+    game = boardlab.make(game_id, **options)
+    space = game.action_space
+    if space is not None:
+        assert game.num_distinct_actions() == space.size
+        for a in range(space.size):
+            name, indices = space.decode(a)
+            assert space.encode(name, *indices) == a
+    for s in sampled_states(game, seed=41, every=2):
+        cp = s.current_player()
+        seats = range(s.num_players) if cp == SIMULTANEOUS else [cp] if cp != TERMINAL else []
+        for p in seats:
+            legal = s.legal_actions(p)
+            labels = [s.action_to_string(p, a) for a in legal]
+            assert all(label.strip() for label in labels), labels
+            assert not [x for x in labels if NUMBER_LABEL.search(x)], f"number labels: {labels}"
+            if p >= 0:
+                keys = [" ".join(x.lower().split()) for x in labels]
+                assert len(set(keys)) == len(keys), f"two legal actions share a label: {labels}"
+                for a, label in zip(legal, labels):
+                    assert s.string_to_action(p, label) == a

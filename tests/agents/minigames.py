@@ -14,6 +14,7 @@ from typing import Any
 
 from boardlab.core.constants import CHANCE, SIMULTANEOUS, TERMINAL
 from boardlab.core.game import Game, State
+from boardlab.core.gametype import Chance, Dynamics, GameType, Information, Utility
 
 
 class _Game(Game):
@@ -28,8 +29,8 @@ class KuhnGame(_Game):
     """Cards 0 < 1 < 2. Actions: 0 pass/fold, 1 bet/call. Ante 1, bet 1."""
 
     id = "test-kuhn"
-    perfect_information = False
-    mechanics = ("hidden information", "chance")
+    mechanics = ("cards", "betting")
+    game_type = GameType(chance=Chance.EXPLICIT, information=Information.IMPERFECT, min_utility=-2, max_utility=2)
 
     def num_distinct_actions(self) -> int:
         return 2
@@ -104,6 +105,7 @@ class LotteryGame(_Game):
 
     id = "test-lottery"
     min_players = max_players = 1
+    game_type = GameType(chance=Chance.EXPLICIT, utility=Utility.GENERAL_SUM)
 
     def num_distinct_actions(self) -> int:
         return 2
@@ -152,6 +154,7 @@ class DuelGame(_Game):
     """Both pick 0-2 at once; the higher pick wins, but seat 1 may then steal a tie with action 1."""
 
     id = "test-duel"
+    game_type = GameType(dynamics=Dynamics.SIMULTANEOUS, information=Information.IMPERFECT)
 
     def num_distinct_actions(self) -> int:
         return 3
@@ -202,7 +205,7 @@ class TeamGame(_Game):
     """Co-operative: seat 0 then seat 1 pick 0-2; both win (+1) only if both picked 2, else both get 0."""
 
     id = "test-team"
-    cooperative = True
+    game_type = GameType(utility=Utility.IDENTICAL, min_utility=0)
 
     def num_distinct_actions(self) -> int:
         return 3
@@ -241,6 +244,7 @@ class ThreeWayGame(_Game):
 
     id = "test-three"
     min_players = max_players = 3
+    game_type = GameType(utility=Utility.GENERAL_SUM, max_utility=3)
 
     def num_distinct_actions(self) -> int:
         return 4

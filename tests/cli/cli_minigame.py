@@ -15,6 +15,7 @@ from typing import Any
 from boardlab.core import scene as sc
 from boardlab.core.constants import CHANCE, SIMULTANEOUS, TERMINAL
 from boardlab.core.game import Game, State
+from boardlab.core.gametype import Chance, Dynamics, GameType, Information
 
 CHOICES = ("odd", "even")
 FIRST = ("keep", "peek")
@@ -25,7 +26,7 @@ class SecretGame(Game):
     title = "Secret (test game)"
     min_players = 2
     max_players = 2
-    perfect_information = False
+    game_type = GameType(dynamics=Dynamics.SIMULTANEOUS, chance=Chance.EXPLICIT, information=Information.IMPERFECT)
 
     def num_distinct_actions(self) -> int:
         return 2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -19,6 +20,7 @@ from typer.testing import CliRunner
 import boardlab
 from boardlab.cli.main import load_commands
 from boardlab.cli.play import PlaySession, find_action, parse_seats
+from boardlab.core.gametype import Information
 from boardlab.core.record import GameRecord
 
 app = load_commands()
@@ -152,7 +154,7 @@ def test_hot_seat_with_hidden_information_passes_the_device() -> None:
 
 def test_simultaneous_choices_stay_secret_in_perfect_information_games() -> None:
     class OpenGame(SecretGame):
-        perfect_information = True
+        game_type = dataclasses.replace(SecretGame.game_type, information=Information.PERFECT)
 
     lines = iter(["keep", "odd", "", "even", ""])
     console = quiet_console()

@@ -13,6 +13,7 @@ import pytest
 from boardlab.core.constants import CHANCE, SIMULTANEOUS, TERMINAL
 from boardlab.core.errors import IllegalActionError
 from boardlab.core.game import Game
+from boardlab.core.hidden import Seen
 from boardlab.core.phases import Phase, PhasedState, phase_table
 
 LOW, HIGH, PASS = 0, 1, 2
@@ -49,6 +50,7 @@ PHASES = phase_table(
         outcomes=lambda s: [(d, 1 / 3) for d in range(3)],
         apply=_roll,
         label=lambda s, p, a: f"rolled {a + 1}",
+        seen=lambda s, actor, a: Seen("rolled the die", {0: f"rolled {a + 1}"}),  # seat 0 alone sees the die
     ),
     Phase(
         "first call",
@@ -166,6 +168,15 @@ def test_prompts_come_from_the_phase_and_the_view() -> None:
         s.apply_action(a)
     s.apply_actions([0, 0])
     assert s.prompt(None) == "Over."
+
+
+def test_each_phase_says_what_viewers_see_of_its_entries() -> None:
+    s = new()
+    for a in (1, HIGH, LOW):
+        s.apply_action(a)
+    assert [line["text"] for line in s.move_log(1)] == ["rolled the die", "high", "low"]
+    assert [line["text"] for line in s.move_log(0)] == ["rolled 2", "high", "low"]  # the phase's seen
+    assert s.move_log(None)[0]["text"] == "rolled the die"
 
 
 def test_phases_are_checked_when_declared() -> None:

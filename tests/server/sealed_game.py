@@ -17,6 +17,7 @@ from typing import Any
 from boardlab.core import scene as sc
 from boardlab.core.constants import CHANCE, SIMULTANEOUS, TERMINAL
 from boardlab.core.game import Game, State
+from boardlab.core.gametype import Chance, Dynamics, GameType, Information
 from boardlab.games import _classes
 
 ID = "sealed-test"
@@ -29,7 +30,7 @@ class SealedGame(Game):
     title = "Sealed (test)"
     min_players = 2
     max_players = 2
-    perfect_information = False
+    game_type = GameType(dynamics=Dynamics.SIMULTANEOUS, chance=Chance.EXPLICIT, information=Information.IMPERFECT)
     mechanics = ("test",)
 
     def num_distinct_actions(self) -> int:

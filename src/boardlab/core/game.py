@@ -28,7 +28,10 @@ Hooks a game implements (see ``games/blast_radius.py`` for a complete one):
 * ``_apply_joint(actions)``: apply validated simultaneous actions (one per seat)
 * ``_action_to_string(player, action)``
 * ``observation(player)``: JSON-able view of what that seat (or a spectator) knows
-* ``resample(player, rng)``: only for games with hidden information
+* ``_seen(actor, entry)``: games with hidden information say who sees each
+  history entry, and as what (see :mod:`boardlab.core.hidden`); the core
+  derives each viewer's ``move_log`` and a default ``resample`` from it
+* ``resample(player, rng)``: optional, a faster equivalent of the default
 * ``_explain(player, action)``: optional, a specific reason an action is illegal
 * ``play_random(rnd, plies)``: optional, a faster equivalent of the default
   random playout that search agents run (it must choose exactly the same moves)
@@ -42,12 +45,18 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Self
 
+from . import hidden
+from .actions import ActionSpace
 from .constants import CHANCE, SIMULTANEOUS, TERMINAL, player_name
 from .errors import IllegalActionError, OutOfTurnError, UnknownActionString
+from .gametype import GameType
+from .hidden import Seen
 from .options import Option, validate_options
 
 Action = int
-HistoryEntry = int | list[int | None]
+#: One history entry: an action, or a simultaneous node's actions (a tuple inside
+#: the state, never changed; :meth:`State.history` gives it as a list).
+HistoryEntry = int | tuple[int | None, ...]
 
 
 def draw_outcome(outcomes: Sequence[tuple[int, float]], x: float) -> int:
@@ -68,6 +77,13 @@ class Game:
 
     Class attributes describe the game (they are the same for every option
     setting); ``params`` holds this instance's validated option values.
+
+    ``game_type`` is declared on the class (a :class:`~boardlab.core.gametype.GameType`,
+    with the variants that change it) and resolved for this object's options
+    on the instance, with ``perfect_information`` and ``cooperative`` as plain
+    bools derived from it. A game with an :class:`~boardlab.core.actions.ActionSpace`
+    sets ``self.action_space`` in ``_setup()``; ``num_distinct_actions()`` and
+    the default labels then come from it.
     """
 
     id: ClassVar[str] = ""
@@ -82,16 +98,37 @@ class Game:
     #: Short tags shown by ``boardlab list`` and the lobby.
     mechanics: ClassVar[tuple[str, ...]] = ()
     playing_time: ClassVar[str] = ""
-    perfect_information: ClassVar[bool] = True
-    cooperative: ClassVar[bool] = False
+    #: The kind of game: declared on the class, resolved for the options on each instance.
+    game_type: GameType = GameType()
+    #: Derived from ``game_type`` on each instance (never declared by a game).
+    perfect_information: bool
+    cooperative: bool
+    #: The layout of seat actions, set by ``_setup()`` where the game has one.
+    action_space: ActionSpace | None = None
     #: Plain statements of what is our invention rather than the designer's.
     inventions: ClassVar[tuple[str, ...]] = ()
     #: One-line summary for listings.
     summary: ClassVar[str] = ""
+    #: One log line for the opening run of chance entries everyone sees ("The board was dealt.").
+    setup_text: ClassVar[str] = ""
+    #: Seats' names in logs (colours), when the game has them; else "seat N".
+    seat_names: ClassVar[tuple[str, ...]] = ()
     state_class: ClassVar[type[State]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in ("perfect_information", "cooperative"):
+            if name in cls.__dict__:
+                raise TypeError(
+                    f"{cls.__name__} sets {name}; declare game_type = GameType(...) instead "
+                    f"(boardlab.core.gametype), and {name} is derived from it"
+                )
 
     def __init__(self, **options: Any) -> None:
         self.params: dict[str, Any] = validate_options(self.id, self.options, options)
+        self.game_type = type(self).game_type.resolve(self.params)
+        self.perfect_information = self.game_type.perfect_information
+        self.cooperative = self.game_type.cooperative
         self._setup()
 
     def _setup(self) -> None:
@@ -99,7 +136,9 @@ class Game:
 
     # -- sizes ------------------------------------------------------------
     def num_distinct_actions(self) -> int:
-        """Seat actions are ``0 .. num_distinct_actions() - 1``."""
+        """Seat actions are ``0 .. num_distinct_actions() - 1`` (the action space's size where there is one)."""
+        if self.action_space is not None:
+            return self.action_space.size
         raise NotImplementedError
 
     def max_chance_outcomes(self) -> int:
@@ -128,12 +167,14 @@ class Game:
     def new_initial_state(self, num_players: int | None = None) -> State:
         return self.state_class(self, self.resolve_num_players(num_players))
 
-    def state_from_history(self, history: Sequence[HistoryEntry], num_players: int | None = None) -> State:
+    def state_from_history(
+        self, history: Sequence[int | Sequence[int | None]], num_players: int | None = None
+    ) -> State:
         """Replay ``history`` (chance outcomes included) from the start; every step is checked."""
         state = self.new_initial_state(num_players)
         for i, entry in enumerate(history):
             try:
-                if isinstance(entry, list):
+                if isinstance(entry, list | tuple):
                     state.apply_actions(entry)
                 else:
                     state.apply_action(entry)
@@ -180,6 +221,7 @@ class Game:
             "playing_time": self.playing_time,
             "perfect_information": self.perfect_information,
             "cooperative": self.cooperative,
+            "game_type": self.game_type.describe(),
             "rules_version": self.rules_version,
             "inventions": list(self.inventions),
             "options": [o.describe() for o in self.options],
@@ -230,6 +272,9 @@ class State:
         raise NotImplementedError
 
     def _action_to_string(self, player: int, action: int) -> str:
+        space = self.game.action_space
+        if space is not None and player != CHANCE and action in space:
+            return space.label(action)
         return str(action)
 
     def _is_legal(self, player: int, action: int) -> bool:
@@ -242,15 +287,39 @@ class State:
     def observation(self, player: int | None = None) -> dict[str, Any]:
         raise NotImplementedError
 
+    def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
+        """What viewers are shown of ``entry``, about to be applied here by ``actor``.
+
+        Default: everyone sees the action's label (per seat at a simultaneous
+        node). Games with hidden information override it (:mod:`boardlab.core.hidden`).
+        """
+        return hidden.default_seen(self, actor, entry)
+
+    def seen_of(self, entry: int | Sequence[int | None]) -> Seen | tuple[Seen | None, ...]:
+        """What viewers are shown of ``entry`` if it is applied next here (nothing is changed)."""
+        if isinstance(entry, int):
+            return self._seen(self.current_player(), entry)
+        return self._seen(self.current_player(), tuple(entry))
+
+    def move_log(self, viewer: int | None, *, reveal: bool | None = None) -> list[dict[str, Any]]:
+        """The move log as ``viewer`` (a seat, ``None``: a spectator) may read it, in words.
+
+        ``[{"step", "actor", "text"}]`` (see :func:`boardlab.core.hidden.log_lines`);
+        ``reveal`` (default: whether the game is over) shows every entry exactly.
+        """
+        return hidden.move_log(self, viewer, reveal=reveal)
+
     def resample(self, player: int | None, rng: random.Random) -> State:
         """A complete state consistent with everything ``player`` has observed.
 
-        Perfect-information games return a copy; games with hidden information
-        override this and redraw what ``player`` cannot know.
+        Perfect-information games return a copy. Otherwise the core redraws what
+        ``player`` has not seen exactly, by replaying the history through the
+        checked path (:func:`boardlab.core.hidden.resample`); a game may
+        override this with a faster equivalent.
         """
-        if not self.game.perfect_information:
-            raise NotImplementedError(f"{self.game.id} must implement resample()")
-        return self.clone()
+        if self.game.perfect_information:
+            return self.clone()
+        return hidden.resample(self, player, rng)
 
     def _mark_irreversible(self) -> None:
         """Call from ``_apply`` when the action being applied reveals hidden information."""
@@ -360,7 +429,7 @@ class State:
                 player=cp,
                 action=list(actions),
             )
-        joint: list[int | None] = []
+        joint: list[int | None] = []  # the game's hook may keep it; the history keeps a tuple
         for seat, a in enumerate(actions):
             legal = self._legal_actions(seat)
             if not legal:
@@ -376,13 +445,13 @@ class State:
                 raise IllegalActionError(self.explain_illegal(seat, int(a)), player=seat, action=a)
             joint.append(int(a))
         self._apply_joint(joint)
-        self._history.append(joint)
+        self._history.append(tuple(joint))
         self._actors.append(SIMULTANEOUS)
         self._barrier = len(self._history)
 
     def history(self) -> list[HistoryEntry]:
-        """Every action so far, chance outcomes included; joint actions are lists."""
-        return [list(h) if isinstance(h, list) else h for h in self._history]
+        """Every action so far, chance outcomes included; joint actions are lists (fresh copies)."""
+        return [h if isinstance(h, int) else list(h) for h in self._history]
 
     def actors(self) -> list[int]:
         """Who made each history entry (a seat, ``CHANCE`` or ``SIMULTANEOUS``)."""
@@ -402,7 +471,7 @@ class State:
         s = object.__new__(type(self))
         d = s.__dict__
         d.update(self.__dict__)
-        d["_history"] = self._history[:]  # entries are never changed in place
+        d["_history"] = self._history[:]  # entries are ints and tuples: shared safely
         d["_actors"] = self._actors[:]
         for name in self.copied:
             d[name] = d[name].copy()
@@ -456,7 +525,7 @@ class State:
                 "options": self.game.params,
                 "rules_version": self.game.rules_version,
                 "num_players": self.num_players,
-                "history": self._history,
+                "history": self.history(),
             }
         )
 

@@ -42,8 +42,12 @@ the seat asked about, ``CHANCE`` for chance outcomes):
   looking ``action`` up in ``legal`` (it must agree with ``legal``);
 * ``explain(state, player, action) -> str | None``: optional, why an action
   is illegal in this phase;
-* ``label(state, player, action) -> str``: optional, the action's words in
-  this phase (default: the game's own ``_action_to_string`` fallback);
+* ``label(state, player, action) -> str | None``: optional, the action's words
+  in this phase; ``None`` (or no ``label``) falls back to the base ``State``'s
+  label (the game's action space, else the number);
+* ``seen(state, actor, entry) -> Seen | tuple[Seen | None, ...]``: optional,
+  what each viewer is shown of an entry made in this phase
+  (:mod:`boardlab.core.hidden`; default: everyone sees its label);
 * ``prompt(game, observation, legal) -> str``: optional, the sentence a scene
   shows in this phase; built, as a scene is, from the viewer's observation and
   its ``[(action, label)]`` only, so it can never tell more than the view.
@@ -60,6 +64,7 @@ from typing import Any, ClassVar
 
 from .constants import CHANCE, TERMINAL
 from .game import State
+from .hidden import EntrySeen
 
 Actor = int | Callable[[Any], int]
 
@@ -73,10 +78,11 @@ class Phase:
     legal: Callable[[Any, int], list[int]] | None = None
     apply: Callable[[Any, Any], None] | None = None
     explain: Callable[[Any, int, int], str | None] | None = None
-    label: Callable[[Any, int, int], str] | None = None
+    label: Callable[[Any, int, int], str | None] | None = None
     prompt: Callable[[Any, dict[str, Any], list[tuple[int, str]]], str] | None = None
     is_legal: Callable[[Any, int, int], bool] | None = None
     outcomes: Callable[[Any], list[tuple[int, float]]] | None = None
+    seen: Callable[[Any, int, Any], EntrySeen] | None = None
 
     def __post_init__(self) -> None:
         fixed = self.actor if isinstance(self.actor, int) else None
@@ -150,9 +156,14 @@ class PhasedState(State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         label = self.phases[self.phase].label
-        if label is not None:
-            return label(self, player, action)
-        return super()._action_to_string(player, action)
+        text = label(self, player, action) if label is not None else None
+        return text if text is not None else super()._action_to_string(player, action)
+
+    def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> EntrySeen:
+        seen = self.phases[self.phase].seen
+        if seen is not None:
+            return seen(self, actor, entry)
+        return super()._seen(actor, entry)
 
     def prompt(self, player: int | None = None) -> str:
         """The current phase's prompt for ``player`` (``None``: a spectator), or ``""`` if it has none."""

@@ -34,6 +34,7 @@ from typing import Any
 from ..core import scene as sc
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, State, win_loss
+from ..core.gametype import Chance, GameType
 from ..core.options import Option
 from ..geometry.hexgrid import HexBoard, bounding_box, polygon_center
 
@@ -204,7 +205,8 @@ class AntTrailsGame(Game):
         ),
     )
     rules_version = "1"
-    mechanics = ("hex board", "perfect information", "placement", "connection", "pick-up and deliver", "setup chance")
+    mechanics = ("hex board", "placement", "connection", "pick-up and deliver", "setup chance")
+    game_type = GameType(chance=Chance.EXPLICIT)
     playing_time = "20 min"
     inventions = (
         "Within a turn the two ants are placed first, then food is picked up and moved in any order; the turn "

@@ -21,6 +21,7 @@ from typing import Any
 from ..core import scene as sc
 from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
+from ..core.gametype import GameType
 from ..core.options import Option
 from ..geometry.hexgrid import HexBoard, bounding_box, polygon_center
 
@@ -52,7 +53,8 @@ class BlastRadiusGame(Game):
         Option("pie", bool, False, (False, True), "After Red's opening piece, Blue may swap sides (§3.2)."),
     )
     rules_version = "1"
-    mechanics = ("hex board", "perfect information", "placement", "captures")
+    mechanics = ("hex board", "placement", "captures")
+    game_type = GameType()
     playing_time = "10 min"
     inventions = (
         "The board size is not in the rules summary: side 6 (91 cells) follows the reference implementation; "

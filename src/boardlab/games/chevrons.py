@@ -26,6 +26,7 @@ from typing import Any
 from ..core import scene as sc
 from ..core.constants import TERMINAL
 from ..core.game import Game, State
+from ..core.gametype import GameType
 from ..core.options import Option
 from ..geometry.hexgrid import HEX_DIRECTIONS, SQRT3, HexBoard, bounding_box
 from ..geometry.lattice import TriLattice
@@ -138,7 +139,8 @@ class ChevronsGame(Game):
         ),
     )
     rules_version = "1"
-    mechanics = ("triangular lattice", "perfect information", "edge placement", "territory")
+    mechanics = ("triangular lattice", "edge placement", "territory")
+    game_type = GameType()
     playing_time = "15 min"
     inventions = (
         "The board size is not in the rules: a hexagon of side 4 (96 triangles) is our choice; sides 3 and 5 "

@@ -30,6 +30,7 @@ from typing import Any
 from ..core import scene as sc
 from ..core.constants import SIMULTANEOUS, TERMINAL
 from ..core.game import Game, State, win_loss
+from ..core.gametype import Dynamics, GameType, Information
 from ..core.options import Option
 from ..geometry.squaregrid import SquareGrid
 
@@ -154,9 +155,9 @@ class DragonFightGame(Game):
         ),
     )
     rules_version = "1"
-    mechanics = ("square grid", "simultaneous secret orders", "hidden information", "facing", "duel")
+    mechanics = ("square grid", "simultaneous secret orders", "facing", "duel")
+    game_type = GameType(dynamics=Dynamics.SIMULTANEOUS, information=Information.IMPERFECT)
     playing_time = "5-10 min"
-    perfect_information = False
     inventions = (
         "Facings are the four orthogonal directions and each dragon starts facing its opponent; "
         "the text does not say (option initial_facing lets the riders choose) (§2).",

@@ -3,9 +3,12 @@
 Rules: ``docs/rules/hamlet.md``; clause numbers are cited as ``§n``.
 
 Cards are numbered 0-6 in the order of :data:`CARDS`. Seat actions are
-``0 lock``, ``1 trade``, ``2 draw`` (§4b, §4c). Chance actions are a card
-number (a deal or a draw, §4a, §7) or, before round 1 when the option
-``first`` is ``random``, the seat that goes first (§3a).
+``0 lock``, ``1 trade``, ``2 draw`` (§4b, §4c; :data:`ACTIONS`). Chance actions
+are a card number (a deal or a draw, §4a, §7) or, before round 1 when the
+option ``first`` is ``random``, the seat that goes first (§3a). The game moves
+through the phases of :data:`PHASES` (coin, deal, first, second, draw, over),
+named after the round's stage; each round's steps are its own
+(:data:`ROUND_STEPS`).
 
 Hidden information (§9) is kept per viewer as an event list inside each round
 (seat 0, seat 1, spectator): an event carries a card only for the viewers
@@ -16,6 +19,11 @@ gave it. ``resample`` redraws the chance outcomes of every round among all
 those that give the viewer exactly the same events (§9f: rounds are
 independent once their cards are revealed, and every consistent history is
 equally likely, because the pool sizes are fixed by the public actions).
+That is the distribution of the core's default resample over what each phase
+says viewers see of a step (its ``seen``: deals and draws private to the seat
+that gets the card, locks and draws public, a trade both cards to both seats,
+a reveal public), which the move log is written from; this override is the
+fast equivalent.
 """
 
 from __future__ import annotations
@@ -24,8 +32,11 @@ import random
 from typing import Any
 
 from ..core import scene as sc
+from ..core.actions import ActionSpace, Segment
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, win_loss
+from ..core.gametype import Chance, GameType, Information
+from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 
@@ -62,6 +73,8 @@ for _a in range(7):
 
 LOCK, TRADE, DRAW = 0, 1, 2
 ACTION_NAMES = ("lock", "trade", "draw")
+#: Seat actions (§4b, §4c): one segment, the move.
+ACTIONS = ActionSpace(Segment("move", (("move", ACTION_NAMES),), "{move}"))
 ROUNDS = 3
 
 # Stages of a round (who decides: chance, the first player, the second player).
@@ -309,8 +322,8 @@ class HamletGame(Game):
         Option("first", str, "random", ("random", "seat0"), "Who goes first in round 1: a coin flip or seat 0 (§3a)."),
     )
     rules_version = "1"
-    perfect_information = False
-    mechanics = ("cards", "hidden information", "chance", "bluffing", "rounds")
+    mechanics = ("cards", "chance", "bluffing", "rounds")
+    game_type = GameType(chance=Chance.EXPLICIT, information=Information.IMPERFECT)
     playing_time = "5 min"
     inventions = (
         "The rules say 'Player 1' goes first in round 1 without saying who that is: we flip a coin "
@@ -323,9 +336,7 @@ class HamletGame(Game):
 
     def _setup(self) -> None:
         self.exchange = self.params["draw"] == "exchange"
-
-    def num_distinct_actions(self) -> int:
-        return 3
+        self.action_space = ACTIONS
 
     def max_chance_outcomes(self) -> int:
         return 7
@@ -529,16 +540,12 @@ def _coin(s: HamletState, seat: int) -> None:
     s.phase = STAGE_NAMES[DEAL_FIRST]
 
 
-def _coin_label(s: HamletState, player: int, action: int) -> str:
-    if player == CHANCE:
-        return f"seat {action} first" if action in (0, 1) else f"#{action}"
-    return _label(s, player, action)
+def _coin_label(s: HamletState, player: int, action: int) -> str | None:
+    return f"seat {action} goes first" if player == CHANCE and action in (0, 1) else None
 
 
-def _label(s: HamletState, player: int, action: int) -> str:
-    if player == CHANCE:
-        return CARDS[action] if 0 <= action < 7 else f"#{action}"
-    return ACTION_NAMES[action] if 0 <= action < 3 else f"#{action}"
+def _card_label(s: HamletState, player: int, action: int) -> str | None:
+    return CARDS[action] if player == CHANCE and 0 <= action < 7 else None
 
 
 def _cards(s: HamletState) -> list[tuple[int, float]]:
@@ -592,6 +599,45 @@ def _draw_prompt(game: HamletGame, obs: dict[str, Any], legal: list[tuple[int, s
     return f"Round {obs['round']}: {who} a card from the pool."
 
 
+# What each viewer is shown of a step (§9); texts follow the actor's name in a log.
+def _deal_seen(s: HamletState, actor: int, card: int) -> Seen:
+    """§4a, §9b: a deal is seen by the seat that gets the card alone."""
+    r = s.rounds[-1]
+    seat = r.first if r.stage == DEAL_FIRST else r.second
+    return Seen(f"dealt a card to seat {seat}", {seat: f"dealt {CARDS[card]} to seat {seat}"})
+
+
+def _move_seen(s: HamletState, actor: int, action: int) -> Seen:
+    """§5-§7: locks and draws are public; a trade shows each seat both cards (§6b); the last lock reveals (§4d)."""
+    r = s.rounds[-1]
+    if action == TRADE:
+        f, o = r.first, r.second
+        text = f"traded: seat {f} now holds {CARDS[r.hand[o]]}, seat {o} holds {CARDS[r.hand[f]]}"
+        return Seen("traded cards", {f: text, o: text})
+    if action == LOCK:
+        return Seen(f"locked; {_round_end(r.first, r.hand)}" if r.stage == ACT_SECOND else "locked")
+    return Seen("draws from the pool")
+
+
+def _drew_seen(s: HamletState, actor: int, card: int) -> Seen:
+    """§7, §9c: the drawer alone sees the new card; the second player's draw ends the round (§4d)."""
+    r = s.rounds[-1]
+    seat = r.first if r.stage == DRAW_FIRST else r.second
+    public, private = f"seat {seat} drew a card", f"seat {seat} drew {CARDS[card]}"
+    if r.stage == DRAW_SECOND:
+        hands = r.hand[:]
+        hands[seat] = card
+        end = _round_end(r.first, hands)
+        public, private = f"{public}; {end}", f"{private}; {end}"
+    return Seen(public, {seat: private})
+
+
+def _round_end(first: int, hands: list[int]) -> str:
+    """§4d: both cards are shown; the one that defeats the other wins the round."""
+    winner = first if beats(hands[first], hands[1 - first]) else 1 - first
+    return f"seat 0 showed {CARDS[hands[0]]}, seat 1 showed {CARDS[hands[1]]}: seat {winner} wins the round"
+
+
 PHASES = phase_table(
     Phase(
         "coin",
@@ -606,7 +652,8 @@ PHASES = phase_table(
         CHANCE,
         outcomes=_cards,
         apply=HamletState.step,
-        label=_label,
+        label=_card_label,
+        seen=_deal_seen,
         prompt=lambda game, obs, legal: f"Round {obs['round']}: each player is dealt a random role card.",
     ),
     Phase(
@@ -614,7 +661,7 @@ PHASES = phase_table(
         lambda s: s.rounds[-1].first,
         legal=lambda s, seat: [LOCK, TRADE, DRAW],  # §4b
         apply=HamletState.step,
-        label=_label,
+        seen=_move_seen,
         prompt=_first_prompt,
     ),
     Phase(
@@ -623,11 +670,19 @@ PHASES = phase_table(
         legal=lambda s, seat: [LOCK, DRAW],  # §4c
         apply=HamletState.step,
         explain=_explain_second,
-        label=_label,
+        seen=_move_seen,
         prompt=_second_prompt,
     ),
-    Phase("draw", CHANCE, outcomes=_cards, apply=HamletState.step, label=_label, prompt=_draw_prompt),
-    Phase("over", TERMINAL, label=_label, prompt=_over_prompt),
+    Phase(
+        "draw",
+        CHANCE,
+        outcomes=_cards,
+        apply=HamletState.step,
+        label=_card_label,
+        seen=_drew_seen,
+        prompt=_draw_prompt,
+    ),
+    Phase("over", TERMINAL, prompt=_over_prompt),
 )
 HamletState.phases = PHASES
 

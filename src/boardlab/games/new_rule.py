@@ -28,6 +28,7 @@ from typing import Any
 from ..core import scene as sc
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, State
+from ..core.gametype import Chance, GameType, Utility
 from ..core.options import Option
 from ..geometry.squaregrid import SquareGrid
 
@@ -126,9 +127,9 @@ class NewRuleGame(Game):
         ),
     )
     rules_version = "1"
-    mechanics = ("cooperative", "chance (coin flips)", "square board", "perfect information", "multi-step turns")
+    mechanics = ("chance (coin flips)", "square board", "multi-step turns")
+    game_type = GameType(chance=Chance.EXPLICIT, utility=Utility.IDENTICAL)
     playing_time = "20 min"
-    cooperative = True
     inventions = (
         "The default win (option win=blob): every square holding 2+ pennies lies in one 3×3 block and there are at "
         "least 5 such squares. The text's own goal (all pennies in a 3×3 block) can never be met, because no square "

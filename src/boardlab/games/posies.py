@@ -19,8 +19,8 @@ next point filled by the random setup (§2.2, one chance step per posy, in
 reading order), and each seat's secret draw from the bag (§8.2).
 
 Hidden information exists only under ``variant="hidden_colour"`` (§8.2): the
-class says ``perfect_information = False`` and each game object says whether
-its own option setting hides anything. ``observation(seat)`` shows a seat only
+class's ``game_type`` declares it for that option value, so each game object's
+type says whether its own option setting hides anything. ``observation(seat)`` shows a seat only
 its own drawn posy until the end; ``resample`` redraws the other seats' posies.
 
 Speed: the board's tables are loaded once per board. The state keeps, per
@@ -39,8 +39,11 @@ from pathlib import Path
 from typing import Any
 
 from ..core import scene as sc
+from ..core.actions import ActionSpace, Segment
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game
+from ..core.gametype import Chance, GameType, Information, when
+from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..geometry.board import BoardData
@@ -112,6 +115,8 @@ class _Tables:
             if i < j
         ]
         self.viewbox = bounding_box(list(board.xy), margin=0.8)
+        #: Seat actions: a point, by its index (§2.3, §4, §5.2 give it its meaning).
+        self.space = ActionSpace(Segment("point", (("point", board.ids),), "{point}"))
         self.source = board.source
 
 
@@ -216,11 +221,17 @@ class PosiesGame(Game):
         ),
     )
     rules_version = "1"
-    mechanics = ("triangular lattice", "chance setup", "removal", "set collection", "hidden information (variant)")
+    setup_text = "The board was dealt."
+    mechanics = ("triangular lattice", "chance setup", "removal", "set collection")
+    #: A random setup is chance; variant 2 draws each seat's secret colour (§2, §8.2).
+    game_type = GameType(
+        chance=Chance.EXPLICIT,
+        variants=(
+            when("setup", ("alternating_choice",), chance=Chance.NONE),
+            when("variant", ("hidden_colour",), chance=Chance.EXPLICIT, information=Information.IMPERFECT),
+        ),
+    )
     playing_time = "15 min"
-    #: Hidden information exists under ``variant="hidden_colour"``; each game object says
-    #: whether its own options hide anything (see ``_setup``).
-    perfect_information = False
     inventions = (
         "The board picture is missing: the 51-point triangular-lattice hexagon (rows of 6-7-8-9-8-7-6 points) "
         "is our reconstruction; the honeycomb corners with three blocked points are option board='h51' (§1).",
@@ -242,12 +253,7 @@ class PosiesGame(Game):
         self.n = t.n
         self.hidden_colour = self.params["variant"] == "hidden_colour"
         self.any_colour = bool(self.params["intermediate_any_colour"])
-        # The class is honest about the game (hidden information under an option);
-        # this object is honest about its own option setting.
-        self.perfect_information = not self.hidden_colour
-
-    def num_distinct_actions(self) -> int:
-        return self.n
+        self.action_space = t.space
 
     def max_chance_outcomes(self) -> int:
         return len(COLOURS)
@@ -518,10 +524,13 @@ class PosiesState(PhasedState):
     def resample(self, player: int | None, rng: random.Random) -> PosiesState:
         """A state ``player`` cannot tell apart from this one: the others' drawn posies redrawn (§8.2).
 
-        Only the draws differ, and nothing but the hidden posies and the bag
-        depends on them, so the copy's history is this history with other
-        draw outcomes; every such history is equally likely (each draw is
-        uniform over the bag).
+        The core's default (``boardlab.core.hidden.resample``) replays the whole
+        game; this draws the same distribution directly. Only the draws are
+        hidden (``_draw_seen``), and nothing but the hidden posies and the bag
+        depends on them, so the copy is this state with the unseen draws dealt
+        again from what the viewer cannot rule out, uniformly (each draw is
+        uniform over the bag), and a history of its own: this one with those
+        draw outcomes in place of the real ones.
         """
         v = self._viewer(player)
         s = self.clone()
@@ -532,16 +541,24 @@ class PosiesState(PhasedState):
             return s
         pool = [c for c in range(len(COLOURS)) if v is None or c != self.hidden[v]]
         rng.shuffle(pool)
+        hidden = self.hidden[:]
         for k, c in zip(unknown, pool):
-            s.hidden[k] = c
-        known = {s.hidden[k] for k in range(self.num_players) if s.hidden[k] >= 0}
-        s.bag = [c for c in range(len(COLOURS)) if c not in known]
-        # Rewrite the draw outcomes in the history (the draws come in seat order, right after setup).
-        first = len(self.game.tables.playable)
-        for k in range(self.num_players):
-            if s.hidden[k] >= 0 and first + k < len(s._history):  # a hand-made position has no history
-                s._history[first + k] = s.hidden[k]
+            hidden[k] = c
+        s.hidden = hidden
+        s.bag = [c for c in range(len(COLOURS)) if c not in hidden]
+        first = self._draws_at()
+        if first >= 0:  # a hand-made position has no history
+            drawn = [c for c in hidden if c >= 0]
+            s._history = [*self._history[:first], *drawn, *self._history[first + len(drawn) :]]
         return s
+
+    def _draws_at(self) -> int:
+        """Where the draws (§8.2) begin in the history, or -1 for a hand-made position without one.
+
+        The setup fills every playable point, one history entry each (§2.2, §2.3); the draws follow.
+        """
+        first = len(self.game.tables.playable)
+        return first if len(self._history) > first else -1
 
 
 # -- the phases (§2-§6, §8) --------------------------------------------------
@@ -552,14 +569,6 @@ class PosiesState(PhasedState):
 
 def _to_move(s: PosiesState) -> int:
     return s.to_move
-
-
-def _label(s: PosiesState, player: int, action: int) -> str:
-    """A point's label for a seat, a colour for chance (any phase)."""
-    if player == CHANCE:
-        return COLOURS[action] if 0 <= action < len(COLOURS) else f"#{action}"
-    t = s.game.tables
-    return t.labels[action] if 0 <= action < t.n else f"#{action}"
 
 
 def _explain_point(s: PosiesState, action: int) -> str | None:
@@ -590,11 +599,11 @@ def _fill(s: PosiesState, colour: int) -> None:
         s._after_setup()
 
 
-def _fill_label(s: PosiesState, player: int, action: int) -> str:
+def _fill_label(s: PosiesState, player: int, action: int) -> str | None:
     if player == CHANCE and 0 <= action < len(COLOURS):
         t = s.game.tables
         return f"{t.labels[t.playable[s.fill_pos]]} {COLOURS[action]}"
-    return _label(s, player, action)
+    return None
 
 
 # §2.3 setup by choice: the seats take turns placing one posy of each colour (pink, purple, green).
@@ -637,10 +646,16 @@ def _draw(s: PosiesState, colour: int) -> None:
         s._start_play()
 
 
-def _draw_label(s: PosiesState, player: int, action: int) -> str:
+def _draw_label(s: PosiesState, player: int, action: int) -> str | None:
     if player == CHANCE and 0 <= action < len(COLOURS):
         return f"seat {s.hidden.index(-1)} draws {COLOURS[action]}"
-    return _label(s, player, action)
+    return None
+
+
+def _draw_seen(s: PosiesState, actor: int, colour: int) -> Seen:
+    """§8.2: the drawn posy is seen by the seat that draws it alone."""
+    k = s.hidden.index(-1)
+    return Seen(f"seat {k} drew a posy in secret", {k: f"seat {k} drew {COLOURS[colour]}"})
 
 
 # §4 a turn: the first posy of a pair, one that has a partner (§4.1, §4.2).
@@ -726,12 +741,12 @@ def _keep(s: PosiesState, head: int) -> None:
     s._end_turn()
 
 
-def _keep_label(s: PosiesState, player: int, action: int) -> str:
+def _keep_label(s: PosiesState, player: int, action: int) -> str | None:
     if player >= 0:
         for g in s.choices:
             if g[0] == action:
                 return f"take {s.game.tables.labels[action]}" + (f"+{len(g) - 1}" if len(g) > 1 else "")
-    return _label(s, player, action)
+    return None
 
 
 def _explain_keep(s: PosiesState, player: int, action: int) -> str | None:
@@ -784,7 +799,6 @@ PHASES = phase_table(
         is_legal=_is_empty_point,
         apply=_place,
         explain=_explain_place,
-        label=_label,
         prompt=lambda game, obs, legal: (
             f"Place your {obs['place_colour']} posy on an empty point." if legal else _wait(obs)
         ),
@@ -795,6 +809,7 @@ PHASES = phase_table(
         outcomes=_draw_outcomes,
         apply=_draw,
         label=_draw_label,
+        seen=_draw_seen,
         prompt=lambda game, obs, legal: "Each seat draws a posy from the bag, in secret.",
     ),
     Phase(
@@ -804,7 +819,6 @@ PHASES = phase_table(
         is_legal=_is_pickable,
         apply=_pick,
         explain=_explain_pick,
-        label=_label,
         prompt=_seat_prompt(
             "Choose a posy to remove: it needs a like-coloured partner beside it or along a line of posies."
         ),
@@ -816,7 +830,6 @@ PHASES = phase_table(
         is_legal=_is_partner,
         apply=_partner,
         explain=_explain_partner,
-        label=_label,
         prompt=_second_posy_prompt,
     ),
     Phase(
@@ -829,7 +842,7 @@ PHASES = phase_table(
         label=_keep_label,
         prompt=_seat_prompt("Your move split a group: choose which of the smallest groups to take."),
     ),
-    Phase(OVER, TERMINAL, label=_label, prompt=_over_prompt),
+    Phase(OVER, TERMINAL, prompt=_over_prompt),
 )
 PosiesState.phases = PHASES
 

@@ -28,6 +28,7 @@ from typing import Any
 from ..core import scene as sc
 from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
+from ..core.gametype import GameType
 from ..core.options import Option
 from ..geometry.board import group_sizes
 from ..geometry.hexgrid import HEX_DIRECTIONS, HexBoard, bounding_box, polygon_center
@@ -114,7 +115,8 @@ class RadiusGame(Game):
         ),
     )
     rules_version = "1"
-    mechanics = ("hex board", "perfect information", "movement", "placement", "captures", "connection")
+    mechanics = ("hex board", "movement", "placement", "captures", "connection")
+    game_type = GameType()
     playing_time = "20 min"
     inventions = (
         "The board picture is missing: the hexagonal board of side 5 (61 cells) is our reconstruction; "

@@ -30,6 +30,7 @@ from typing import Any
 from ..core import scene as sc
 from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
+from ..core.gametype import GameType
 from ..core.options import Option
 from ..geometry.board import BoardData, group_sizes
 from ..geometry.hexgrid import bounding_box, hex_corners, hexhex_cells
@@ -199,7 +200,8 @@ class TrivalentGame(Game):
         Option("pie", bool, True, (False, True), "After Blue's first turn, Orange may swap sides (§2.2)."),
     )
     rules_version = "1"
-    mechanics = ("honeycomb vertices", "perfect information", "placement", "connection", "pie rule")
+    mechanics = ("honeycomb vertices", "placement", "connection", "pie rule")
+    game_type = GameType()
     playing_time = "10 min"
     inventions = (
         "The board is our reconstruction (the seed's picture is missing): the corners of a hexagonal board of "

@@ -1,0 +1,334 @@
+"""Hidden information as a core service: who sees each history entry, and as what.
+
+A game says, for every history entry, what each viewer is shown of it, with
+the hook ``State._seen(actor, entry)``: a :class:`Seen` (or, for a
+simultaneous entry, a tuple with one ``Seen`` or ``None`` per seat). The hook
+is called on the state just *before* the entry is applied, and only when a log
+or a resample is built, never by ``apply_action``, ``apply_legal`` or
+``play_random``: search rollouts pay nothing for it.
+
+``Seen(public, private)``:
+
+* ``private=None``: everyone, spectators too, sees the entry exactly, as ``public``
+  (the default: the action's label);
+* otherwise only the seats in ``private`` see it exactly, each as its own text,
+  and every other viewer sees ``public`` ("drew a card").
+
+Texts are written to follow the actor's name in a log ("Blue: locked",
+"chance: dealt a card to Blue"), for players, and private texts in the third
+person, because once a game is over its log may show everything (records are
+public then: README, "Records and hidden information"). A reveal is simply an
+entry whose public text shows what it revealed.
+
+From that the core derives:
+
+* :func:`log_lines` (``State.move_log(viewer)``): a viewer's move log in words.
+  Before the end a viewer reads the text it was shown of each entry; with
+  ``reveal=True`` (the default once the game is over) every entry is shown
+  exactly. A game's opening run of chance entries that everyone sees exactly
+  collapses into one line when the game declares ``Game.setup_text``.
+* :class:`SeenLog`: the same per-entry ``Seen`` list kept up to date
+  incrementally for a live table (one replay of the new entries only).
+* :func:`resample` (the default ``State.resample``): a world the viewer cannot
+  tell from this one, drawn by replaying the history through the checked path.
+
+>>> from boardlab.core.constants import CHANCE
+>>> deal = Seen("dealt a card to Blue", {1: "dealt the Knight to Blue"})
+>>> deal.text_for(0), deal.text_for(1), deal.text_for(None)
+('dealt a card to Blue', 'dealt the Knight to Blue', 'dealt a card to Blue')
+>>> lines = log_lines([Seen("Red starts"), deal], [CHANCE, CHANCE], 0, setup_text="The coin was tossed.")
+>>> [(d["step"], d["text"]) for d in lines]
+[(0, 'The coin was tossed.'), (1, 'dealt a card to Blue')]
+>>> [d["text"] for d in log_lines([Seen("Red starts"), deal], [CHANCE, CHANCE], 0, reveal=True)]
+['Red starts', 'dealt the Knight to Blue']
+
+**What the default resample samples.** For viewer ``v`` it replays the
+history from a new initial state, entry by entry. An entry ``v`` saw exactly
+is kept, and the text ``v`` would be shown of it in the redrawn world must be
+the recorded one (so a reveal constrains what was drawn before it). Any other
+entry is redrawn among the candidates whose view for ``v`` (exact or not, and
+the text) equals the recorded one: chance outcomes weighted by their
+probabilities, another seat's decision uniformly among its legal actions, each
+unseen seat's part of a simultaneous entry separately (the other parts held at
+the values chosen so far, the rest at the recorded ones; the whole entry's view
+is checked after). A dead end (no candidate, a text that no longer matches)
+restarts the replay from the first redrawn entry, at most ``tries`` times; then
+:class:`ResampleError` is raised. Only ``rng`` is used.
+
+This is rejection sampling with the locally conditioned proposal
+``q(h) = prod_i w(h_i) / Z_i(h_<i)``, ``Z_i`` the total weight of the
+consistent candidates at entry ``i``. The true posterior (with other seats'
+hidden decisions taken as uniformly random, which is all the rules say about
+them) is ``prod_i w(h_i)`` over consistent histories, so the two are equal
+exactly when ``prod_i Z_i`` is the same in every consistent world: for example
+when the number of consistent candidates at each redrawn entry follows from
+what ``v`` saw (a card dealt face down from a pool whose size is public, an
+attack token never shown). Otherwise it is an approximation that still only
+returns consistent worlds. A game may override ``resample`` for speed; the
+conformance suite compares an override's distribution with this one.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .constants import CHANCE, SIMULTANEOUS, player_name
+from .errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from .game import Game, State
+
+#: A viewer: a seat, or ``None`` for a spectator.
+Viewer = int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """What viewers are shown of one history entry (or one seat's part of a simultaneous one)."""
+
+    public: str
+    private: Mapping[int, str] | None = None
+
+    def __post_init__(self) -> None:
+        if self.private is not None:
+            object.__setattr__(self, "private", dict(self.private))  # never shared with the caller
+
+    def exact_for(self, viewer: Viewer) -> bool:
+        """Whether ``viewer`` sees the entry exactly."""
+        return self.private is None or (viewer is not None and viewer in self.private)
+
+    def text_for(self, viewer: Viewer) -> str:
+        """The text ``viewer`` is shown."""
+        if self.private is not None and viewer is not None and viewer in self.private:
+            return self.private[viewer]
+        return self.public
+
+    def full_text(self) -> str:
+        """The exact text, for a log that reveals everything (the lowest seat's private text)."""
+        if self.private:
+            return self.private[min(self.private)]
+        return self.public
+
+
+#: What one history entry shows: a ``Seen``, or for a simultaneous entry one per seat (``None``: no action).
+EntrySeen = Seen | tuple[Seen | None, ...]
+
+
+class ResampleError(RuntimeError):
+    """The default resample found no world consistent with what the viewer saw."""
+
+
+def view_key(seen: EntrySeen, viewer: Viewer) -> Any:
+    """What ``viewer`` can tell of an entry: per part, whether it saw it exactly and the text."""
+    if isinstance(seen, Seen):
+        return (seen.exact_for(viewer), seen.text_for(viewer))
+    return tuple(None if s is None else (s.exact_for(viewer), s.text_for(viewer)) for s in seen)
+
+
+def exact_for(seen: EntrySeen, viewer: Viewer) -> bool:
+    """Whether ``viewer`` saw the whole entry exactly."""
+    if isinstance(seen, Seen):
+        return seen.exact_for(viewer)
+    return all(s is None or s.exact_for(viewer) for s in seen)
+
+
+def default_seen(state: State, actor: int, entry: int | Sequence[int | None]) -> EntrySeen:
+    """Everyone sees the entry as the action's label (per seat for a simultaneous entry)."""
+    if isinstance(entry, int):
+        return Seen(state.action_to_string(actor, entry))
+    return tuple(None if a is None else Seen(state.action_to_string(p, a)) for p, a in enumerate(entry))
+
+
+def seat_label(game: Game, seat: int) -> str:
+    """A seat's name in the log: the game's ``seat_names`` (colours), else ``seat N``."""
+    names = game.seat_names
+    return names[seat] if 0 <= seat < len(names) else player_name(seat)
+
+
+def _entry_text(seen: EntrySeen, viewer: Viewer, reveal: bool, names: Sequence[str]) -> tuple[str, list[str | None]]:
+    if isinstance(seen, Seen):
+        return (seen.full_text() if reveal else seen.text_for(viewer)), []
+    parts = [None if s is None else (s.full_text() if reveal else s.text_for(viewer)) for s in seen]
+    text = "; ".join(f"{names[p] if p < len(names) else player_name(p)}: {t}" for p, t in enumerate(parts) if t)
+    return text, parts
+
+
+def log_lines(
+    seens: Sequence[EntrySeen],
+    actors: Sequence[int],
+    viewer: Viewer,
+    *,
+    reveal: bool = False,
+    setup_text: str = "",
+    names: Sequence[str] = (),
+) -> list[dict[str, Any]]:
+    """A viewer's move log from the entries' ``Seen`` (pure: no state needed).
+
+    One dict per entry: ``{"step": history index, "actor": seat/CHANCE/SIMULTANEOUS,
+    "text": str}``, plus ``"parts"`` (each seat's text or ``None``) for a
+    simultaneous entry. With ``setup_text``, the opening run of chance entries
+    that everyone sees exactly becomes one line (``"steps"``: how many it covers).
+    ``reveal=True`` shows every entry exactly (a finished game's log).
+    """
+    out: list[dict[str, Any]] = []
+    start = 0
+    if setup_text:
+        while start < len(seens) and actors[start] == CHANCE and exact_for(seens[start], None):
+            start += 1
+        if start:
+            out.append({"step": 0, "actor": CHANCE, "text": setup_text, "steps": start})
+    for i in range(start, len(seens)):
+        text, parts = _entry_text(seens[i], viewer, reveal, names)
+        line: dict[str, Any] = {"step": i, "actor": actors[i], "text": text}
+        if actors[i] == SIMULTANEOUS:
+            line["parts"] = parts
+        out.append(line)
+    return out
+
+
+class SeenLog:
+    """Each history entry's ``Seen``, kept up to date by replaying only the entries added since.
+
+    For front-ends that build logs often (a live table): ``update(state)``
+    follows the state's history; an undo (a history that is no longer an
+    extension) rebuilds from the start.
+    """
+
+    def __init__(self, game: Game, num_players: int) -> None:
+        self.game = game
+        self.num_players = num_players
+        self._state = game.new_initial_state(num_players)
+        self.seens: list[EntrySeen] = []
+
+    def update(self, state: State) -> list[EntrySeen]:
+        history = state._history
+        mine = self._state._history
+        if len(mine) > len(history) or any(mine[i] != history[i] for i in range(len(mine) - 1, -1, -1)):
+            self._state = self.game.new_initial_state(self.num_players)
+            self.seens = []
+        for entry in history[len(self._state._history) :]:
+            self.seens.append(self._state.seen_of(entry))
+            _apply(self._state, entry)
+        return self.seens
+
+    def lines(self, state: State, viewer: Viewer, *, reveal: bool | None = None) -> list[dict[str, Any]]:
+        """``state.move_log(viewer)``, from the kept entries."""
+        seens = self.update(state)
+        if reveal is None:
+            reveal = state.is_terminal()
+        names = [seat_label(self.game, p) for p in range(state.num_players)]
+        return log_lines(seens, state._actors, viewer, reveal=reveal, setup_text=self.game.setup_text, names=names)
+
+
+def _apply(state: State, entry: int | Sequence[int | None]) -> None:
+    if isinstance(entry, int):
+        state.apply_action(entry)
+    else:
+        state.apply_actions(entry)
+
+
+def seens_of(state: State) -> list[EntrySeen]:
+    """Every history entry's ``Seen``, by replaying the history once."""
+    log = SeenLog(state.game, state.num_players)
+    return log.update(state)
+
+
+def move_log(state: State, viewer: Viewer, *, reveal: bool | None = None) -> list[dict[str, Any]]:
+    """``viewer``'s move log (see :func:`log_lines`); ``reveal`` defaults to whether the game is over."""
+    return SeenLog(state.game, state.num_players).lines(state, viewer, reveal=reveal)
+
+
+def _weighted(cands: list[tuple[int, float]], rng: random.Random) -> int:
+    total = sum(p for _, p in cands)
+    x = rng.random() * total
+    for a, p in cands:
+        x -= p
+        if x < 0:
+            return a
+    return cands[-1][0]
+
+
+def resample(state: State, viewer: Viewer, rng: random.Random, tries: int = 2000) -> State:
+    """The default ``State.resample``: see the module docstring for what it samples."""
+    game, n = state.game, state.num_players
+    history, actors = list(state._history), list(state._actors)
+    replay = game.new_initial_state(n)
+    keys: list[Any] = []
+    exact: list[bool] = []
+    first = -1  # the first entry the viewer did not see exactly
+    prefix = replay.clone()
+    for i, entry in enumerate(history):
+        seen = replay.seen_of(entry)
+        keys.append(view_key(seen, viewer))
+        exact.append(exact_for(seen, viewer))
+        if first < 0:
+            if exact[-1]:
+                _apply(prefix, entry)
+            else:
+                first = i
+        _apply(replay, entry)
+    if first < 0:
+        return replay
+    for _ in range(tries):
+        s = prefix.clone()
+        if _redraw(s, history, actors, keys, exact, first, viewer, rng):
+            return s
+    raise ResampleError(f"{game.id}: found no position consistent with what {player_name(viewer)} saw in {tries} tries")
+
+
+def _redraw(
+    s: State,
+    history: list[Any],
+    actors: list[int],
+    keys: list[Any],
+    exact: list[bool],
+    first: int,
+    viewer: Viewer,
+    rng: random.Random,
+) -> bool:
+    """Replay ``history[first:]`` onto ``s``, redrawing what ``viewer`` did not see; ``False`` at a dead end."""
+    for i in range(first, len(history)):
+        actor = s.current_player()
+        if actor != actors[i]:
+            return False
+        key = keys[i]
+        entry = history[i]
+        try:
+            if exact[i]:
+                if view_key(s.seen_of(entry), viewer) != key:
+                    return False
+                _apply(s, entry)
+            elif actor == CHANCE:
+                cands = [(a, p) for a, p in s.chance_outcomes() if view_key(s.seen_of(a), viewer) == key]
+                if not cands:
+                    return False
+                s.apply_action(_weighted(cands, rng))
+            elif actor >= 0:
+                legal = [a for a in s.legal_actions(actor) if view_key(s.seen_of(a), viewer) == key]
+                if not legal:
+                    return False
+                s.apply_action(rng.choice(legal))
+            else:
+                joint = list(entry)
+                for p, part in enumerate(key):
+                    if part is None or part[0]:
+                        continue
+                    options = []
+                    for a in s.legal_actions(p):
+                        joint[p] = a
+                        seen = s.seen_of(joint)
+                        assert not isinstance(seen, Seen)
+                        if view_key(seen, viewer)[p] == part:
+                            options.append(a)
+                    if not options:
+                        return False
+                    joint[p] = rng.choice(options)
+                if view_key(s.seen_of(joint), viewer) != key:
+                    return False
+                s.apply_actions(joint)
+        except IllegalActionError:
+            return False
+    return True
