@@ -6,19 +6,25 @@ Parametrised over ``boardlab.games()`` so every game added later is checked for 
 from __future__ import annotations
 
 import json
+import math
 import pathlib
 import random
 import re
+from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
 import boardlab
+from boardlab.agents import make_agent
+from boardlab.core import hidden
 from boardlab.core.constants import CHANCE, SIMULTANEOUS, TERMINAL
 from boardlab.core.errors import IllegalActionError, OutOfTurnError
 from boardlab.core.gametype import Chance, Dynamics, Utility
-from boardlab.core.play import random_playout
+from boardlab.core.play import play_game, random_playout
 from boardlab.core.record import GameRecord
 from boardlab.core.scene import check_scene
+from boardlab.core.view import SeatView
 from state_checks import fingerprint, random_step
 
 GAMES = boardlab.games()
@@ -364,3 +370,159 @@ def test_action_labels_are_distinct_words_that_name_their_action(game_id: str, o
                 assert len(set(keys)) == len(keys), f"two legal actions share a label: {labels}"
                 for a, label in zip(legal, labels):
                     assert s.string_to_action(p, label) == a
+
+
+# -- hidden information and immutable history (Core v2 items 1 and 2) -------------------------------------------
+
+
+def log_snapshot(s: boardlab.State) -> str:
+    """The history, the JSON and every viewer's log (revealed or not) of a state, to check nothing changed."""
+    viewers = [*range(s.num_players), None]
+    logs = [s.move_log(v, reveal=r) for v in viewers for r in (False, True)]
+    return json.dumps([s.history(), s.to_json(), logs, s.actors()])
+
+
+def seen_exactly(s: boardlab.State, viewer: int | None) -> list[bool]:
+    """Per history entry, whether ``viewer`` saw it exactly."""
+    return [hidden.exact_for(seen, viewer) for seen in hidden.seens_of(s)]
+
+
+@pytest.mark.parametrize(("game_id", "options"), play_random_cases(), ids=lambda x: str(x))
+def test_reading_or_searching_a_state_leaves_its_history_and_log_unchanged(game_id: str, options: dict) -> None:
+    """``resample``, ``observation``, ``scene``, ``clone`` (and play on the copies) and an MCTS search change nothing."""
+    game = boardlab.make(game_id, **options)
+    rng = random.Random(37)
+    states = sampled_states(game, seed=37, every=11)
+    for k, s in enumerate(states):
+        assert all(isinstance(h, int | tuple) for h in s._history), "history entries must be ints or tuples"
+        before = log_snapshot(s)
+        for p in [*range(s.num_players), None]:
+            s.observation(p)
+            s.scene(p)
+            for copy in (s.resample(p, rng), s.clone()):
+                for _ in range(4):
+                    if copy.is_terminal():
+                        break
+                    random_step(copy, rng)
+                copy.play_random(rng.random, 5)
+        assert log_snapshot(s) == before
+        if k % 3 == 1 and not s.is_terminal():
+            cp = s.current_player()
+            seats = [p for p in range(s.num_players) if s.legal_actions(p)] if cp == SIMULTANEOUS else [cp]
+            for p in seats if cp != CHANCE else []:
+                make_agent("mcts:iterations=30", game, p, seed=k).step(SeatView(s, p))
+            assert log_snapshot(s) == before
+
+
+def hidden_cases() -> list[tuple[str, dict]]:
+    return [(g, o) for g, o in play_random_cases() if not boardlab.make(g, **o).perfect_information]
+
+
+@pytest.mark.parametrize(("game_id", "options"), hidden_cases(), ids=lambda x: str(x))
+def test_resample_keeps_everything_the_viewer_saw(game_id: str, options: dict) -> None:
+    """A resample for ``v`` (the game's own and the core's default): the same observation and log for ``v``, and a
+    history that differs only in entries ``v`` did not see exactly; so no log text of ``v`` depends on a secret."""
+    game = boardlab.make(game_id, **options)
+    rng = random.Random(41)
+    for s in sampled_states(game, seed=41, every=5):
+        for v in [*range(s.num_players), None]:
+            obs = json.dumps(s.observation(v), sort_keys=True)
+            log = s.move_log(v, reveal=False)
+            exact = seen_exactly(s, v)
+            for r in (s.resample(v, rng), hidden.resample(s, v, rng)):
+                assert json.dumps(r.observation(v), sort_keys=True) == obs
+                assert r.move_log(v, reveal=False) == log, "the log of a redrawn world differs: it shows a secret"
+                assert r.actors() == s.actors()
+                for i, (a, b) in enumerate(zip(r.history(), s.history(), strict=True)):
+                    assert a == b or not exact[i], f"entry {i} was seen exactly by {v} but was redrawn"
+
+
+def chi_square_differs(a: Counter, b: Counter) -> bool:
+    """Whether two equal-sized samples differ beyond chance (two-sample chi-square, p below about 1e-6)."""
+    keys = set(a) | set(b)
+    df = len(keys) - 1
+    if df < 1:
+        return False
+    stat = sum((a[k] - b[k]) ** 2 / (a[k] + b[k]) for k in keys)
+    z = 4.75  # Wilson-Hilferty approximation of the chi-square quantile
+    return stat > df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
+
+
+def resample_distributions(
+    s: boardlab.State, v: int | None, override: Callable[..., boardlab.State], n: int, seed: int
+) -> tuple[Counter, Counter]:
+    rng = random.Random(seed)
+    mine = Counter(json.dumps(override(s, v, rng).history()) for _ in range(n))
+    core = Counter(json.dumps(hidden.resample(s, v, rng).history()) for _ in range(n))
+    return mine, core
+
+
+def override_cases() -> list[tuple[str, dict]]:
+    return [
+        (g, o)
+        for g, o in hidden_cases()
+        if type(boardlab.make(g, **o).new_initial_state()).resample is not boardlab.State.resample
+    ]
+
+
+@pytest.mark.parametrize(("game_id", "options"), override_cases(), ids=lambda x: str(x))
+def test_a_resample_override_draws_as_the_core_default(game_id: str, options: dict) -> None:
+    """On the first positions of random games where something is hidden: the same distribution of redrawn worlds."""
+    game = boardlab.make(game_id, **options)
+    override = type(game.new_initial_state()).resample
+    checked = 0
+    for seed in range(6):
+        for s in sampled_states(game, seed=seed):
+            if checked >= 3 or s.num_players != game.min_players:
+                break
+            if all(seen_exactly(s, 0)):
+                continue
+            mine, core = resample_distributions(s, 0, override, 300, seed)
+            assert len(core) > 1
+            assert not chi_square_differs(mine, core), (s.history(), mine, core)
+            checked += 1
+            break
+    assert checked >= 2
+
+
+def test_the_distribution_check_can_fail() -> None:
+    """A biased Dragon Fight override (the hidden attack always redrawn as claw) is caught."""
+    game = boardlab.make("dragon-fight")
+    s = game.state_from_history([[2, 2], [0, 1]])  # both forward twice, into one square: a collision (§3d)
+    assert not all(seen_exactly(s, 0))
+
+    def biased(state: boardlab.State, v: int | None, rng: random.Random) -> boardlab.State:
+        h = state.history()
+        h[1][1] = 4 * (h[1][1] // 4)
+        return game.state_from_history(h)
+
+    mine, core = resample_distributions(s, 0, biased, 300, 1)
+    assert chi_square_differs(mine, core)
+    fair, core = resample_distributions(s, 0, type(s).resample, 300, 1)
+    assert not chi_square_differs(fair, core) and len(core) == 4
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_an_mcts_game_record_replays_to_the_same_end(game_id: str) -> None:
+    """MCTS against MCTS (few iterations, a capped prefix): at every step the history is the moves played, and the
+    record replays to the identical state and returns."""
+    game = boardlab.make(game_id)
+    state = game.new_initial_state()
+    agents = [make_agent("mcts:iterations=8", game, p, seed=p) for p in range(state.num_players)]
+    played: list[object] = []
+
+    def check(s: boardlab.State, actor: int, action: object) -> None:
+        played.append(list(action) if isinstance(action, list | tuple) else action)
+        assert s.history() == played
+
+    state, _ = play_game(state, agents, random.Random(3), cap=40, on_action=check)
+    rec = GameRecord.from_json(GameRecord.from_state(state).to_json())
+    again = rec.replay()
+    assert fingerprint(again) == fingerprint(state)
+    assert again.returns() == state.returns() and again.move_log(0) == state.move_log(0)
+
+
+            if p >= 0 and space is not None and len(legal) > 0:
+                # Every action of the space is named in words, even where illegal (error messages use the names).
+                every = [s.action_to_string(p, a) for a in range(space.size)]
+                assert not [x for x in every if not x.strip() or NUMBER_LABEL.search(x)], every

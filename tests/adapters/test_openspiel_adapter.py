@@ -43,6 +43,34 @@ def test_game_type_follows_the_boardlab_game(game_id: str) -> None:
     assert spiel.min_utility() <= -1.0 and spiel.max_utility() >= 1.0
 
 
+@pytest.mark.parametrize("game_id", GAMES)
+def test_game_type_is_the_declared_one(game_id: str) -> None:
+    game = boardlab.make(game_id)
+    spiel = bos.load(game_id)
+    t, d = spiel.get_type(), game.game_type
+    assert t.dynamics.name == d.dynamics.name
+    assert (t.chance_mode == GT.ChanceMode.EXPLICIT_STOCHASTIC) == (d.chance.name == "EXPLICIT")
+    assert t.utility.name == d.utility.name
+    perfect = d.perfect_information and d.dynamics.name == "SEQUENTIAL"
+    assert (t.information == GT.Information.PERFECT_INFORMATION) == perfect
+    assert (spiel.min_utility(), spiel.max_utility()) == (d.min_utility, d.max_utility)
+
+
+def test_posies_is_typed_by_its_variant() -> None:
+    """Posies' default game is perfect information; variant 2 (a secret colour) is not, per loaded game."""
+    default = bos.load("posies").get_type()
+    assert default.information == GT.Information.PERFECT_INFORMATION
+    assert default.chance_mode == GT.ChanceMode.EXPLICIT_STOCHASTIC
+    hidden = bos.load("posies", variant="hidden_colour")
+    assert hidden.get_type().information == GT.Information.IMPERFECT_INFORMATION
+    chosen = bos.load("posies", setup="alternating_choice").get_type()
+    assert (chosen.information, chosen.chance_mode) == (
+        GT.Information.PERFECT_INFORMATION,
+        GT.ChanceMode.DETERMINISTIC,
+    )
+    pyspiel.random_sim_test(hidden, num_sims=2, serialize=False, verbose=False)
+
+
 def test_reference_game_types() -> None:
     br = bos.load("blast-radius", board_side=5)
     assert br.num_distinct_actions() == 62 and br.get_parameters()["board_side"] == 5

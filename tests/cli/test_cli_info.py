@@ -23,8 +23,11 @@ def test_list_shows_every_game() -> None:
         assert gid in result.output
     assert "Blast Radius" in result.output
     assert "hex board" in result.output  # mechanics column
-    for header in ("id", "title", "players", "mechanics"):
+    for header in ("id", "title", "players", "type", "mechanics"):
         assert header in result.output
+    wide = runner.invoke(app, ["list"], env={"COLUMNS": "400"}).output
+    posies = next(line for line in wide.splitlines() if "Posies" in line)
+    assert "perfect information" in posies and "hidden information when variant is hidden_colour" in posies
 
 
 def test_list_json() -> None:
@@ -36,6 +39,7 @@ def test_list_json() -> None:
     assert br["title"] == "Blast Radius"
     assert (br["min_players"], br["max_players"]) == (2, 2)
     assert "hex board" in br["mechanics"]
+    assert br["game_type"]["information"] == "perfect" and br["perfect_information"] is True
 
 
 def test_rules_prints_the_document_and_options() -> None:

@@ -20,7 +20,7 @@ def test_defaults_are_a_plain_two_sided_game() -> None:
         Utility.ZERO_SUM,
     )
     assert (t.min_utility, t.max_utility, t.utility_sum) == (-1.0, 1.0, 0.0)
-    assert t.perfect_information and not t.cooperative and t.tags() == []
+    assert t.perfect_information and not t.cooperative and t.tags() == ["perfect information"]
 
 
 def test_strings_are_accepted_and_checked() -> None:
@@ -52,7 +52,8 @@ def test_variants_apply_in_order_and_vanish_once_resolved() -> None:
         declared.resolve({"variant": "open"})
     with pytest.raises(ValueError, match="cannot change 'variants'"):
         when("x", (1,), variants=())
-    assert declared.describe()["variants"][1]["text"] == "chance, hidden information when variant is secret"
+    assert declared.describe()["variants"][1]["text"] == "hidden information when variant is secret"
+    assert declared.variant_texts()[0] == "no chance when setup is choice"
 
 
 def test_games_derive_perfect_information_and_cooperative_from_their_type() -> None:

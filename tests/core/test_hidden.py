@@ -15,6 +15,7 @@ import pytest
 
 from boardlab.core.constants import CHANCE, SIMULTANEOUS, TERMINAL
 from boardlab.core.game import Game, State
+from boardlab.core.gametype import Chance, GameType, Information
 from boardlab.core.hidden import ResampleError, Seen, SeenLog, log_lines, resample
 
 CARDS = ("Knight", "Queen", "King")
@@ -25,7 +26,7 @@ COIN, DEAL, CHOICE, GUESS, CALL, REVEAL, OVER = range(7)
 class PeekGame(Game):
     id = "peek"
     title = "Peek"
-    perfect_information = False
+    game_type = GameType(chance=Chance.EXPLICIT, information=Information.IMPERFECT)
     setup_text = "The coin was tossed."
     seat_names = ("Red", "Blue")
 
@@ -196,4 +197,4 @@ def test_a_reveal_constrains_the_redraw() -> None:
 
 def test_running_out_of_tries_is_a_clear_error() -> None:
     with pytest.raises(ResampleError, match="no position consistent with what seat 0 saw"):
-        resample(played(4), 0, random.Random(3), tries=0)
+        resample(played(4), 0, random.Random(3), budget=0)

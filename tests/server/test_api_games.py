@@ -15,6 +15,12 @@ def test_lists_every_registered_game(client) -> None:
         for key in ("title", "min_players", "max_players", "mechanics", "playing_time", "inventions", "options"):
             assert key in g, (g["id"], key)
         assert isinstance(g["has_rules"], bool)
+        t = g["game_type"]  # the declared type, which the lobby shows as chips
+        assert t["information"] in ("perfect", "imperfect") and t["tags"]
+        assert g["perfect_information"] == (t["information"] == "perfect")
+    posies = next(g for g in data["games"] if g["id"] == "posies")["game_type"]
+    assert posies["information"] == "perfect"
+    assert "hidden information when variant is hidden_colour" in [v["text"] for v in posies["variants"]]
     assert "random" in data["agents"]["all"]
     assert data["agents"]["default"] in data["agents"]["all"]
 

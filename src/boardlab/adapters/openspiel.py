@@ -10,29 +10,27 @@ Each game registers under the short name ``boardlab_<id>`` (dashes become
 underscores), with the game's options and ``players`` as OpenSpiel game
 parameters (``pyspiel.load_game("boardlab_blast_radius", {"board_side": 5})``).
 
-How the OpenSpiel description is derived from the boardlab game:
+The OpenSpiel description is the game's declared
+:class:`~boardlab.core.gametype.GameType`, resolved for the options of each
+loaded game (nothing is guessed by playing):
 
-* *dynamics*: ``SIMULTANEOUS`` when the game has simultaneous decisions (its
-  ``mechanics`` say so, or seeded random games reach one), else ``SEQUENTIAL``.
-  At a simultaneous node a seat with nothing to decide has the single legal
+* *dynamics*: ``SIMULTANEOUS`` or ``SEQUENTIAL`` as declared. At a
+  simultaneous node a seat with nothing to decide has the single legal
   action ``0``, read as "pass" (OpenSpiel wants one action per seat).
-* *chance mode*: ``EXPLICIT_STOCHASTIC`` when ``max_chance_outcomes() > 0``.
-* *information*: ``PERFECT_INFORMATION`` for perfect-information games without
-  simultaneous moves, else ``IMPERFECT_INFORMATION`` (a game whose mechanics
-  name hidden information counts as hidden, whatever its flag says).
-* *utility*: ``IDENTICAL`` for co-operative games; otherwise ``ZERO_SUM`` or
-  ``CONSTANT_SUM`` when every returns vector of seeded random games sums to the
-  same value, else ``GENERAL_SUM``. The utility bounds are the game's
-  ``min_utility``/``max_utility`` class attributes where it declares them, else
-  boardlab's win/loss range ``[-1, 1]``, widened to the extremes seen in those
-  random games if they go beyond it (a measurement, said so here).
+* *chance mode*: ``EXPLICIT_STOCHASTIC`` for declared chance, else ``DETERMINISTIC``.
+* *information*: ``PERFECT_INFORMATION`` for a sequential game typed perfect
+  information, else ``IMPERFECT_INFORMATION`` (seats at a simultaneous node
+  decide without seeing each other's choice).
+* *utility*, ``min_utility``, ``max_utility`` and ``utility_sum``: as declared
+  (``IDENTICAL`` for co-operative games).
 * *observations*: the observation string is the seat's boardlab observation
   as canonical JSON (``player=None`` views give the spectator's); the
   information-state string is the sequence of distinct observations the seat
   has had (perfect recall), or simply the history and the observation in a
   perfect-information game; the tensor is the observation's numeric leaves in
   order (booleans as 0/1) when their number is the same in every position
-  seen, which holds for fixed boards; strings stay in the string form.
+  seen in a few seeded random games (a measurement of the observation's
+  shape, which holds for fixed boards); strings stay in the string form.
 
 Games are registered on import of this module (:func:`register_all`); later
 games are picked up by calling it again. ``pyspiel`` is an optional dependency
@@ -46,7 +44,6 @@ import json
 import random
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -55,27 +52,26 @@ import pyspiel
 import boardlab
 from boardlab.core.constants import CHANCE, SIMULTANEOUS
 from boardlab.core.game import Game, State
+from boardlab.core.gametype import Chance, Dynamics, Utility
 from boardlab.core.play import sample_chance
 
-_PROBE_GAMES = 16
-_PROBE_SECONDS = 0.1  # per game: probing stops here once 3 games are done
-_PROBE_SEED = 20240601
+_SHAPE_GAMES = 8
+_SHAPE_SECONDS = 0.1  # per game: measuring stops here once 3 games are done
+_SHAPE_SEED = 20240601
+_GT = pyspiel.GameType
+_DYNAMICS = {Dynamics.SEQUENTIAL: _GT.Dynamics.SEQUENTIAL, Dynamics.SIMULTANEOUS: _GT.Dynamics.SIMULTANEOUS}
+_CHANCE = {Chance.NONE: _GT.ChanceMode.DETERMINISTIC, Chance.EXPLICIT: _GT.ChanceMode.EXPLICIT_STOCHASTIC}
+_UTILITY = {
+    Utility.ZERO_SUM: _GT.Utility.ZERO_SUM,
+    Utility.CONSTANT_SUM: _GT.Utility.CONSTANT_SUM,
+    Utility.GENERAL_SUM: _GT.Utility.GENERAL_SUM,
+    Utility.IDENTICAL: _GT.Utility.IDENTICAL,
+}
 
 
 def short_name(game_id: str) -> str:
     """The OpenSpiel short name of a boardlab game: ``blast-radius`` → ``boardlab_blast_radius``."""
     return "boardlab_" + game_id.replace("-", "_")
-
-
-@dataclass
-class Traits:
-    """What the probe learned about a game (with its default options)."""
-
-    simultaneous: bool
-    zero_sum: float | None  # the constant sum of returns, if any
-    min_utility: float
-    max_utility: float
-    tensor_size: int | None
 
 
 def _leaves(obs: Any) -> Iterator[float]:
@@ -92,18 +88,10 @@ def _leaves(obs: Any) -> Iterator[float]:
             yield from _leaves(v)
 
 
-def has_hidden_information(game: Game) -> bool:
-    """Whether seats can lack information: the game says so in ``perfect_information`` or its mechanics."""
-    return not game.perfect_information or any("hidden" in m.lower() for m in game.mechanics)
-
-
-def probe(game: Game, games: int = _PROBE_GAMES, seed: int = _PROBE_SEED) -> Traits:
-    """Play seeded random games (every player count) and record what OpenSpiel's description needs."""
+def tensor_size(game: Game, games: int = _SHAPE_GAMES, seed: int = _SHAPE_SEED) -> int | None:
+    """The number of numeric leaves of every observation in seeded random games, if it never changes."""
     rng = random.Random(seed)
-    simultaneous = "simultaneous" in " ".join(game.mechanics).lower()
-    deadline = time.perf_counter() + _PROBE_SECONDS
-    sums: set[float] = set()
-    lo, hi = float("inf"), float("-inf")
+    deadline = time.perf_counter() + _SHAPE_SECONDS
     sizes: set[int] = set()
     counts = list(range(game.min_players, game.max_players + 1))
     for i in range(games):
@@ -115,66 +103,42 @@ def probe(game: Game, games: int = _PROBE_GAMES, seed: int = _PROBE_SEED) -> Tra
         while not s.is_terminal() and s.move_number() < cap:
             cp = s.current_player()
             if k % 7 == 0:
-                for p in range(s.num_players):
-                    sizes.add(sum(1 for _ in _leaves(s.observation(p))))
+                sizes.update(sum(1 for _ in _leaves(s.observation(p))) for p in range(s.num_players))
             if cp == CHANCE:
                 s.apply_action(sample_chance(s, rng))
             elif cp == SIMULTANEOUS:
-                simultaneous = True
                 s.apply_actions(
                     [rng.choice(legal) if (legal := s.legal_actions(p)) else None for p in range(s.num_players)]
                 )
             else:
                 s.apply_action(rng.choice(s.legal_actions()))
             k += 1
-        for p in range(s.num_players):
-            sizes.add(sum(1 for _ in _leaves(s.observation(p))))
-        ret = s.returns()
-        sums.add(round(sum(ret), 9))
-        lo, hi = min(lo, *ret), max(hi, *ret)
-    # boardlab's convention is +1 for a win and -1 for a loss (``core.record.outcome``): keep that range
-    # even when random play never reached one end of it, and widen it for games that score more.
-    lo = float(getattr(game, "min_utility", min(lo, -1.0)))
-    hi = float(getattr(game, "max_utility", max(hi, 1.0)))
-    return Traits(
-        simultaneous=simultaneous,
-        zero_sum=next(iter(sums)) if len(sums) == 1 else None,
-        min_utility=lo,
-        max_utility=hi,
-        tensor_size=next(iter(sizes)) if len(sizes) == 1 else None,
-    )
+        sizes.update(sum(1 for _ in _leaves(s.observation(p))) for p in range(s.num_players))
+        if len(sizes) > 1:
+            return None
+    return next(iter(sizes)) if len(sizes) == 1 else None
 
 
-def game_type(game: Game, traits: Traits) -> pyspiel.GameType:
-    """The OpenSpiel ``GameType`` of a boardlab game (see the module documentation)."""
-    GT = pyspiel.GameType
-    if game.cooperative:
-        utility = GT.Utility.IDENTICAL
-    elif traits.zero_sum == 0.0:
-        utility = GT.Utility.ZERO_SUM
-    elif traits.zero_sum is not None:
-        utility = GT.Utility.CONSTANT_SUM
-    else:
-        utility = GT.Utility.GENERAL_SUM
-    perfect = not has_hidden_information(game) and not traits.simultaneous
+def game_type(game: Game, tensor: int | None) -> pyspiel.GameType:
+    """The OpenSpiel ``GameType`` of a boardlab game: its declared type (see the module documentation)."""
+    t = game.game_type
+    perfect = t.perfect_information and t.dynamics is Dynamics.SEQUENTIAL
     spec: dict[str, Any] = {o.name: o.default for o in game.options}
     spec["players"] = game.default_players or game.min_players
-    return GT(
+    return _GT(
         short_name=short_name(game.id),
         long_name=f"boardlab {game.title}",
-        dynamics=GT.Dynamics.SIMULTANEOUS if traits.simultaneous else GT.Dynamics.SEQUENTIAL,
-        chance_mode=GT.ChanceMode.EXPLICIT_STOCHASTIC
-        if game.max_chance_outcomes() > 0
-        else GT.ChanceMode.DETERMINISTIC,
-        information=GT.Information.PERFECT_INFORMATION if perfect else GT.Information.IMPERFECT_INFORMATION,
-        utility=utility,
-        reward_model=GT.RewardModel.TERMINAL,
+        dynamics=_DYNAMICS[t.dynamics],
+        chance_mode=_CHANCE[t.chance],
+        information=_GT.Information.PERFECT_INFORMATION if perfect else _GT.Information.IMPERFECT_INFORMATION,
+        utility=_UTILITY[t.utility],
+        reward_model=_GT.RewardModel.TERMINAL,
         max_num_players=game.max_players,
         min_num_players=game.min_players,
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
-        provides_observation_tensor=traits.tensor_size is not None,
+        provides_observation_tensor=tensor is not None,
         parameter_specification=spec,
     )
 
@@ -196,7 +160,7 @@ class BoardlabSpielGame(pyspiel.Game):
     """A boardlab game seen by OpenSpiel. Subclassed per game by :func:`register`."""
 
     boardlab_id: str = ""
-    traits: Traits
+    tensor_size: int | None
     default_params: dict[str, Any]
     spiel_type: pyspiel.GameType
 
@@ -206,26 +170,26 @@ class BoardlabSpielGame(pyspiel.Game):
         self.boardlab_game = boardlab.make(self.boardlab_id, **params)
         self.num_seats = self.boardlab_game.resolve_num_players(None if players is None else int(players))
         g = self.boardlab_game
-        # Sizes and bounds can depend on the options: measure this instance (the type keeps the defaults').
-        if g.params == self.default_params:
-            t = self.traits
-        else:
+        # The type follows this instance's options (a variant may hide information); so may the tensor shape.
+        if g.params != self.default_params:
             key = (self.boardlab_id, json.dumps(g.params, sort_keys=True))
-            t = _instance_traits.get(key) or _instance_traits.setdefault(key, probe(g, games=8))
-        self.traits = t
+            if key not in _instance_tensor_sizes:
+                _instance_tensor_sizes[key] = tensor_size(g)
+            self.tensor_size = _instance_tensor_sizes[key]
+        t = g.game_type
         info = pyspiel.GameInfo(
             num_distinct_actions=g.num_distinct_actions(),
             max_chance_outcomes=g.max_chance_outcomes(),
             num_players=self.num_seats,
             min_utility=t.min_utility,
             max_utility=t.max_utility,
-            utility_sum=t.zero_sum,
+            utility_sum=t.utility_sum,
             max_game_length=g.max_game_length(),
         )
         full = {o.name: o.default for o in g.options}
         full.update(g.params)
         full["players"] = self.num_seats
-        super().__init__(self.spiel_type, info, full)
+        super().__init__(game_type(g, self.tensor_size), info, full)
 
     def new_initial_state(self) -> BoardlabSpielState:
         return BoardlabSpielState(self, self.boardlab_game.new_initial_state(self.num_seats))
@@ -298,7 +262,7 @@ class Observer:
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         self.private = iig_obs_type.private_info
         self.public = bool(iig_obs_type.public_info)
-        size = game.traits.tensor_size
+        size = game.tensor_size
         if size is not None and not self.perfect_recall and self.private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
             self.tensor: np.ndarray | None = np.zeros(size, np.float32)
             self.dict: dict[str, np.ndarray] = {"observation": self.tensor}
@@ -346,7 +310,7 @@ class Observer:
 
 
 _registered: dict[str, type[BoardlabSpielGame]] = {}
-_instance_traits: dict[tuple[str, str], Traits] = {}
+_instance_tensor_sizes: dict[tuple[str, str], int | None] = {}
 
 
 def register(game_id: str) -> str:
@@ -355,12 +319,12 @@ def register(game_id: str) -> str:
     if game_id in _registered:
         return name
     game = boardlab.make(game_id)
-    traits = probe(game)
-    gtype = game_type(game, traits)
+    size = tensor_size(game)
+    gtype = game_type(game, size)
     cls = type(
         f"Spiel_{game_id.replace('-', '_')}",
         (BoardlabSpielGame,),
-        {"boardlab_id": game_id, "traits": traits, "spiel_type": gtype, "default_params": dict(game.params)},
+        {"boardlab_id": game_id, "tensor_size": size, "spiel_type": gtype, "default_params": dict(game.params)},
     )
     pyspiel.register_game(gtype, cls)
     _registered[game_id] = cls

@@ -30,7 +30,7 @@ def game_listing() -> list[dict[str, Any]]:
 def list_games(
     as_json: Annotated[bool, typer.Option("--json", help="Print the games' metadata as one JSON array.")] = False,
 ) -> None:
-    """List the games: id, title, players and mechanics."""
+    """List the games: id, title, players, game type and mechanics."""
     listing = game_listing()
     if as_json:
         typer.echo(json.dumps(listing, indent=2))
@@ -39,14 +39,17 @@ def list_games(
     table.add_column("id", style="bold cyan", no_wrap=True)
     table.add_column("title")
     table.add_column("players", justify="center")
+    table.add_column("type")
     table.add_column("mechanics")
     for g in listing:
         if "error" in g:
-            table.add_row(g["id"], Text(f"fails to load: {g['error']}", style="red"), "", "")
+            table.add_row(g["id"], Text(f"fails to load: {g['error']}", style="red"), "", "", "")
             continue
         lo, hi = g["min_players"], g["max_players"]
         players = str(lo) if lo == hi else f"{lo}-{hi}"
-        table.add_row(Text(g["id"]), Text(g["title"]), players, Text(", ".join(g["mechanics"])))
+        t = g["game_type"]
+        kind = ", ".join([*t["tags"], *(v["text"] for v in t["variants"])])
+        table.add_row(Text(g["id"]), Text(g["title"]), players, Text(kind), Text(", ".join(g["mechanics"])))
     Console(soft_wrap=False).print(table)
     broken = [g["id"] for g in listing if "error" in g]
     if broken:

@@ -1,8 +1,10 @@
 """The core: the game protocol, options, errors, records, scenes and drivers."""
 
+from .actions import ActionSpace, Segment
 from .constants import CHANCE, SIMULTANEOUS, TERMINAL, player_name
 from .errors import IllegalActionError, OutOfTurnError, UnknownActionString
 from .game import Game, State
+from .gametype import GameType
 from .options import Option
 from .record import GameRecord, outcome
 from .view import SeatView
@@ -11,12 +13,15 @@ __all__ = [
     "CHANCE",
     "SIMULTANEOUS",
     "TERMINAL",
+    "ActionSpace",
     "Game",
     "GameRecord",
+    "GameType",
     "IllegalActionError",
     "Option",
     "OutOfTurnError",
     "SeatView",
+    "Segment",
     "State",
     "UnknownActionString",
     "outcome",

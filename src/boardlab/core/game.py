@@ -26,7 +26,9 @@ Hooks a game implements (see ``games/blast_radius.py`` for a complete one):
 * ``_chance_outcomes()``: ``[(action, probability)]`` at chance nodes
 * ``_apply(action)``: apply a validated seat or chance action
 * ``_apply_joint(actions)``: apply validated simultaneous actions (one per seat)
-* ``_action_to_string(player, action)``
+* ``_action_to_string(player, action)``: by default the label from the game's
+  ``action_space`` (set in ``Game._setup``; see :mod:`boardlab.core.actions`)
+* on the game class: ``game_type``, its :class:`~boardlab.core.gametype.GameType`
 * ``observation(player)``: JSON-able view of what that seat (or a spectator) knows
 * ``_seen(actor, entry)``: games with hidden information say who sees each
   history entry, and as what (see :mod:`boardlab.core.hidden`); the core
@@ -221,7 +223,8 @@ class Game:
             "playing_time": self.playing_time,
             "perfect_information": self.perfect_information,
             "cooperative": self.cooperative,
-            "game_type": self.game_type.describe(),
+            # This object's type, with the variants the class declares (what other option values change).
+            "game_type": {**self.game_type.describe(), "variants": type(self).game_type.describe()["variants"]},
             "rules_version": self.rules_version,
             "inventions": list(self.inventions),
             "options": [o.describe() for o in self.options],

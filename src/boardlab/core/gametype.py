@@ -16,6 +16,8 @@ True
 (<Information.IMPERFECT: 'imperfect'>, <Chance.EXPLICIT: 'explicit'>, 0.0)
 >>> hidden.tags()
 ['chance', 'hidden information']
+>>> declared.variant_texts()
+['hidden information when variant is hidden_colour']
 
 The defaults are those of most boardlab games: sequential, no chance, perfect
 information, zero-sum, returns between -1 (a loss) and +1 (a win).
@@ -156,8 +158,11 @@ class GameType:
         return None
 
     def tags(self) -> list[str]:
-        """Short words for listings: what sets this type apart from a plain two-sided game of skill.
+        """Short words for listings: the information, and what else sets the type apart from
+        a plain two-sided game of skill (turns, no chance, zero-sum).
 
+        >>> GameType().tags()
+        ['perfect information']
         >>> GameType(dynamics="simultaneous", information="imperfect", utility="identical").tags()
         ['simultaneous decisions', 'hidden information', 'co-operative']
         """
@@ -166,10 +171,17 @@ class GameType:
             out.append(_tag("dynamics", self.dynamics))
         if self.chance is Chance.EXPLICIT:
             out.append(_tag("chance", self.chance))
-        if self.information is Information.IMPERFECT:
-            out.append(_tag("information", self.information))
+        out.append(_tag("information", self.information))
         if self.utility is not Utility.ZERO_SUM:
             out.append(_tag("utility", self.utility))
+        return out
+
+    def variant_texts(self) -> list[str]:
+        """Each variant in words, naming only what it changes from this declaration."""
+        out = []
+        for v in self.variants:
+            changed = tuple((k, x) for k, x in v.changes if getattr(self, k) != x) or v.changes
+            out.append(replace(v, changes=changed).text())
         return out
 
     def describe(self) -> dict[str, Any]:
@@ -183,7 +195,7 @@ class GameType:
             "max_utility": self.max_utility,
             "utility_sum": self.utility_sum,
             "tags": self.tags(),
-            "variants": [{**v.describe(), "text": v.text()} for v in self.variants],
+            "variants": [{**v.describe(), "text": t} for v, t in zip(self.variants, self.variant_texts())],
         }
 
 

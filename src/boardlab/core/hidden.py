@@ -43,29 +43,32 @@ From that the core derives:
 ['Red starts', 'dealt the Knight to Blue']
 
 **What the default resample samples.** For viewer ``v`` it replays the
-history from a new initial state, entry by entry. An entry ``v`` saw exactly
-is kept, and the text ``v`` would be shown of it in the redrawn world must be
-the recorded one (so a reveal constrains what was drawn before it). Any other
-entry is redrawn among the candidates whose view for ``v`` (exact or not, and
-the text) equals the recorded one: chance outcomes weighted by their
-probabilities, another seat's decision uniformly among its legal actions, each
-unseen seat's part of a simultaneous entry separately (the other parts held at
-the values chosen so far, the rest at the recorded ones; the whole entry's view
-is checked after). A dead end (no candidate, a text that no longer matches)
-restarts the replay from the first redrawn entry, at most ``tries`` times; then
-:class:`ResampleError` is raised. Only ``rng`` is used.
+history from a new initial state, entry by entry, through the checked path
+(``apply_action`` / ``apply_actions``). An entry ``v`` saw exactly is kept, and
+the view ``v`` would have of it in the redrawn world must be the recorded one
+(so a reveal constrains what was drawn before it). Any other entry is redrawn
+among the *candidates* whose view for ``v`` (exact or not, and the text) equals
+the recorded one: chance outcomes weighted by their probabilities, another
+seat's decision uniformly among its legal actions, and for a simultaneous
+entry each unseen seat's part among its legal actions (every combination of
+the parts equally weighted; the whole entry's view is checked too). The search
+is depth-first with backtracking: at each entry the candidates are tried in a
+random order drawn by weight, and one from which no consistent completion
+exists is dropped for the next. Only ``rng`` is used; a bounded number of tries,
+then :class:`ResampleError`.
 
-This is rejection sampling with the locally conditioned proposal
-``q(h) = prod_i w(h_i) / Z_i(h_<i)``, ``Z_i`` the total weight of the
-consistent candidates at entry ``i``. The true posterior (with other seats'
-hidden decisions taken as uniformly random, which is all the rules say about
-them) is ``prod_i w(h_i)`` over consistent histories, so the two are equal
-exactly when ``prod_i Z_i`` is the same in every consistent world: for example
-when the number of consistent candidates at each redrawn entry follows from
-what ``v`` saw (a card dealt face down from a pool whose size is public, an
-attack token never shown). Otherwise it is an approximation that still only
-returns consistent worlds. A game may override ``resample`` for speed; the
-conformance suite compares an override's distribution with this one.
+So each redrawn entry ``h_i`` is drawn with probability ``w(h_i) / V_i``, where
+``V_i`` is the total weight of the candidates at that entry that have a
+consistent completion: the sampled world has probability ``prod_i w(h_i) / V_i``.
+The true posterior (other seats' hidden decisions taken as uniformly random,
+which is all the rules say about them) is proportional to ``prod_i w(h_i)`` over
+the consistent worlds, so the two are equal exactly when ``prod_i V_i`` is the
+same in every consistent world: for example when what can still follow at each
+redrawn entry is fixed by what ``v`` saw (a card dealt face down from a pool
+whose size is public and later revealed, an attack token never shown). Otherwise
+it is an approximation, but always a world consistent with everything ``v``
+saw. A game may override ``resample`` for speed; the conformance suite compares
+an override's distribution with this one on small cases.
 """
 
 from __future__ import annotations
@@ -241,18 +244,49 @@ def move_log(state: State, viewer: Viewer, *, reveal: bool | None = None) -> lis
     return SeenLog(state.game, state.num_players).lines(state, viewer, reveal=reveal)
 
 
-def _weighted(cands: list[tuple[int, float]], rng: random.Random) -> int:
+def _candidates(s: State, entry: Any, actor: int, key: Any, exact: bool, viewer: Viewer) -> list[tuple[Any, float]]:
+    """The entries that could stand at this step for ``viewer``, with their weights (see the module docstring)."""
+    if exact:
+        return [(entry, 1.0)] if view_key(s.seen_of(entry), viewer) == key else []
+    if actor == CHANCE:
+        return [(a, p) for a, p in s.chance_outcomes() if view_key(s.seen_of(a), viewer) == key]
+    if actor >= 0:
+        legal = [a for a in s.legal_actions(actor) if view_key(s.seen_of(a), viewer) == key]
+        return [(a, 1.0) for a in legal]
+    joints: list[list[Any]] = [list(entry)]
+    for p, part in enumerate(key):
+        if part is None or part[0]:
+            continue
+        probe = list(entry)
+        options = []
+        for a in s.legal_actions(p):
+            probe[p] = a
+            seen = s.seen_of(probe)
+            if not isinstance(seen, Seen) and view_key(seen, viewer)[p] == part:
+                options.append(a)
+        joints = [[*j[:p], a, *j[p + 1 :]] for j in joints for a in options]
+    return [(tuple(j), 1.0) for j in joints if view_key(s.seen_of(j), viewer) == key]
+
+
+def _take(cands: list[tuple[Any, float]], rng: random.Random) -> Any:
+    """Remove and return one candidate, drawn by weight."""
     total = sum(p for _, p in cands)
     x = rng.random() * total
-    for a, p in cands:
-        x -= p
+    k = 0
+    while k < len(cands) - 1:
+        x -= cands[k][1]
         if x < 0:
-            return a
-    return cands[-1][0]
+            break
+        k += 1
+    return cands.pop(k)[0]
 
 
-def resample(state: State, viewer: Viewer, rng: random.Random, tries: int = 2000) -> State:
-    """The default ``State.resample``: see the module docstring for what it samples."""
+def resample(state: State, viewer: Viewer, rng: random.Random, budget: int = 200_000) -> State:
+    """The default ``State.resample``: see the module docstring for what it samples.
+
+    ``budget`` bounds the candidates tried in all; :class:`ResampleError` when it
+    runs out or no world fits what ``viewer`` saw.
+    """
     game, n = state.game, state.num_players
     history, actors = list(state._history), list(state._actors)
     replay = game.new_initial_state(n)
@@ -272,63 +306,33 @@ def resample(state: State, viewer: Viewer, rng: random.Random, tries: int = 2000
         _apply(replay, entry)
     if first < 0:
         return replay
-    for _ in range(tries):
-        s = prefix.clone()
-        if _redraw(s, history, actors, keys, exact, first, viewer, rng):
+    # Depth-first over the steps from ``first``: at each, candidates in a random order drawn by weight.
+    states = [prefix]
+    pending: list[list[tuple[Any, float]] | None] = [None]
+    tried = 0
+    while states:
+        i = first + len(states) - 1
+        s = states[-1]
+        if i == len(history):
             return s
-    raise ResampleError(f"{game.id}: found no position consistent with what {player_name(viewer)} saw in {tries} tries")
-
-
-def _redraw(
-    s: State,
-    history: list[Any],
-    actors: list[int],
-    keys: list[Any],
-    exact: list[bool],
-    first: int,
-    viewer: Viewer,
-    rng: random.Random,
-) -> bool:
-    """Replay ``history[first:]`` onto ``s``, redrawing what ``viewer`` did not see; ``False`` at a dead end."""
-    for i in range(first, len(history)):
-        actor = s.current_player()
-        if actor != actors[i]:
-            return False
-        key = keys[i]
-        entry = history[i]
+        if pending[-1] is None:
+            ok = s.current_player() == actors[i]
+            pending[-1] = _candidates(s, history[i], actors[i], keys[i], exact[i], viewer) if ok else []
+        cands = pending[-1]
+        assert cands is not None
+        if not cands or tried >= budget:
+            if tried >= budget:
+                break
+            states.pop()
+            pending.pop()
+            continue
+        tried += 1
+        child = s.clone()
         try:
-            if exact[i]:
-                if view_key(s.seen_of(entry), viewer) != key:
-                    return False
-                _apply(s, entry)
-            elif actor == CHANCE:
-                cands = [(a, p) for a, p in s.chance_outcomes() if view_key(s.seen_of(a), viewer) == key]
-                if not cands:
-                    return False
-                s.apply_action(_weighted(cands, rng))
-            elif actor >= 0:
-                legal = [a for a in s.legal_actions(actor) if view_key(s.seen_of(a), viewer) == key]
-                if not legal:
-                    return False
-                s.apply_action(rng.choice(legal))
-            else:
-                joint = list(entry)
-                for p, part in enumerate(key):
-                    if part is None or part[0]:
-                        continue
-                    options = []
-                    for a in s.legal_actions(p):
-                        joint[p] = a
-                        seen = s.seen_of(joint)
-                        assert not isinstance(seen, Seen)
-                        if view_key(seen, viewer)[p] == part:
-                            options.append(a)
-                    if not options:
-                        return False
-                    joint[p] = rng.choice(options)
-                if view_key(s.seen_of(joint), viewer) != key:
-                    return False
-                s.apply_actions(joint)
+            _apply(child, _take(cands, rng))
         except IllegalActionError:
-            return False
-    return True
+            continue
+        states.append(child)
+        pending.append(None)
+    why = f"within {budget} tries" if tried >= budget else "at all"
+    raise ResampleError(f"{game.id}: found no position consistent with what {player_name(viewer)} saw {why}")

@@ -5,15 +5,18 @@ Rules: ``docs/rules/ant-trails.md``; clause numbers are cited as ``§n``.
 Seat 0 is Black, who moves first (§3); seat 1 is Red. The board is the hexhex
 of side 6 (91 cells, labels ``a1``…, rows lettered from the top).
 
-Actions (a turn is a sequence of small decisions by the same seat, §4):
+Actions (a turn is a sequence of small decisions by the same seat, §4) are an
+:class:`~boardlab.core.actions.ActionSpace` of four segments:
 
-* ``0 .. 90``: a cell. While placing ants (§5) it is where the next ant goes;
-  after a food tile has been chosen (§6) it is where that tile goes.
-* ``91 .. 102``: choose food tile ``action - 91`` to pick up or move (§6).
-* ``103``: ``done``, end the turn (§4.3).
-* ``104``: ``pass``: a turn with no ant placed and no food moved (§8).
+* ``cell`` (``0 .. 90``): while placing ants (§5) where the next ant goes;
+  after a food tile has been chosen (§6) where that tile goes (``to c4``).
+* ``tile`` (``91 .. 102``): choose a food tile to pick up or move (§6),
+  labelled by what it does (``pick 2 c4``, ``move 3 d5``).
+* ``done`` (``103``): end the turn (§4.3).
+* ``pass`` (``104``): a turn with no ant placed and no food moved (§8).
 
-Chance actions (§2, the setup) are ``cell * 3 + value - 1``: the next food tile
+Chance actions (§2, the setup) are the space ``chance_space``: one segment
+``food`` of cell x value, so ``cell * 3 + value - 1``: the next food tile
 and its value. The 12 positions are drawn uniformly among all sets of 12
 pairwise non-adjacent interior cells: tiles are placed in increasing cell
 order, and each step's probabilities are exact ratios of counts of completions
@@ -32,6 +35,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import scene as sc
+from ..core.actions import ActionSpace, Segment
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, State, win_loss
 from ..core.gametype import Chance, GameType
@@ -224,9 +228,19 @@ class AntTrailsGame(Game):
     def _setup(self) -> None:
         self.board = _board()
         self.n = self.board.n
-        self.select0 = self.n
-        self.done_action = self.n + NUM_TILES
-        self.pass_action = self.done_action + 1
+        labels = self.board.labels
+        self.action_space = ActionSpace(
+            Segment("cell", (("cell", labels),), "{cell}"),
+            Segment("tile", (("tile", NUM_TILES),), lambda t: f"food tile {t + 1}"),
+            Segment("done", (), "done"),
+            Segment("pass", (), "pass"),
+        )
+        self.chance_space = ActionSpace(
+            Segment("food", (("cell", labels), ("value", ("1", "2", "3"))), "food {value} on {cell}")
+        )
+        self.select0 = self.action_space.offset("tile")
+        self.done_action = self.action_space.encode("done")
+        self.pass_action = self.action_space.encode("pass")
         self.toward_exit = bool(self.params["must_move_toward_border_end"])
         self.pickup_then_move = bool(self.params["pickup_then_move"])
         self.one_per_ant = bool(self.params["one_tile_per_ant"])
@@ -234,11 +248,8 @@ class AntTrailsGame(Game):
         self.strict_pass = bool(self.params["pass_when_no_placement"])
         self.tie_break = str(self.params["tie_break"])
 
-    def num_distinct_actions(self) -> int:
-        return self.pass_action + 1
-
     def max_chance_outcomes(self) -> int:
-        return self.n * 3
+        return self.chance_space.size
 
     def max_game_length(self) -> int:
         # A safety cap, far above random play (a few hundred actions, see the rules document).
@@ -555,7 +566,7 @@ class AntTrailsState(State):
     def _place_tile(self, action: int) -> None:
         """§2: chance puts the next food tile on the board."""
         board = self.game.board
-        c, v = divmod(action, 3)
+        _, (c, v) = self.game.chance_space.decode(action)
         v += 1
         t = len(self.tile_value)
         self.tile_value.append(v)
@@ -713,25 +724,18 @@ class AntTrailsState(State):
     # -- notation and views --------------------------------------------------
     def _action_to_string(self, player: int, action: int) -> str:
         game = self.game
-        labels = game.board.labels
-        if player == CHANCE:
-            c, v = divmod(action, 3)
-            if 0 <= c < game.n:
-                return f"food {v + 1} on {labels[c]}"
-            return f"#{action}"
-        if action == game.pass_action:
-            return "pass"
-        if action == game.done_action:
-            return "done"
-        if game.select0 <= action < game.done_action:
-            t = action - game.select0
+        space = game.chance_space if player == CHANCE else game.action_space
+        if action not in space:
+            return super()._action_to_string(player, action)
+        segment, indices = space.decode(action)
+        if segment == "tile":  # named by what it does with the tile, where the tile is on the board
+            t = indices[0]
             if t < len(self.tile_cell) and self.tile_cell[t] >= 0:
                 verb = "pick" if self.tile_holder[t] == -1 else "move"
-                return f"{verb} {self.tile_value[t]} {labels[self.tile_cell[t]]}"
-            return f"food #{t}"
-        if 0 <= action < game.n:
-            return f"to {labels[action]}" if self.phase == DEST else labels[action]
-        return f"#{action}"
+                return f"{verb} {self.tile_value[t]} {game.board.labels[self.tile_cell[t]]}"
+        elif segment == "cell" and self.phase == DEST:
+            return f"to {space.label(action)}"
+        return space.label(action)
 
     def observation(self, player: int | None = None) -> dict[str, Any]:
         labels = self.game.board.labels

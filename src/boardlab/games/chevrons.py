@@ -6,10 +6,14 @@ Seat 0 is Red, who opens (§3); seat 1 is Blue. The board is the triangular
 lattice inside a regular hexagon of side ``board_side`` (§1), from
 :class:`boardlab.geometry.TriLattice`: points, unit edges and unit triangles.
 
-A placement is two decisions by the same seat (§4): action ``e`` (an edge
-index, ``0 .. E-1``) chooses the chevron's first edge, then action ``E + f``
-chooses its second edge ``f``, which must meet ``e`` at 120°. Both actions are
-labelled by the edge they name (``c3-d4``: its two end points).
+A placement is two decisions by the same seat (§4), two segments of the
+:class:`~boardlab.core.actions.ActionSpace`: ``first`` edge ``e`` (action
+``e``, ``0 .. E-1``) chooses the chevron's first edge, then ``second`` edge
+``f`` (action ``E + f``) its second edge, which must meet ``e`` at 120°. The
+actions of the decision being made are labelled by the edge they name
+(``c3-d4``: its two end points); those of the other decision by the space's
+own labels (``first edge c3-d4``, ``second edge c3-d4``), so no two actions
+ever share a label.
 
 State tables are incremental: ``free[e]`` (edge unoccupied and not inside an
 enclosed area), ``mates[e]`` (how many free edges meet ``e`` at 120°) and the
@@ -24,6 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import scene as sc
+from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, State
 from ..core.gametype import GameType
@@ -157,6 +162,12 @@ class ChevronsGame(Game):
         self.board = _board(self.params["board_side"])
         self.num_edges = self.board.num_edges
         b = self.board
+        edges = (("edge", b.edge_labels),)
+        self.action_space = ActionSpace(
+            Segment("first", edges, "first edge {edge}"), Segment("second", edges, "second edge {edge}")
+        )
+        #: The first action of the second-edge decision: edge ``f`` is ``second0 + f``.
+        self.second0 = self.action_space.offset("second")
         self._scene_cells = [
             sc.cell(b.tri_labels[t], b.tri_centres[t], b.tri_polygons[t], label=b.tri_labels[t])
             for t in range(b.num_triangles)
@@ -164,9 +175,6 @@ class ChevronsGame(Game):
             sc.cell(b.point_labels[v], b.xy[v], None, label=b.point_labels[v], radius=0.07, kind="point")
             for v in range(len(b.xy))
         ]
-
-    def num_distinct_actions(self) -> int:
-        return 2 * self.num_edges
 
     def max_game_length(self) -> int:
         # Every placement covers two edges, so a game has at most E actions (§4, §7).
@@ -214,21 +222,21 @@ class ChevronsState(State):
     def _legal_actions(self, player: int) -> list[int]:
         if self.first < 0:
             return self.starts[:]
-        ne = self.game.num_edges
+        second0 = self.game.second0
         free = self.free
-        return [ne + f for f in self.game.board.mates[self.first] if free[f]]
+        return [second0 + f for f in self.game.board.mates[self.first] if free[f]]
 
     def _is_legal(self, player: int, action: int) -> bool:
         ne = self.game.num_edges
         if self.first < 0:
             return 0 <= action < ne and self.free[action] and self.mates[action] > 0
-        f = action - ne
+        f = action - self.game.second0
         return 0 <= f < ne and self.free[f] and f in self.game.board.mates[self.first]
 
     def _explain(self, player: int, action: int) -> str | None:
         b = self.game.board
         ne = self.game.num_edges
-        e = action if self.first < 0 else action - ne
+        e = action if self.first < 0 else action - self.game.second0
         if not 0 <= e < ne:
             if self.first < 0:
                 return "choose the chevron's first edge first (§4.1)"
@@ -249,7 +257,7 @@ class ChevronsState(State):
         game = self.game
         b = game.board
         p = self.to_move
-        e, f = self.first, action - game.num_edges
+        e, f = self.first, action - game.second0
         self.first = -1
         self.owner[e] = p
         self.owner[f] = p
@@ -327,18 +335,21 @@ class ChevronsState(State):
 
     # -- notation and views -----------------------------------------------
     def _action_to_string(self, player: int, action: int) -> str:
-        ne = self.game.num_edges
-        if 0 <= action < 2 * ne:
-            return self.game.board.edge_labels[action % ne]
-        return f"#{action}"
+        space = self.game.action_space
+        if action not in space:
+            return super()._action_to_string(player, action)
+        segment, (e,) = space.decode(action)
+        if segment == ("first" if self.first < 0 else "second"):  # the decision being made: just the edge
+            return self.game.board.edge_labels[e]
+        return space.label(action)
 
     def string_to_action(self, player: int | None, text: str) -> int:
         """Edge labels are accepted with their end points in either order (``d4-c3`` for ``c3-d4``)."""
         e = self.game.board.edge_by_label.get("".join(str(text).split()).lower())
         if e is not None:
-            ne = self.game.num_edges
+            space = self.game.action_space
             legal = self.legal_actions(player)
-            for a in (e, ne + e):
+            for a in (space.encode("first", e), space.encode("second", e)):
                 if a in legal:
                     return a
         return super().string_to_action(player, text)
@@ -378,7 +389,7 @@ def _cube_triangle(b: _Board, tris: tuple[int, ...]) -> int:
 
 def _scene(game: ChevronsGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     b = game.board
-    ne = b.num_edges
+    space = game.action_space
     score = obs["score"]
     if obs["over"]:
         if score[0] == score[1]:
@@ -420,8 +431,9 @@ def _scene(game: ChevronsGame, obs: dict[str, Any], legal: list[tuple[int, str]]
     for lab in obs["last"] or ():
         s["highlights"].append({"at": lab, "kind": "last"})
     for a, label in legal:
-        if 0 <= a < 2 * ne:
-            s["targets"].append({"at": b.edge_labels[a % ne], "action": a, "label": label})
+        if a in space:
+            _, (e,) = space.decode(a)
+            s["targets"].append({"at": b.edge_labels[e], "action": a, "label": label})
     s["status"] = [f"{COLOUR_NAMES[k]}: {score[k]} triangles" for k in (0, 1)] + [
         f"open: {obs['open_triangles']} triangles",
         f"placements: {obs['placements']}",

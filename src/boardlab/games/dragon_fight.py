@@ -7,19 +7,23 @@ facing row 1) (§1, §2). Coordinates: ``x`` 0..4 is the column ``a``..``e``,
 ``y`` 0..4 is the row ``1``..``5``; facings 0..3 are N (toward row 5), E, S, W,
 so a facing in degrees clockwise from up is ``90 * facing``.
 
-Actions (§3, §6):
+Actions (§3, §6), the segments of :data:`ACTIONS` (an
+:class:`~boardlab.core.actions.ActionSpace`):
 
-* ``0 .. 23``: the secret order of a turn, ``4 * movement + attack``: one
-  movement token (:data:`MOVES`) and one attack token (:data:`ATTACKS`),
-  chosen by both seats at one simultaneous node;
-* ``24 .. 29``: give up movement token ``action - 24`` as a wound (§6);
-* ``30 .. 33``: with option ``initial_facing=chosen``, the starting facing
-  (N, E, S, W) each rider picks before turn 1, at one simultaneous node (§2).
+* ``order`` (``0 .. 23``): the secret order of a turn, movement x attack
+  (``4 * movement + attack``): one movement token (:data:`MOVES`) and one
+  attack token (:data:`ATTACKS`), chosen by both seats at one simultaneous node;
+* ``wound`` (``24 .. 29``): give up a movement token as a wound (§6);
+* ``face`` (``30 .. 33``, only with option ``initial_facing=chosen``,
+  :data:`ACTIONS_WITH_FACING`): the starting facing (N, E, S, W) each rider
+  picks before turn 1, at one simultaneous node (§2).
 
 Hidden information (§8): attack tokens of a turn that ended in a collision or
 in a flight off the board are never revealed. ``observation(seat)`` shows a
-seat its own orders and only the opponent's revealed ones; ``resample`` redraws
-the opponent's unrevealed attack tokens.
+seat its own orders and only the opponent's revealed ones, and ``_seen`` says
+the same of each history entry, so the move log a seat reads shows a revealed
+order in full and an unrevealed one as its movement and "a hidden attack";
+``resample`` redraws the opponent's unrevealed attack tokens.
 """
 
 from __future__ import annotations
@@ -28,9 +32,11 @@ import random
 from typing import Any
 
 from ..core import scene as sc
+from ..core.actions import ActionSpace, Segment
 from ..core.constants import SIMULTANEOUS, TERMINAL
 from ..core.game import Game, State, win_loss
 from ..core.gametype import Dynamics, GameType, Information
+from ..core.hidden import Seen
 from ..core.options import Option
 from ..geometry.squaregrid import SquareGrid
 
@@ -43,13 +49,17 @@ MOVES = ("forward", "forward & turn around", "veer left", "veer right", "strafe 
 #: Attack tokens (§5), in token order.
 ATTACKS = ("claw", "breathe fire", "tail whip", "wing buffet")
 CLAW, FIRE, TAIL, WING = range(4)
-N_ORDERS = len(MOVES) * len(ATTACKS)  # 24
-WOUND_BASE = N_ORDERS  # actions 24..29 give up a movement token
-FACE_BASE = WOUND_BASE + len(MOVES)  # actions 30..33 choose a starting facing (option initial_facing)
 ALL_MOVES = (1 << len(MOVES)) - 1
 #: Facing vectors N, E, S, W with y growing toward row 5.
 DIRS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 FACING_NAMES = ("N", "E", "S", "W")
+_ORDER = Segment("order", (("movement", MOVES), ("attack", ATTACKS)), "{movement} + {attack}")
+_WOUND = Segment("wound", (("movement", MOVES),), "give up {movement}")
+ACTIONS = ActionSpace(_ORDER, _WOUND)
+ACTIONS_WITH_FACING = ActionSpace(_ORDER, _WOUND, Segment("face", (("facing", FACING_NAMES),), "face {facing}"))
+N_ORDERS = _ORDER.size  # 24
+WOUND_BASE = ACTIONS.offset("wound")  # actions 24..29 give up a movement token
+FACE_BASE = ACTIONS_WITH_FACING.offset("face")  # actions 30..33 choose a starting facing (option initial_facing)
 START = ((2, 0, 0), (2, SIZE - 1, 2))  # §2: (x, y, facing) of Red and Green
 POINTS_TO_WIN = 3  # §7a
 
@@ -112,7 +122,24 @@ def attack_damage(attack: int, ax: int, ay: int, af: int, tx: int, ty: int, wing
 
 
 def order_label(action: int) -> str:
-    return f"{MOVES[action // 4]} + {ATTACKS[action % 4]}"
+    return ACTIONS.label(action)
+
+
+Place = tuple[int, int, int]
+
+
+def turn_event(start: list[Place], end: list[Place], swap_collides: bool) -> str:
+    """What a turn's movement led to: ``flight`` (§3c), ``collision`` or ``swap collision`` (§3d), else ``attacks``.
+
+    Only after ``attacks`` are the attack tokens revealed (§3e, §8).
+    """
+    if not (on_board(end[0][0], end[0][1]) and on_board(end[1][0], end[1][1])):
+        return "flight"
+    if end[0][:2] == end[1][:2]:
+        return "collision"
+    if swap_collides and end[0][:2] == start[1][:2] and end[1][:2] == start[0][:2]:
+        return "swap collision"
+    return "attacks"
 
 
 class DragonFightGame(Game):
@@ -158,6 +185,7 @@ class DragonFightGame(Game):
     mechanics = ("square grid", "simultaneous secret orders", "facing", "duel")
     game_type = GameType(dynamics=Dynamics.SIMULTANEOUS, information=Information.IMPERFECT)
     playing_time = "5-10 min"
+    seat_names = COLOUR_NAMES
     inventions = (
         "Facings are the four orthogonal directions and each dragon starts facing its opponent; "
         "the text does not say (option initial_facing lets the riders choose) (§2).",
@@ -187,9 +215,7 @@ class DragonFightGame(Game):
             sc.edge("border-green", (0, -0.2), (SIZE, -0.2), owner=1, stroke=INK[1], kind="border"),
         ]
         self.chosen_facing = self.params["initial_facing"] == "chosen"
-
-    def num_distinct_actions(self) -> int:
-        return FACE_BASE + (len(DIRS) if self.chosen_facing else 0)
+        self.action_space = ACTIONS_WITH_FACING if self.chosen_facing else ACTIONS
 
     def max_game_length(self) -> int:
         # A driver's safety cap, never a rule: two evasive dragons could in principle fly forever.
@@ -329,8 +355,9 @@ class DragonFightState(State):
         self.log.append(entry)
         for p in (0, 1):
             self.x[p], self.y[p], self.f[p] = end[p]
-        off = [not on_board(end[p][0], end[p][1]) for p in (0, 1)]
-        if off[0] or off[1]:  # §3c: flight ends the game at once; attacks stay hidden
+        event = turn_event(start, end, params["swap_collides"])
+        if event == "flight":  # §3c: flight ends the game at once; attacks stay hidden
+            off = [not on_board(end[p][0], end[p][1]) for p in (0, 1)]
             entry["event"] = "flight"
             self.hidden.append((len(self._history), len(self.log) - 1))
             self.over = True
@@ -342,10 +369,8 @@ class DragonFightState(State):
                 self.winner = 1 - loser
                 self.end_reason = f"{COLOUR_NAMES[loser]}'s dragon flew off the board"
             return
-        same = end[0][:2] == end[1][:2]
-        swapped = end[0][:2] == start[1][:2] and end[1][:2] == start[0][:2]
-        if same or (swapped and params["swap_collides"]):  # §3d: collision
-            entry["event"] = "collision" if same else "swap collision"
+        if event != "attacks":  # §3d: collision
+            entry["event"] = event
             self.hidden.append((len(self._history), len(self.log) - 1))
             if params["after_collision"] == "return":
                 for p in (0, 1):
@@ -386,36 +411,49 @@ class DragonFightState(State):
         return s
 
     # -- hidden information (§8) ------------------------------------------
+    def _seen(self, actor: int, entry: Any) -> Seen | tuple[Seen | None, ...]:
+        """Orders are revealed together (§3a); an attack token only when the attacks happen (§3e, §8).
+
+        Movement tokens, facings and wounds are always public (§3b, §6).
+        """
+        if actor != SIMULTANEOUS or self.choosing_facing or self.pending[0] or self.pending[1]:
+            return super()._seen(actor, entry)
+        a0, a1 = entry
+        start = [(self.x[p], self.y[p], self.f[p]) for p in (0, 1)]
+        end = [move_dragon(*start[p], (a0, a1)[p] // 4) for p in (0, 1)]
+        if turn_event(start, end, self.game.params["swap_collides"]) == "attacks":
+            return (Seen(order_label(a0)), Seen(order_label(a1)))
+        return tuple(Seen(f"{MOVES[a // 4]} + a hidden attack", {p: order_label(a)}) for p, a in enumerate(entry))
+
     def resample(self, player: int | None, rng: random.Random) -> DragonFightState:
         """A state ``player`` cannot tell from this one: unrevealed opponent attacks are redrawn.
 
-        Every attack token is always available (§3a), so each redraw is uniform
-        over the four. Attacks of a hidden turn had no effect (§3c, §3d), so the
-        rest of the state is unchanged; the result equals replaying the edited
-        history from the start.
+        A fast override of the core's default (which replays the history): every
+        attack token is always available (§3a), so each redraw is uniform over the
+        four, as the default draws it. Attacks of a hidden turn had no effect (§3c,
+        §3d), so the rest of the state is unchanged; the result equals replaying the
+        edited history from the start. New history entries replace the redrawn
+        ones; the entries shared with this state are never changed.
         """
         s = self.clone()
         seats = [q for q in (0, 1) if q != player]
         for hist_index, log_index in self.hidden:
-            joint = s._history[hist_index]
-            assert isinstance(joint, list)
+            joint = list(s._history[hist_index])
             for q in seats:
                 a = joint[q]
                 assert a is not None
                 k = rng.randrange(len(ATTACKS))
                 joint[q] = 4 * (a // 4) + k
                 s.log[log_index]["attacks"][q] = k
+            s._history[hist_index] = tuple(joint)  # a new entry: the shared one is never changed
         return s
 
     # -- notation and views -----------------------------------------------
     def _action_to_string(self, player: int, action: int) -> str:
-        if 0 <= action < N_ORDERS:
-            return order_label(action)
-        if WOUND_BASE <= action < FACE_BASE:
-            return f"give up {MOVES[action - WOUND_BASE]}"
-        if FACE_BASE <= action < FACE_BASE + len(DIRS):
-            return f"face {FACING_NAMES[action - FACE_BASE]}"
-        return f"#{action}"
+        # Every option setting's actions are named (a starting facing too, where the option is off).
+        if action in ACTIONS_WITH_FACING:
+            return ACTIONS_WITH_FACING.label(action)
+        return super()._action_to_string(player, action)
 
     def observation(self, player: int | None = None) -> dict[str, Any]:
         if player is not None and player not in (0, 1):

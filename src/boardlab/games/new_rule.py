@@ -8,13 +8,13 @@ it the coin is flipped (a chance node, §4b) and the seat chooses one of the
 four directions the coin allows (§4c). Settling between rounds (§5) works the
 same way, decided by the round's settler.
 
-Actions:
+Actions (the :class:`~boardlab.core.actions.ActionSpace` ``ACTIONS``):
 
-* ``0 … 63``: a square, row-major from the top-left as drawn (``a8`` is 0,
-  ``h1`` is 63), labelled like chess squares;
-* ``64 … 71``: a direction, clockwise from north: ``N NE E SE S SW W NW``
-  (even: orthogonal, odd: diagonal);
-* chance outcomes ``0`` (heads) and ``1`` (tails).
+* segment ``square`` (``0 … 63``): a square, row-major from the top-left as
+  drawn (``a8`` is 0, ``h1`` is 63), labelled like chess squares;
+* segment ``direction`` (``64 … 71``): a direction, clockwise from north:
+  ``N NE E SE S SW W NW`` (even: orthogonal, odd: diagonal);
+* chance outcomes (``COIN``): ``0`` heads and ``1`` tails.
 
 The state is incremental: ``counts`` per square, ``multi`` (squares holding 2+
 pennies) and the pool are updated move by move; rays from every square in
@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import scene as sc
+from ..core.actions import ActionSpace, Segment
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, State
 from ..core.gametype import Chance, GameType, Utility
@@ -44,9 +45,16 @@ LOSS_MULTI = 4  # §6b-ii: at most this many stacks loses
 
 DIRECTION_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 DIRECTION_STEPS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))  # (dx, dy), y down
-DIR0 = SQUARES  # action of the first direction
-NUM_ACTIONS = SQUARES + len(DIRECTION_NAMES)
-HEADS, TAILS = 0, 1
+GRID = SquareGrid(SIZE, SIZE)
+LABELS = GRID.labels()
+ACTIONS = ActionSpace(
+    Segment("square", (("square", LABELS),), "{square}"),
+    Segment("direction", (("direction", DIRECTION_NAMES),), "{direction}"),
+)
+DIR0 = ACTIONS.offset("direction")  # action of the first direction
+NUM_ACTIONS = ACTIONS.size
+COIN = ActionSpace(Segment("coin", (("face", ("heads", "tails")),), "{face}"))
+HEADS, TAILS = COIN.encode("coin", 0), COIN.encode("coin", 1)
 ORTHOGONAL_ACTIONS = [DIR0 + k for k in range(0, 8, 2)]
 DIAGONAL_ACTIONS = [DIR0 + k for k in range(1, 8, 2)]
 
@@ -54,8 +62,6 @@ DIAGONAL_ACTIONS = [DIR0 + k for k in range(1, 8, 2)]
 SETUP_FLIP, SETUP_PLACE, CHOOSE_SQUARE, FLIP, DIRECTION, SETTLE_CHOOSE, OVER = range(7)
 PHASE_NAMES = ("setup-flip", "setup-place", "choose-square", "flip", "direction", "settle-choose", "over")
 
-GRID = SquareGrid(SIZE, SIZE)
-LABELS = GRID.labels()
 COORDS = tuple(GRID.coords(i) for i in range(SQUARES))
 DARK = tuple(GRID.is_dark(i) for i in range(SQUARES))
 DARK_SQUARES = [i for i in range(SQUARES) if DARK[i]]
@@ -129,6 +135,7 @@ class NewRuleGame(Game):
     rules_version = "1"
     mechanics = ("chance (coin flips)", "square board", "multi-step turns")
     game_type = GameType(chance=Chance.EXPLICIT, utility=Utility.IDENTICAL)
+    action_space = ACTIONS  # the same for every option setting
     playing_time = "20 min"
     inventions = (
         "The default win (option win=blob): every square holding 2+ pennies lies in one 3×3 block and there are at "
@@ -141,11 +148,8 @@ class NewRuleGame(Game):
         "Win and loss are checked only after a whole turn and after a whole settling, never during setup.",
     )
 
-    def num_distinct_actions(self) -> int:
-        return NUM_ACTIONS
-
     def max_chance_outcomes(self) -> int:
-        return 2
+        return COIN.size
 
     def max_game_length(self) -> int:
         # Setup (2 entries per penny); at most 28 turns (the pool), each at most one square choice and a flip and
@@ -406,18 +410,16 @@ class NewRuleState(State):
 
     # -- notation and views ------------------------------------------------------
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == CHANCE:
-            face = "heads" if action == HEADS else "tails" if action == TAILS else f"#{action}"
-            if self.phase == SETUP_FLIP:
-                return f"{face} ({'dark' if action == HEADS else 'light'})"
-            if self.phase == FLIP:
-                return f"{face} ({'orthogonal' if action == HEADS else 'diagonal'})"
-            return face
-        if 0 <= action < SQUARES:
-            return LABELS[action]
-        if DIR0 <= action < NUM_ACTIONS:
-            return DIRECTION_NAMES[action - DIR0]
-        return f"#{action}"
+        if player != CHANCE:
+            return super()._action_to_string(player, action)  # the square or the direction (ACTIONS)
+        if action not in COIN:
+            return str(action)
+        face = COIN.label(action)
+        if self.phase == SETUP_FLIP:
+            return f"{face} ({'dark' if action == HEADS else 'light'})"
+        if self.phase == FLIP:
+            return f"{face} ({'orthogonal' if action == HEADS else 'diagonal'})"
+        return face
 
     def observation(self, player: int | None = None) -> dict[str, Any]:
         goal, goal_text = self.goal()

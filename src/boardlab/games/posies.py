@@ -483,6 +483,21 @@ class PosiesState(PhasedState):
         return s
 
     # -- hidden information (§8.2) -----------------------------------------
+    def _seen(self, actor: int, entry: Any) -> Seen | tuple[Seen | None, ...]:
+        """§8.2: a seat's drawn posy is seen by that seat alone; everything else is public."""
+        if actor == CHANCE and self.phase == DRAW and isinstance(entry, int) and 0 <= entry < len(COLOURS):
+            k = self.hidden.index(-1)
+            return Seen(f"seat {k} drew a hidden posy", {k: f"seat {k} drew {COLOURS[entry]}"})
+        seen = super()._seen(actor, entry)
+        if not self.game.hidden_colour or not isinstance(seen, Seen) or not isinstance(entry, int):
+            return seen
+        after = self.clone()
+        after.apply_action(entry)
+        if after.phase != OVER:
+            return seen
+        shown = ", ".join(f"seat {k} {COLOURS[h]}" for k, h in enumerate(after.hidden) if h >= 0)
+        return Seen(f"{seen.public}; the game is over and the hidden posies are shown: {shown}")  # §8.2
+
     def _viewer(self, player: int | None) -> int | None:
         if player is None:
             return None

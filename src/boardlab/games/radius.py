@@ -11,9 +11,10 @@ decisions by the same seat (§5.1), each a legal action on its own:
   ``n`` times;
 * a blocked player (§6): the single action ``pass``.
 
-Actions ``0 .. cells-1`` are cell indices (labels ``a1``…, rows lettered from
-the top); action ``cells`` is ``pass``. The meaning of a cell action depends on
-the phase, which the observation and the prompt spell out.
+The action space (:class:`~boardlab.core.actions.ActionSpace`) is segment
+``cell`` (actions ``0 .. cells-1``, labels ``a1``…, rows lettered from the
+top), then segment ``pass`` (action ``cells``). The meaning of a cell action
+depends on the phase, which the observation and the prompt spell out.
 
 Speed: the board, its neighbour lists and the straight rays from every cell
 (at most 6 cells long, since no destination has more than 6 neighbours, §4.4)
@@ -26,6 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import scene as sc
+from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
 from ..core.gametype import GameType
@@ -132,16 +134,16 @@ class RadiusGame(Game):
         board, self.full_rays, self.rays = _board(self.params["board_side"])
         self.board = board
         self.n = len(board)
-        self.pass_action = self.n
+        self.action_space = ActionSpace(
+            Segment("cell", (("cell", board.labels),), "{cell}"), Segment("pass", (), "pass")
+        )
+        self.pass_action = self.action_space.encode("pass")
         self.neighbours = board.neighbours
         polys = board.cell_polygons(1.0)
         self._scene_cells = [
             sc.cell(board.labels[i], polygon_center(p), p, label=board.labels[i]) for i, p in enumerate(polys)
         ]
         self._viewbox = bounding_box([pt for p in polys for pt in p], margin=0.6)
-
-    def num_distinct_actions(self) -> int:
-        return self.n + 1
 
     def max_game_length(self) -> int:
         # §8: at most cells-4 moves of at most 8 decisions each, at most one pass per move, 4 placements.
@@ -390,13 +392,6 @@ class RadiusState(State):
         return s
 
     # -- notation and views -----------------------------------------------
-    def _action_to_string(self, player: int, action: int) -> str:
-        if action == self.game.pass_action:
-            return "pass"
-        if 0 <= action < self.game.n:
-            return self.game.board.labels[action]
-        return f"#{action}"
-
     def observation(self, player: int | None = None) -> dict[str, Any]:
         g = [self.groups(0), self.groups(1)]
         return {

@@ -4,10 +4,11 @@ Rules: ``docs/rules/trivalent.md``; clause numbers are cited as ``§n``.
 
 Seat 0 opens as Blue (§2.1); with the pie rule (§2.2) seat 1 may take Blue
 over. A turn places three stones on three adjacent points (§3), one decision
-each: the mover's two stones first, then the opponent's stone (§3.4). An
-action is a point index (reading order: top to bottom, then left to right;
-labels are a column letter and a level number, ``f5``); action
-``len(points)`` is the pie swap.
+each: the mover's two stones first, then the opponent's stone (§3.4). The
+action space (:class:`~boardlab.core.actions.ActionSpace`) is segment
+``point``, a point index (reading order: top to bottom, then left to right;
+labels are a column letter and a level number, ``f5``), then segment
+``swap``, the pie swap (action ``len(points)``).
 
 The board is data: a :class:`~boardlab.geometry.BoardData` of the corners of
 a hexagonal board of hex cells, built from the cells' corners, with the
@@ -28,6 +29,7 @@ from importlib import resources
 from typing import Any
 
 from ..core import scene as sc
+from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
 from ..core.gametype import GameType
@@ -218,8 +220,11 @@ class TrivalentGame(Game):
         self.board = _board(p["board_side"], p["orientation"], p["blocked"])
         board = self.board
         self.n = n = len(board)
-        self.swap_action = n
         self.labels = board.ids
+        self.action_space = ActionSpace(
+            Segment("point", (("point", board.ids),), "{point}"), Segment("swap", (), "swap")
+        )
+        self.swap_action = self.action_space.encode("swap")
         self.pie = bool(p["pie"])
         self.column_rule: str = p["column_rule"]
         self.next_groups = p["tie_break"] == "next_groups"
@@ -306,9 +311,6 @@ class TrivalentGame(Game):
             "source": self.board.source,
         }
         return meta
-
-    def num_distinct_actions(self) -> int:
-        return self.n + 1
 
     def max_game_length(self) -> int:
         # Every action but the one swap fills a point, so no game is longer than the playable points + 1.
@@ -546,13 +548,6 @@ class TrivalentState(State):
         self._start_turn()
 
     # -- notation and views -----------------------------------------------
-    def _action_to_string(self, player: int, action: int) -> str:
-        if action == self.game.swap_action:
-            return "swap"
-        if 0 <= action < self.game.n:
-            return self.game.labels[action]
-        return f"#{action}"
-
     def observation(self, player: int | None = None) -> dict[str, Any]:
         return {
             "board_side": self.game.params["board_side"],

@@ -16,10 +16,10 @@ function aiChoices(g) {
 
 function gameCard(g) {
   const players = g.min_players === g.max_players ? `${g.min_players}` : `${g.min_players}–${g.max_players}`;
-  const chips = el("div", { class: "chips" }, ...g.mechanics.map((m) => el("span", { class: "chip" }, m)));
-  const has = (word) => g.mechanics.some((m) => m.toLowerCase().includes(word));
-  if (g.cooperative && !has("cooperative")) chips.append(el("span", { class: "chip" }, "cooperative"));
-  if (!g.perfect_information && !has("hidden")) chips.append(el("span", { class: "chip" }, "hidden information"));
+  // The declared game type first (information, chance, co-operation, and what a variant changes), then the mechanics.
+  const type = g.game_type || { tags: [], variants: [] };
+  const words = [...type.tags, ...type.variants.map((v) => v.text), ...g.mechanics];
+  const chips = el("div", { class: "chips" }, ...words.map((m) => el("span", { class: "chip" }, m)));
   const card = el("article", { class: "game-card", "data-game": g.id },
     el("h3", {}, g.title),
     el("div", { class: "facts" }, `${players} player${g.max_players > 1 ? "s" : ""}${g.playing_time ? ` · ${g.playing_time}` : ""}`),
