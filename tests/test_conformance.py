@@ -370,6 +370,10 @@ def test_action_labels_are_distinct_words_that_name_their_action(game_id: str, o
                 assert len(set(keys)) == len(keys), f"two legal actions share a label: {labels}"
                 for a, label in zip(legal, labels):
                     assert s.string_to_action(p, label) == a
+            if p >= 0 and space is not None and len(legal) > 0:
+                # Every action of the space is named in words, even where illegal (error messages use the names).
+                every = [s.action_to_string(p, a) for a in range(space.size)]
+                assert not [x for x in every if not x.strip() or NUMBER_LABEL.search(x)], every
 
 
 # -- hidden information and immutable history (Core v2 items 1 and 2) -------------------------------------------
@@ -520,9 +524,3 @@ def test_an_mcts_game_record_replays_to_the_same_end(game_id: str) -> None:
     again = rec.replay()
     assert fingerprint(again) == fingerprint(state)
     assert again.returns() == state.returns() and again.move_log(0) == state.move_log(0)
-
-
-            if p >= 0 and space is not None and len(legal) > 0:
-                # Every action of the space is named in words, even where illegal (error messages use the names).
-                every = [s.action_to_string(p, a) for a in range(space.size)]
-                assert not [x for x in every if not x.strip() or NUMBER_LABEL.search(x)], every

@@ -408,43 +408,6 @@ class HamletState(PhasedState):
         return s
 
     # -- hidden information (§9) ----------------------------------------------
-    def _seen(self, actor: int, entry: Any) -> Seen | tuple[Seen | None, ...]:
-        """What each viewer is shown of a step (§9): deals and draws only to the seat that gets the card.
-
-        A trade shows both seats both cards (§6b); locks and draws are public,
-        and the step that ends a round reveals both cards to everyone (§4d).
-        """
-        if not self.rounds or not isinstance(entry, int):
-            return super()._seen(actor, entry)
-        r = self.rounds[-1]
-        st = r.stage
-        if st in (DEAL_FIRST, DEAL_SECOND):
-            seat = r.first if st == DEAL_FIRST else r.second
-            return Seen(f"dealt a card to seat {seat}", {seat: f"dealt {CARDS[entry]} to seat {seat}"})
-        if st == ACT_FIRST and entry == TRADE:
-            f, s = r.first, r.second
-            text = f"traded: seat {f} now holds {CARDS[r.hand[s]]}, seat {s} holds {CARDS[r.hand[f]]}"
-            return Seen("traded cards", {f: text, s: text})
-        if st in (DRAW_FIRST, DRAW_SECOND):
-            seat = r.first if st == DRAW_FIRST else r.second
-            public, private = f"seat {seat} drew a card", f"seat {seat} drew {CARDS[entry]}"
-            if st == DRAW_SECOND:
-                hands = r.hand[:]
-                hands[seat] = entry
-                end = self._round_end_text(r.first, hands)
-                public, private = f"{public}; {end}", f"{private}; {end}"
-            return Seen(public, {seat: private})
-        label = ("locked", "traded", "chose to draw")[entry] if 0 <= entry < 3 else f"#{entry}"
-        if st == ACT_SECOND and entry == LOCK:
-            return Seen(f"{label}; {self._round_end_text(r.first, r.hand)}")
-        return Seen(label)
-
-    @staticmethod
-    def _round_end_text(first: int, hands: list[int]) -> str:
-        """§4d: both cards shown; the one that defeats the other wins the round."""
-        winner = first if beats(hands[first], hands[1 - first]) else 1 - first
-        return f"seat 0 showed {CARDS[hands[0]]}, seat 1 showed {CARDS[hands[1]]}: seat {winner} wins the round"
-
     def _viewer(self, player: int | None) -> int:
         if player is None:
             return SPECTATOR

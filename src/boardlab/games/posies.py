@@ -41,6 +41,7 @@ from typing import Any
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
 from ..core.constants import CHANCE, TERMINAL
+from ..core.errors import IllegalActionError
 from ..core.game import Game
 from ..core.gametype import Chance, GameType, Information, when
 from ..core.hidden import Seen
@@ -483,21 +484,6 @@ class PosiesState(PhasedState):
         return s
 
     # -- hidden information (§8.2) -----------------------------------------
-    def _seen(self, actor: int, entry: Any) -> Seen | tuple[Seen | None, ...]:
-        """§8.2: a seat's drawn posy is seen by that seat alone; everything else is public."""
-        if actor == CHANCE and self.phase == DRAW and isinstance(entry, int) and 0 <= entry < len(COLOURS):
-            k = self.hidden.index(-1)
-            return Seen(f"seat {k} drew a hidden posy", {k: f"seat {k} drew {COLOURS[entry]}"})
-        seen = super()._seen(actor, entry)
-        if not self.game.hidden_colour or not isinstance(seen, Seen) or not isinstance(entry, int):
-            return seen
-        after = self.clone()
-        after.apply_action(entry)
-        if after.phase != OVER:
-            return seen
-        shown = ", ".join(f"seat {k} {COLOURS[h]}" for k, h in enumerate(after.hidden) if h >= 0)
-        return Seen(f"{seen.public}; the game is over and the hidden posies are shown: {shown}")  # §8.2
-
     def _viewer(self, player: int | None) -> int | None:
         if player is None:
             return None
@@ -541,7 +527,7 @@ class PosiesState(PhasedState):
 
         The core's default (``boardlab.core.hidden.resample``) replays the whole
         game; this draws the same distribution directly. Only the draws are
-        hidden (``_draw_seen``), and nothing but the hidden posies and the bag
+        hidden until the end (``_draw_seen``, ``_shown_at_end``), and nothing but the hidden posies and the bag
         depends on them, so the copy is this state with the unseen draws dealt
         again from what the viewer cannot rule out, uniformly (each draw is
         uniform over the bag), and a history of its own: this one with those
@@ -670,7 +656,27 @@ def _draw_label(s: PosiesState, player: int, action: int) -> str | None:
 def _draw_seen(s: PosiesState, actor: int, colour: int) -> Seen:
     """§8.2: the drawn posy is seen by the seat that draws it alone."""
     k = s.hidden.index(-1)
-    return Seen(f"seat {k} drew a posy in secret", {k: f"seat {k} drew {COLOURS[colour]}"})
+    return _shown_at_end(s, colour, Seen(f"seat {k} drew a posy in secret", {k: f"seat {k} drew {COLOURS[colour]}"}))
+
+
+def _shown_at_end(s: PosiesState, action: int, seen: Seen) -> Seen:
+    """§8.2: the step that ends a hidden-colour game shows every hidden posy, to everyone."""
+    if not s.game.hidden_colour:
+        return seen
+    after = s.clone()
+    try:
+        after.apply_action(action)
+    except IllegalActionError:  # asked about an action that is not legal here: nothing is shown
+        return seen
+    if after.phase != OVER:
+        return seen
+    shown = ", ".join(f"seat {k} {COLOURS[h]}" for k, h in enumerate(after.hidden) if h >= 0)
+    return Seen(f"{seen.full_text()}; the game is over and the hidden posies are shown: {shown}")
+
+
+def _turn_seen(s: PosiesState, actor: int, action: int) -> Seen:
+    """A turn's steps are public (§4, §5); the one that ends the game shows the hidden posies (§8.2)."""
+    return _shown_at_end(s, action, Seen(s.action_to_string(actor, action)))
 
 
 # §4 a turn: the first posy of a pair, one that has a partner (§4.1, §4.2).
@@ -845,6 +851,7 @@ PHASES = phase_table(
         is_legal=_is_partner,
         apply=_partner,
         explain=_explain_partner,
+        seen=_turn_seen,
         prompt=_second_posy_prompt,
     ),
     Phase(
@@ -854,6 +861,7 @@ PHASES = phase_table(
         is_legal=_is_group_head,
         apply=_keep,
         explain=_explain_keep,
+        seen=_turn_seen,
         label=_keep_label,
         prompt=_seat_prompt("Your move split a group: choose which of the smallest groups to take."),
     ),
