@@ -154,7 +154,7 @@ class DuelGame(_Game):
     """Both pick 0-2 at once; the higher pick wins, but seat 1 may then steal a tie with action 1."""
 
     id = "test-duel"
-    game_type = GameType(dynamics=Dynamics.SIMULTANEOUS, information=Information.IMPERFECT)
+    game_type = GameType(dynamics=Dynamics.SIMULTANEOUS)  # picks are simultaneous, but nothing stays hidden
 
     def num_distinct_actions(self) -> int:
         return 3

@@ -35,6 +35,9 @@ def test_full_game_against_the_ai_then_replay(server, new_page) -> None:
     page.goto(server.url + "/")
     page.wait_for_selector("#lobby[data-ready='1']")
     assert page.locator(".game-card").count() >= 1
+    # The declared game type is shown as chips: Posies is perfect information unless its variant hides a colour.
+    posies = page.locator(".game-card[data-game='posies'] .chip").all_inner_texts()
+    assert "perfect information" in posies and "hidden information when variant is hidden_colour" in posies
     page.click("[data-new='blast-radius']")
     page.select_option("#opt-board_side", "5")
     assert page.locator("#seat-1").input_value().startswith("ai:")

@@ -139,3 +139,42 @@ def test_every_game_renders_along_a_random_game(game_id: str) -> None:
             )
         else:
             state.apply_action(rng.choice(state.legal_actions()))
+
+
+def _demo_scene(viewer: int | None) -> dict:
+    from scene_minigame import SceneDemoGame
+
+    state = SceneDemoGame().new_initial_state()
+    state.apply_action(5)  # chance rolls a five
+    return state.scene(viewer)
+
+
+def _ansi(scene: dict) -> str:
+    import io
+
+    from rich.console import Console
+
+    from boardlab.cli.render import render_scene
+
+    console = Console(file=io.StringIO(), width=120, color_system="truecolor", force_terminal=True)
+    console.print(render_scene(scene))
+    return console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_cards_dice_pictures_and_face_down_pieces_in_the_terminal() -> None:
+    red = scene_text(_demo_scene(0))
+    blue = scene_text(_demo_scene(1))
+    print("Red's view:", red, "", "Blue's view:", blue, sep="\n")  # the demonstration, in the test output
+    assert "Die: ⟨⚄ 5⟩" in red  # a die shows its face and its number
+    assert "● Red's hand: [7♥] [Q♠] [4 ▀█▀]" in red  # value and suit; a T tetromino picture
+    assert "Discard pile: [2 ⢽⠭⢽] (star ⣾⣷)" in red  # a fence card and a star token, drawn in braille
+    assert "● Red's hand: [▒▒] [▒▒] [▒▒]" in blue  # face down for Blue
+    board = red.splitlines()[:7]
+    assert sum(line.count("▒") for line in board) == 2  # Blue's two sentries, face down for Red
+    assert "○8" in blue and "○3" in blue  # Blue sees its sentries' ranks
+    # Colours: face-down pieces and Red's card backs in their owner's colour, hearts in red.
+    blue_rgb = "38;2;0;114;178"  # SEAT_COLOURS[1] #0072B2
+    red_rgb = "38;2;213;94;0"  # SEAT_COLOURS[0] #D55E00
+    coloured = _ansi(_demo_scene(0))
+    assert any(blue_rgb in line and "▒" in line for line in coloured.splitlines())
+    assert f"{red_rgb}" in _ansi(_demo_scene(1)).split("Red's hand")[1].splitlines()[0]

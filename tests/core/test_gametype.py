@@ -62,6 +62,8 @@ def test_games_derive_perfect_information_and_cooperative_from_their_type() -> N
     hidden = boardlab.make("posies", variant="hidden_colour")
     assert hidden.perfect_information is False and hidden.game_type.information is Information.IMPERFECT
     assert type(hidden).game_type.variants  # the class keeps the declaration
+    assert type(hidden).perfect_information is False  # some option setting hides information
+    assert type(boardlab.make("radius")).perfect_information is True
     assert boardlab.make("new-rule").cooperative is True
     assert boardlab.make("radius").cooperative is False
     meta = hidden.metadata()

@@ -51,7 +51,8 @@ import pyspiel
 
 import boardlab
 from boardlab.core.constants import CHANCE, SIMULTANEOUS
-from boardlab.core.game import Game, State
+from boardlab.core.driver import apply_entry, next_decision, replay
+from boardlab.core.game import Game, HistoryEntry, State
 from boardlab.core.gametype import Chance, Dynamics, Utility
 from boardlab.core.play import sample_chance
 
@@ -229,11 +230,12 @@ class BoardlabSpielState(pyspiel.State):
         return self._box.state.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        self._box.state.apply_action(int(action))
+        apply_entry(self._box.state, int(action))
 
     def _apply_actions(self, actions: list[int]) -> None:
         s = self._box.state
-        s.apply_actions([int(a) if s.legal_actions(p) else None for p, a in enumerate(actions)])
+        deciding = next_decision(s).seats  # a seat with nothing to decide sent the "pass" action 0
+        apply_entry(s, [int(a) if p in deciding else None for p, a in enumerate(actions)])
 
     def _action_to_string(self, player: int, action: int) -> str:
         s = self._box.state
@@ -296,16 +298,14 @@ class Observer:
             # Nothing is hidden: the history is the information state.
             return json.dumps(s.history()) + "\n" + json.dumps(self._view(s, player), sort_keys=True)
         # Perfect recall: the distinct successive observations of this seat since the start.
-        replay = s.game.new_initial_state(s.num_players)
-        seen = [json.dumps(self._view(replay, player), sort_keys=True)]
-        for entry in s.history():
-            if isinstance(entry, list):
-                replay.apply_actions(entry)
-            else:
-                replay.apply_action(entry)
-            text = json.dumps(self._view(replay, player), sort_keys=True)
-            if text != seen[-1]:
+        seen: list[str] = []
+
+        def look(before: State, _entry: HistoryEntry | None = None) -> None:
+            text = json.dumps(self._view(before, player), sort_keys=True)
+            if not seen or text != seen[-1]:
                 seen.append(text)
+
+        look(replay(s.game, s.history(), s.num_players, on_step=look))
         return "\n".join(seen)
 
 

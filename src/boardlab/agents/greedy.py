@@ -24,7 +24,7 @@ from ..core.view import SeatView
 from .base import register_agent
 from .mcts import evaluation_of
 from .params import AgentParams
-from .rollout import random_rollout
+from .rollout import has_evaluation, random_rollout
 
 
 class GreedyAgent:
@@ -57,7 +57,7 @@ class GreedyAgent:
                 d = self._after(view, a)
                 value = None if d.is_terminal() else evaluation_of(d, seat)
                 if samples is None:  # decided on the first look: the game evaluates, or we play out
-                    has_eval = value is not None or (d.is_terminal() and hasattr(d, "evaluate"))
+                    has_eval = value is not None or (d.is_terminal() and has_evaluation(d))
                     samples = 1 if has_eval and view.game.perfect_information else self.playouts
                 if value is None:
                     value = d.returns()[seat] if d.is_terminal() else random_rollout(d, rng, self.cap)[seat]

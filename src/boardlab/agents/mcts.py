@@ -118,13 +118,11 @@ def _uct_child(node: Node, cp: int, ce: float) -> tuple[Any, Node]:
 def evaluation_of(state: State, seat: int) -> float | None:
     """The game's own evaluation of ``state`` for ``seat``, or ``None`` if the game has none.
 
-    Games opt in by defining ``evaluate(self, seat) -> float`` on their State:
-    an estimate of ``returns()[seat]`` in the same scale.
+    Games opt in by overriding :meth:`State.evaluate`: an estimate of
+    ``returns()[seat]`` in the same scale.
     """
-    evaluate = getattr(state, "evaluate", None)
-    if evaluate is None:
-        return None
-    return float(evaluate(seat))
+    value = state.evaluate(seat)
+    return None if value is None else float(value)
 
 
 class MCTSAgent:

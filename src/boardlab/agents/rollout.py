@@ -25,7 +25,14 @@ def random_rollout(d: State, rng: random.Random, cap: int, depth: int = 0) -> li
         left = depth
     if left > 0:
         d.play_random(rng.random, left)
-    evaluate = getattr(d, "evaluate", None)
-    if d.is_terminal() or evaluate is None:
+    if d.is_terminal():
         return d.returns()
-    return [float(evaluate(p)) for p in range(d.num_players)]
+    values = [d.evaluate(p) for p in range(d.num_players)]
+    if any(v is None for v in values):  # the game has no evaluation (the default)
+        return d.returns()
+    return [float(v) for v in values]  # type: ignore[arg-type]
+
+
+def has_evaluation(state: State) -> bool:
+    """Whether the game of ``state`` has its own evaluation (overrides :meth:`State.evaluate`)."""
+    return type(state).evaluate is not State.evaluate

@@ -24,11 +24,11 @@ from rich.console import Console
 from rich.text import Text
 
 from ..agents import Agent, make_agent
-from ..core.constants import CHANCE, SIMULTANEOUS
+from ..core import driver
+from ..core.constants import CHANCE
 from ..core.errors import IllegalActionError, UnknownActionString
 from ..core.game import Game, State
-from ..core.play import sample_chance
-from ..core.record import GameRecord, outcome
+from ..core.record import GameRecord
 from ..core.view import SeatView
 from .main import CliError, app, cli_errors, fail, load_game, stdin_reader
 from .render import moves_text, render_scene
@@ -96,19 +96,10 @@ def find_action(state: State, seat: int, text: str) -> int | None:
 
 
 def result_text(state: State, names: Sequence[str]) -> str:
-    """The game's result in words, from its returns."""
-    res = outcome(state.returns())
-    returns = ", ".join(f"{r:g}" for r in res["returns"])
-    if res["draw"]:
-        what = "A draw."
-    elif len(res["winners"]) == state.num_players and state.num_players > 1:
-        what = "Everyone wins together."
-    elif res["winners"]:
-        who = " and ".join(names[w] for w in res["winners"])
-        what = f"{who} {'wins' if len(res['winners']) == 1 else 'win'}."
-    else:
-        what = "Nobody wins."
-    return f"{what} (returns: {returns})"
+    """The game's result in words (:func:`boardlab.core.driver.result_text`, as onlookers see it), with the returns."""
+    returns = state.returns()
+    what = driver.result_text(state.game, returns, names)
+    return f"{what} (returns: {', '.join(f'{float(r):g}' for r in returns)})"
 
 
 class PlaySession:
@@ -142,6 +133,8 @@ class PlaySession:
         self.names = [f"seat {p} ({spec})" for p, spec in enumerate(self.seats)]
         #: Hot-seat with hidden information: views only after a "pass the device" screen.
         self.guarded = len(self.humans) > 1 and not game.perfect_information
+        #: What undo may take back (:func:`boardlab.core.driver.undo_point`): one human is a game against the AI.
+        self.mode = "hotseat" if len(self.humans) > 1 else "ai"
         self.viewer: int | None = None
 
     # -- output and input -------------------------------------------------
@@ -178,18 +171,19 @@ class PlaySession:
         return "over"
 
     def step(self) -> None:
+        """One decision (:func:`boardlab.core.driver.next_decision`), applied through the driver."""
         state = self.state
-        cp = state.current_player()
-        if cp == CHANCE:
-            a = sample_chance(state, self.rng)
+        decision = driver.next_decision(state)
+        if decision.kind == "chance":
+            a = driver.sample_chance(state, self.rng)
             label = state.action_to_string(CHANCE, a)
-            state.apply_action(a)
+            driver.apply_entry(state, a)
             self.announce("chance", label)
-        elif cp == SIMULTANEOUS:
+        elif decision.kind == "simultaneous":
             joint: list[int | None] = []
-            deciding = [p for p in self.humans if state.legal_actions(p)]
+            deciding = [p for p in self.humans if p in decision.seats]
             for p in range(state.num_players):
-                if not state.legal_actions(p):
+                if p not in decision.seats:
                     joint.append(None)
                 elif p in self.agents:
                     joint.append(self.agent_action(p))
@@ -200,18 +194,19 @@ class PlaySession:
                         return
                     joint.append(choice)
             labels = [(p, state.action_to_string(p, a)) for p, a in enumerate(joint) if a is not None]
-            state.apply_actions(joint)
+            driver.apply_entry(state, joint)
             if self.game.perfect_information:
                 self.say("Revealed: " + "; ".join(f"{self.names[p]}: {lab}" for p, lab in labels))
-        elif cp in self.agents:
+        elif decision.kind == "seat" and decision.seats[0] in self.agents:
+            cp = decision.seats[0]
             a = self.agent_action(cp)
             label = state.action_to_string(cp, a)
-            state.apply_action(a)
+            driver.apply_entry(state, a)
             self.announce(self.names[cp], label)
-        else:
-            a = self.human_decision(cp)
+        elif decision.kind == "seat":
+            a = self.human_decision(decision.seats[0])
             if a is not None:
-                state.apply_action(a)
+                driver.apply_entry(state, a)
 
     def announce(self, who: str, label: str) -> None:
         if self.game.perfect_information:
@@ -302,21 +297,14 @@ class PlaySession:
         return legal[0][1] if legal else "MOVE"
 
     def undo(self, seat: int) -> bool:
+        """Take back what :func:`boardlab.core.driver.undo_point` allows (against agents or hot-seat)."""
         state = self.state
-        point = state.undo_point(seat)
+        point = driver.undo_point(state, seat, self.mode, self.humans)
         if point is None:
-            self.say(
-                "Nothing to undo: undo never reaches back across a chance event or a hidden reveal, "
-                "nor before your first move."
-            )
+            self.say(driver.undo_refusal(state, seat, self.mode))
             return False
-        others = {a for a in state.actors()[point + 1 :] if a in self.humans and a != seat}
-        if others:
-            who = " and ".join(self.names[a] for a in sorted(others))
-            self.say(f"Cannot undo: {who} has moved since your last move.")
-            return False
-        taken = len(state.history()) - point
-        self.state = self.game.state_from_history(state.history()[:point], state.num_players)
+        taken = state.move_number() - point
+        self.state = driver.replay(self.game, state.history()[:point], state.num_players)
         self.say(f"Took back {taken} move{'s' if taken != 1 else ''}.")
         return True
 

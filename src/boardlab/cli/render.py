@@ -8,8 +8,11 @@ hexagonal and square boards square. Each cell shows its piece (a seat glyph in
 the seat's colour, plus the piece's label, e.g. a tower's height), or, when
 empty, its coordinate (or ``·`` when the coordinates are printed along the
 edges). Fills colour a cell's background; the last move is bracketed ``[ ]``.
-Below the board come the zones (hands, piles, tokens; face-down items are
-``▒``), the players, the status lines and the prompt.
+Below the board come the zones (hands, piles, tokens, dice), the players, the
+status lines and the prompt. A card shows its value and suit (``[7♥]``), in its
+colour; a die its face and number (``⟨⚄ 5⟩``); a picture is drawn in block or
+braille characters (``▀█▀``, a T tetromino). Face-down pieces and items are
+``▒``, in their owner's colour.
 
 Glyphs differ per seat (``● ○ ▲ ■``), so a board stays legible without colour.
 
@@ -76,7 +79,9 @@ def seat_glyph(seat: int | None) -> str:
 
 
 def piece_colour(p: dict[str, Any]) -> str | None:
-    """A piece's own ``colour`` when the scene gives one, else its owner's seat colour."""
+    """A piece's own ``colour`` when the scene gives one, else its owner's seat colour (face down: the owner's)."""
+    if p.get("face_down"):
+        return seat_colour(p.get("owner"))
     return palette_colour(p.get("colour")) or seat_colour(p.get("owner"))
 
 
@@ -303,8 +308,8 @@ def board_lines(scene: dict[str, Any]) -> list[Text]:
         bg = palette_colour(c.get("fill"))
         text = texts[c["id"]]
         if ps:
-            shown = next((q for q in ps if not q.get("face_down")), None)
-            fg = (piece_colour(shown) if shown else None) or (_text_on(bg) if bg else None)
+            shown = next((q for q in ps if not q.get("face_down")), ps[0])
+            fg = piece_colour(shown) or (_text_on(bg) if bg else None)
             style = Style(color=fg, bgcolor=bg, bold=True)
         else:
             text = "·" if complete or not c.get("label") else _clip(c["label"], slot)
@@ -405,9 +410,13 @@ def zone_lines(scene: dict[str, Any]) -> list[Text]:
             t.append(" —", Style(dim=True))
         for it in z.get("items", []):
             left, right = ITEM_BRACKETS.get(it.get("kind", "card"), ("[", "]"))
-            label = FACE_DOWN * 2 if it.get("face_down") else str(it.get("label", ""))
+            label = item_text(it)
             t.append(" ")
-            style = Style(reverse=True) if it["id"] in marked else None
+            if it.get("face_down"):
+                back = it.get("owner") if it.get("owner") is not None else owner  # whose back it shows
+                style = Style(color=seat_colour(back), reverse=it["id"] in marked)
+            else:
+                style = Style(color=palette_colour(it.get("colour")) or _suit_ink(it), reverse=it["id"] in marked)
             t.append(f"{left}{label}{right}", style)
             for p in pieces.get(it["id"], []):
                 t.append(piece_text(p), Style(color=piece_colour(p), bold=True))
@@ -417,6 +426,88 @@ def zone_lines(scene: dict[str, Any]) -> list[Text]:
                 t.append(f" {detail}", Style(dim=True))
         out.append(t)
     return out
+
+
+SUIT_GLYPHS = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
+RED_SUITS = {"hearts", "diamonds", "♥", "♦"}
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+
+
+def _suit(it: dict[str, Any]) -> str:
+    suit = it.get("suit")
+    return SUIT_GLYPHS.get(str(suit).lower(), str(suit)) if suit else ""
+
+
+def _suit_ink(it: dict[str, Any]) -> str | None:
+    suit = str(it.get("suit") or "").lower()
+    return "#d04040" if suit in RED_SUITS else None
+
+
+def item_text(it: dict[str, Any]) -> str:
+    """An item as text inside its brackets.
+
+    >>> item_text({"kind": "card", "label": "seven of hearts", "value": 7, "suit": "hearts"})
+    '7♥'
+    >>> item_text({"kind": "die", "label": "five", "value": 5})
+    '⚄ 5'
+    >>> item_text({"kind": "card", "label": "T", "picture": {"grid": [3, 2], "cells": [[0, 0], [1, 0], [2, 0], [1, 1]]}})
+    'T ▀█▀'
+    >>> item_text({"kind": "card", "label": "secret", "face_down": True})
+    '▒▒'
+    """
+    if it.get("face_down"):
+        return FACE_DOWN * 2
+    value = it.get("value")
+    kind = it.get("kind", "card")
+    if kind == "die" and isinstance(value, int) and 1 <= value <= len(DIE_FACES):
+        text = f"{DIE_FACES[value - 1]} {value}"
+    elif value is not None or it.get("suit"):
+        text = f"{'' if value is None else value}{_suit(it)}"
+    else:
+        text = str(it.get("label", ""))
+    pic = it.get("picture")
+    return f"{text} {picture_text(pic)}" if pic else text
+
+
+def picture_text(pic: dict[str, Any]) -> str:
+    """A picture in one line of text: half blocks for a grid of at most two rows, else braille
+    (a unit square is 2×2 dots; groups of two rows of squares are joined by ``/``).
+
+    >>> picture_text({"grid": [2, 3], "cells": [[0, 0], [0, 1], [0, 2], [1, 2]]})  # an L
+    '⣿⠀/⠛⠛'
+    >>> picture_text({"grid": [2, 1], "strokes": [[[0, 0.5], [2, 0.5]]]})
+    '⠒⠒'
+    """
+    cols, rows = (int(x) for x in pic["grid"])
+    filled = {(int(c), int(r)) for c, r in pic.get("cells", ())}
+    if rows <= 2 and not pic.get("strokes"):
+        top_bottom = {(True, True): "█", (True, False): "▀", (False, True): "▄", (False, False): " "}
+        return "".join(top_bottom[((c, 0) in filled, (c, 1) in filled)] for c in range(cols))
+    dots = {(2 * c + dx, 2 * r + dy) for c, r in filled for dx in (0, 1) for dy in (0, 1)}
+    for stroke in pic.get("strokes", ()):
+        for (ax, ay), (bx, by) in itertools.pairwise(stroke):
+            n = max(1, math.ceil(max(abs(bx - ax), abs(by - ay)) * 4))
+            for k in range(n + 1):
+                x, y = ax + (bx - ax) * k / n, ay + (by - ay) * k / n
+                dots.add((min(2 * cols - 1, int(x * 2)), min(2 * rows - 1, int(y * 2))))
+    bits = (
+        (0, 0, 0x01),
+        (0, 1, 0x02),
+        (0, 2, 0x04),
+        (1, 0, 0x08),
+        (1, 1, 0x10),
+        (1, 2, 0x20),
+        (0, 3, 0x40),
+        (1, 3, 0x80),
+    )
+    lines = []
+    for y0 in range(0, 2 * rows, 4):
+        lines.append(
+            "".join(
+                chr(0x2800 + sum(b for dx, dy, b in bits if (x0 + dx, y0 + dy) in dots)) for x0 in range(0, 2 * cols, 2)
+            )
+        )
+    return "/".join(lines)
 
 
 def player_lines(scene: dict[str, Any]) -> list[Text]:

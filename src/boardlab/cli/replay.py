@@ -16,10 +16,11 @@ from rich.console import Console
 from rich.text import Text
 
 from ..core.constants import CHANCE, SIMULTANEOUS
-from ..core.errors import IllegalActionError
+from ..core.driver import ReplayError
+from ..core.driver import replay as replay_history
 from ..core.game import HistoryEntry, State
 from ..core.record import GameRecord
-from ..games import make
+from ..games import make_cached
 from .main import CliError, app, cli_errors, stdin_reader
 from .play import result_text
 from .render import render_scene
@@ -40,7 +41,7 @@ def load_record(path: pathlib.Path) -> GameRecord:
     except UnicodeDecodeError:
         raise CliError(f"{path} is not a text file") from None
     try:
-        return GameRecord.from_json(text)
+        return GameRecord.from_json(text, make_cached)
     except ValueError as e:
         raise CliError(f"{path} is not a usable game record: {e}") from None
 
@@ -59,23 +60,18 @@ def move_words(state: State, entry: HistoryEntry) -> str:
 
 def _states(record: GameRecord) -> list[State]:
     """Every state of the record, checking each step; ``CliError`` naming the first bad one."""
-    game = make(record.game, **record.options)
+    game = make_cached(record.game, **record.options)
     if record.rules_version != game.rules_version:
         raise CliError(
             f"the record was made under {record.game} rules version {record.rules_version}; "
             f"this is version {game.rules_version}"
         )
-    state = game.new_initial_state(record.num_players)
-    out = [state.clone()]
-    for i, entry in enumerate(record.history):
-        try:
-            if isinstance(entry, list):
-                state.apply_actions(entry)
-            else:
-                state.apply_action(entry)
-        except IllegalActionError as e:
-            raise CliError(f"the record cannot be replayed: move {i + 1} ({entry!r}): {e.explanation}") from None
-        out.append(state.clone())
+    out: list[State] = []
+    try:
+        final = replay_history(game, record.history, record.num_players, on_step=lambda s, _: out.append(s.clone()))
+    except ReplayError as e:
+        raise CliError(f"the record cannot be replayed: move {e.step + 1} ({e.entry!r}): {e.reason}") from None
+    out.append(final)
     return out
 
 

@@ -46,7 +46,8 @@ class Segment:
 
     ``label`` is a :meth:`str.format` template over the dim names (a dim with
     names is shown by name, else by index) or a function called with the
-    indices in dim order.
+    indices in dim order (a module-level one: games and states are pickled
+    by multiprocessing and by OpenSpiel).
 
     >>> s = Segment("place", (("cell", ("a1", "b1")),), "place {cell}")
     >>> s.size, s.label_of((1,))

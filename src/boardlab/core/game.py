@@ -35,6 +35,7 @@ Hooks a game implements (see ``games/blast_radius.py`` for a complete one):
   derives each viewer's ``move_log`` and a default ``resample`` from it
 * ``resample(player, rng)``: optional, a faster equivalent of the default
 * ``_explain(player, action)``: optional, a specific reason an action is illegal
+* ``evaluate(seat)``: optional, the game's own estimate of an unfinished position
 * ``play_random(rnd, plies)``: optional, a faster equivalent of the default
   random playout that search agents run (it must choose exactly the same moves)
 """
@@ -51,7 +52,7 @@ from . import hidden
 from .actions import ActionSpace
 from .constants import CHANCE, SIMULTANEOUS, TERMINAL, player_name
 from .errors import IllegalActionError, OutOfTurnError, UnknownActionString
-from .gametype import GameType
+from .gametype import GameType, Information, Utility
 from .hidden import Seen
 from .options import Option, validate_options
 
@@ -102,9 +103,10 @@ class Game:
     playing_time: ClassVar[str] = ""
     #: The kind of game: declared on the class, resolved for the options on each instance.
     game_type: GameType = GameType()
-    #: Derived from ``game_type`` on each instance (never declared by a game).
-    perfect_information: bool
-    cooperative: bool
+    #: Derived from ``game_type``, never declared by a game: on the class, whether the game is
+    #: perfect information (co-operative) under every option setting; on each instance, under its own.
+    perfect_information: bool = True
+    cooperative: bool = False
     #: The layout of seat actions, set by ``_setup()`` where the game has one.
     action_space: ActionSpace | None = None
     #: Plain statements of what is our invention rather than the designer's.
@@ -125,6 +127,9 @@ class Game:
                     f"{cls.__name__} sets {name}; declare game_type = GameType(...) instead "
                     f"(boardlab.core.gametype), and {name} is derived from it"
                 )
+        declared = cls.game_type
+        cls.perfect_information = declared.values_of("information") == {Information.PERFECT}
+        cls.cooperative = declared.values_of("utility") == {Utility.IDENTICAL}
 
     def __init__(self, **options: Any) -> None:
         self.params: dict[str, Any] = validate_options(self.id, self.options, options)
@@ -169,22 +174,14 @@ class Game:
     def new_initial_state(self, num_players: int | None = None) -> State:
         return self.state_class(self, self.resolve_num_players(num_players))
 
-    def state_from_history(
-        self, history: Sequence[int | Sequence[int | None]], num_players: int | None = None
-    ) -> State:
-        """Replay ``history`` (chance outcomes included) from the start; every step is checked."""
-        state = self.new_initial_state(num_players)
-        for i, entry in enumerate(history):
-            try:
-                if isinstance(entry, list | tuple):
-                    state.apply_actions(entry)
-                else:
-                    state.apply_action(entry)
-            except IllegalActionError as e:
-                raise IllegalActionError(
-                    f"history step {i} ({entry!r}) is not legal: {e.explanation}", player=e.player, action=entry
-                ) from None
-        return state
+    def state_from_history(self, history: Sequence[HistoryEntry], num_players: int | None = None) -> State:
+        """Replay ``history`` (chance outcomes included) from the start; every step is checked.
+
+        This is :func:`boardlab.core.driver.replay`; a bad step raises its ``ReplayError``.
+        """
+        from .driver import replay
+
+        return replay(self, history, num_players)
 
     def state_from_json(self, text: str | Mapping[str, Any]) -> State:
         """Load a state written by :meth:`State.to_json`."""
@@ -311,6 +308,13 @@ class State:
         ``reveal`` (default: whether the game is over) shows every entry exactly.
         """
         return hidden.move_log(self, viewer, reveal=reveal)
+
+    def evaluate(self, seat: int) -> float | None:
+        """The game's own estimate of ``returns()[seat]`` here, in the same scale; ``None``: the game has none.
+
+        Optional (the default has none): search agents score a cut-off playout with it.
+        """
+        return None
 
     def resample(self, player: int | None, rng: random.Random) -> State:
         """A complete state consistent with everything ``player`` has observed.

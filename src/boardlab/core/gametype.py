@@ -94,7 +94,8 @@ def when(option: str, values: Sequence[Any], **changes: Any) -> Variant:
     for name in changes:
         if name not in allowed:
             raise ValueError(f"a variant cannot change {name!r}; it can change: {', '.join(sorted(allowed))}")
-    return Variant(option, tuple(values), tuple(changes.items()))
+    checked = {k: _KINDS.get(k, float)(x) for k, x in changes.items()}  # "imperfect" -> Information.IMPERFECT
+    return Variant(option, tuple(values), tuple(checked.items()))
 
 
 @dataclass(frozen=True)
@@ -116,12 +117,7 @@ class GameType:
     variants: tuple[Variant, ...] = ()
 
     def __post_init__(self) -> None:
-        for name, kind in (
-            ("dynamics", Dynamics),
-            ("chance", Chance),
-            ("information", Information),
-            ("utility", Utility),
-        ):
+        for name, kind in _KINDS.items():
             object.__setattr__(self, name, kind(getattr(self, name)))
         object.__setattr__(self, "min_utility", float(self.min_utility))
         object.__setattr__(self, "max_utility", float(self.max_utility))
@@ -142,6 +138,14 @@ class GameType:
     @property
     def perfect_information(self) -> bool:
         return self.information is Information.PERFECT
+
+    def values_of(self, name: str) -> set[Any]:
+        """Every value field ``name`` takes under some option setting (this one and what variants set).
+
+        >>> sorted(GameType(variants=(when("v", (1,), information="imperfect"),)).values_of("information"))
+        [<Information.IMPERFECT: 'imperfect'>, <Information.PERFECT: 'perfect'>]
+        """
+        return {getattr(self, name)} | {x for v in self.variants for k, x in v.changes if k == name}
 
     @property
     def cooperative(self) -> bool:
@@ -198,6 +202,8 @@ class GameType:
             "variants": [{**v.describe(), "text": t} for v, t in zip(self.variants, self.variant_texts())],
         }
 
+
+_KINDS: dict[str, type] = {"dynamics": Dynamics, "chance": Chance, "information": Information, "utility": Utility}
 
 _TAGS: dict[tuple[str, str], str] = {
     ("dynamics", "sequential"): "turns",

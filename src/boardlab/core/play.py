@@ -1,4 +1,4 @@
-"""Drivers: sample chance with a seeded RNG, play games with agents, respect the safety cap.
+"""Playing games to the end: random playouts and games between agents, on :mod:`boardlab.core.driver`.
 
 >>> import random, boardlab
 >>> game = boardlab.make("blast-radius", board_side=5)
@@ -10,27 +10,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
-from .constants import CHANCE, SIMULTANEOUS, TERMINAL
+from .driver import Agent, OnStep, agents_choose, play, sample_chance
 from .game import State
-from .view import SeatView
 
-if TYPE_CHECKING:
-    from ..agents.base import Agent
-
-
-def sample_chance(state: State, rng: random.Random) -> int:
-    """Draw a chance outcome by its probability."""
-    outcomes = state.chance_outcomes()
-    x = rng.random()
-    acc = 0.0
-    for a, p in outcomes:
-        acc += p
-        if x < acc:
-            return a
-    return outcomes[-1][0]
+__all__ = ["play_game", "random_playout", "sample_chance"]
 
 
 def random_playout(state: State, rng: random.Random, cap: int | None = None) -> tuple[State, bool]:
@@ -39,27 +24,9 @@ def random_playout(state: State, rng: random.Random, cap: int | None = None) -> 
     Returns ``(state, capped)``; ``capped`` is true when the game's safety cap
     (``max_game_length``) stopped it before the end.
     """
-    if cap is None:
-        cap = state.game.max_game_length()
     choice = rng.choice
-    history = state._history
-    while True:
-        cp = state.current_player()
-        if cp == TERMINAL:
-            break
-        if len(history) >= cap:
-            return state, True
-        if cp >= 0:
-            state.apply_action(choice(state.legal_actions()))
-        elif cp == CHANCE:
-            state.apply_action(sample_chance(state, rng))
-        elif cp == SIMULTANEOUS:
-            joint = []
-            for p in range(state.num_players):
-                legal = state.legal_actions(p)
-                joint.append(choice(legal) if legal else None)
-            state.apply_actions(joint)
-    return state, False
+    end = play(state, lambda s, seat: choice(s.legal_actions(seat)), rng, cap=cap)
+    return state, end == "capped"
 
 
 def play_game(
@@ -67,30 +34,12 @@ def play_game(
     agents: Sequence[Agent],
     rng: random.Random,
     cap: int | None = None,
-    on_action: Callable[[State, int, object], None] | None = None,
+    on_step: OnStep | None = None,
 ) -> tuple[State, bool]:
     """Play ``state`` (in place) to the end, one agent per seat; chance sampled from ``rng``.
 
-    Each agent sees only a :class:`SeatView`. Returns ``(state, capped)``.
+    Each agent sees only a :class:`~boardlab.core.view.SeatView`; ``on_step(state, entry)``
+    is called just before each entry is applied. Returns ``(state, capped)``.
     """
-    if cap is None:
-        cap = state.game.max_game_length()
-    while not state.is_terminal():
-        if len(state._history) >= cap:
-            return state, True
-        cp = state.current_player()
-        if cp == CHANCE:
-            a: object = sample_chance(state, rng)
-            state.apply_action(a)  # type: ignore[arg-type]
-        elif cp == SIMULTANEOUS:
-            joint: list[int | None] = []
-            for p in range(state.num_players):
-                joint.append(agents[p].step(SeatView(state, p)) if state.legal_actions(p) else None)
-            a = joint
-            state.apply_actions(joint)
-        else:
-            a = agents[cp].step(SeatView(state, cp))
-            state.apply_action(a)  # type: ignore[arg-type]
-        if on_action is not None:
-            on_action(state, cp, a)
-    return state, False
+    end = play(state, agents_choose(agents), rng, cap=cap, on_step=on_step)
+    return state, end == "capped"

@@ -7,15 +7,41 @@
 >>> rec = GameRecord.from_state(state, seats=["alice", "random"])
 >>> GameRecord.from_json(rec.to_json()).replay().history()
 [30]
+
+The core imports no game: a record finds its game through ``make(game_id,
+**options)``, passed in or (by default) the registry that :mod:`boardlab.games`
+installs with :func:`use_registry` when it is imported (``import boardlab`` does).
+
+>>> GameRecord.from_json(rec.to_json(), make=boardlab.make).replay(game=game).history()
+[30]
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .game import HistoryEntry, State
+from .driver import replay, replay_states
+from .game import Game, HistoryEntry, State
+
+#: ``make(game_id, **options) -> Game``, raising ``ValueError`` for an unknown game or option.
+GameMaker = Callable[..., Game]
+
+_registry: list[GameMaker] = []
+
+
+def use_registry(make: GameMaker) -> None:
+    """Install the game lookup that records use when none is passed (:mod:`boardlab.games` installs its ``make``)."""
+    _registry[:] = [make]
+
+
+def registry() -> GameMaker:
+    """The installed game lookup; ``RuntimeError`` when none is (import :mod:`boardlab.games`, or pass ``make``)."""
+    if not _registry:
+        raise RuntimeError("no game registry installed: import boardlab (or pass make=boardlab.make)")
+    return _registry[0]
 
 
 @dataclass
@@ -59,7 +85,8 @@ class GameRecord:
         return json.dumps(self.to_dict(), indent=indent)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> GameRecord:
+    def from_dict(cls, data: dict[str, Any], make: GameMaker | None = None) -> GameRecord:
+        """Check a record's JSON object (``ValueError`` saying what is wrong); ``make`` finds its game."""
         if not isinstance(data, dict):
             raise ValueError("a game record is a JSON object")
         missing = [k for k in ("game", "history") if k not in data]
@@ -75,9 +102,7 @@ class GameRecord:
         options = data.get("options") or {}
         if not isinstance(options, dict):
             raise ValueError("a record's options are a JSON object")
-        from ..games import make
-
-        game = make(str(data["game"]), **options)
+        game = (make or registry())(str(data["game"]), **options)
         num_players = data.get("num_players")
         return cls(
             game=game.id,
@@ -91,39 +116,35 @@ class GameRecord:
         )
 
     @classmethod
-    def from_json(cls, text: str) -> GameRecord:
+    def from_json(cls, text: str, make: GameMaker | None = None) -> GameRecord:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
             raise ValueError(f"not valid JSON: {e}") from None
-        return cls.from_dict(data)
+        return cls.from_dict(data, make)
 
-    def replay(self, upto: int | None = None) -> State:
-        """The state after the first ``upto`` actions (all by default); every step is checked."""
-        from ..games import make
-
-        game = make(self.game, **self.options)
+    def game_of(self, make: GameMaker | None = None) -> Game:
+        """The record's game (found by ``make``, default the registry); ``ValueError`` if its rules version differs."""
+        game = (make or registry())(self.game, **self.options)
         if self.rules_version != game.rules_version:
             raise ValueError(
                 f"record made under {self.game} rules version {self.rules_version}; this is version {game.rules_version}"
             )
+        return game
+
+    def replay(self, upto: int | None = None, *, game: Game | None = None) -> State:
+        """The state after the first ``upto`` actions (all by default); every step is checked.
+
+        ``game`` is the record's game if the caller has it (else :meth:`game_of`);
+        a bad step raises :class:`~boardlab.core.driver.ReplayError`.
+        """
+        game = game if game is not None else self.game_of()
         hist = self.history if upto is None else self.history[:upto]
-        return game.state_from_history(hist, self.num_players)
+        return replay(game, hist, self.num_players)
 
-    def states(self) -> list[State]:
+    def states(self, *, game: Game | None = None) -> list[State]:
         """Every state from the start to the end (for step-through viewers)."""
-        from ..games import make
-
-        game = make(self.game, **self.options)
-        s = game.new_initial_state(self.num_players)
-        out = [s.clone()]
-        for h in self.history:
-            if isinstance(h, list):
-                s.apply_actions(h)
-            else:
-                s.apply_action(h)
-            out.append(s.clone())
-        return out
+        return replay_states(game if game is not None else self.game_of(), self.history, self.num_players)
 
 
 def outcome(returns: list[float]) -> dict[str, Any]:

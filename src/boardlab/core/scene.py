@@ -1,62 +1,400 @@
 """The scene: how a view of the game looks, for generic front-ends.
 
-A game's ``scene(observation, legal)`` returns a JSON-able dict with these keys
-(front-ends render only this, so adding a game needs no front-end code):
+A game's ``scene(observation, legal)`` returns a JSON-able dict, a :class:`Scene`.
+Front-ends draw only the scene, so adding a game needs no front-end code. The
+schema is the typed dicts below (:class:`Scene` and the types it names), which
+are the one source of truth: :func:`scene_schema` exports them as JSON Schema
+(committed as ``boardlab/web/scene.schema.json``, served at
+``/static/scene.schema.json``; a test keeps the file equal to the types) and
+:func:`check_scene` validates a scene against that schema, then checks what a
+schema cannot (targets name places, every legal action is reachable).
+
+Keys of a :class:`Scene` (optional ones marked *):
 
 ``viewbox``
     ``[x, y, width, height]`` of the board drawing (any unit; y grows downwards).
-``cells``
-    places on the board: ``{"id", "center": [x, y], "polygon": [[x, y], …] | None,
-    "radius": r | None, "fill": colour | None, "label": coordinate | None,
-    "kind": "cell" | "point"}``. A polygon draws a hex, square or triangle; a
-    point (vertex) is drawn as a small circle of ``radius``.
-``edges``
-    segments: ``{"id", "from": [x, y], "to": [x, y], "owner", "stroke", "kind"}``:
-    grid lines, edges one can claim, trails. An owned edge is drawn heavy, in
-    its ``stroke`` colour when given, else its owner's seat colour.
-``pieces``
-    ``{"at": cell or edge id, "owner": seat | None, "kind", "label", "height",
-    "facing": degrees clockwise from up | None, "face_down", "shape"}``, and
-    optionally ``"colour"``: a palette name or ``#rrggbb`` for a piece whose
-    colour is not its owner's (neutral pieces of several colours).
-``zones``
-    card and dice areas: ``{"id", "title", "owner", "items": [{"id", "label",
-    "kind": "card" | "token" | "die" | "coin" | "counter", "face_down", "detail"}]}``.
-``highlights``
+``cells`` (:class:`Cell`)
+    places on the board: ``id``, ``center``, ``polygon`` (a hex, square or
+    triangle) or ``None`` with a ``radius`` (a point, drawn as a small circle),
+    ``fill``, ``label`` (a coordinate), ``kind`` (``cell`` | ``point``). A
+    geometry board makes its own: ``board.scene_cells(label=…, fill=…)``.
+``edges`` (:class:`Edge`)
+    segments ``from``–``to``: grid lines, edges one can claim, trails. An owned
+    edge is drawn heavy, in its ``stroke`` colour when given, else its owner's.
+``pieces`` (:class:`Piece`)
+    at a cell, edge or item id: ``owner``, ``kind``, ``label``, ``height``,
+    ``facing`` (degrees clockwise from up), ``face_down``, ``shape``, and
+    *``colour`` for a piece whose colour is not its owner's. A face-down piece
+    shows its owner's colour (so one sees whose it is) and nothing else.
+``zones`` (:class:`Zone` of :class:`Item`)
+    hands, piles, dice: ``id``, ``title``, ``owner``, ``items``. An item has
+    ``id``, ``label``, ``kind`` (``card`` | ``token`` | ``die`` | ``coin`` |
+    ``counter``), ``face_down``, ``detail`` and optionally *``value`` (a card's
+    corner value; a die's 1-6 is drawn as pips), *``suit``, *``colour`` (its
+    ink), *``owner`` (whose back a face-down card shows, defaulting to the
+    zone's owner) and *``picture`` (:class:`Picture`: a mini-grid of filled
+    cells and/or a few strokes: a tetromino, a fence, a symbol).
+``highlights`` (:class:`Highlight`)
     ``{"at": id, "kind": "last" | "selected" | "warning" | "hint"}``.
-``targets``
-    click targets: ``{"at": id, "action": int, "label"}``, ``at`` naming a cell,
-    an edge or a zone item. Several targets may share a place (a chooser then
-    appears).
-``buttons``
+``targets`` (:class:`Target`)
+    click targets ``{"at", "action", "label"}``, ``at`` naming a cell, an edge
+    or a zone item. Several targets may share a place (a chooser then appears).
+``buttons`` (:class:`Button`)
     ``{"action", "label"}``: legal actions with no place on the board (pass,
     lock, trade…). :func:`finish_scene` adds every legal action that has no
     target, so every legal action is always reachable.
 ``prompt``
     one sentence: what the viewer must do now, or what is happening.
-``status``
+*``status``
     short lines (scores, round, pool).
-``players``
+*``players`` (:class:`Player`)
     ``{"seat", "name", "colour", "detail"}`` per seat.
 
 Colours are palette names (``seat0``…``seat3``, ``light``, ``dark``,
 ``blocked``, ``neutral``, ``zone`` (an area under a rule's shadow, e.g. an
-exclusion zone), ``warning``, ``region0``…) or ``#rrggbb``. A piece may carry
-its own ``colour`` (e.g. neutral pieces of several colours, or a colour that is
-not its seat's); players carry ``colour`` too.
+exclusion zone), ``warning``, ``region0``…) or ``#rrggbb``.
+
+>>> s = new_scene("Roll.", (0, 0, 1, 1))
+>>> s["zones"] = [zone("dice", "Dice", [item("d1", "five", "die", value=5)])]
+>>> check_scene(s, [])
+[]
+>>> s["zones"][0]["items"][0]["value"] = 1.5
+>>> check_scene(s, [])
+['zones[0].items[0].value: 1.5 is not an integer, a string or null']
 """
 
-from __future__ import annotations
-
+import functools
 import json
-from collections.abc import Iterable, Sequence
-from typing import Any
+import types
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import (
+    Annotated,
+    Any,
+    Literal,
+    NotRequired,
+    TypedDict,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+    is_typeddict,
+)
 
 #: Seat colours (Okabe-Ito, colour-blind safe), also used by the front-ends.
 SEAT_COLOURS = ("#D55E00", "#0072B2", "#009E73", "#CC79A7")
 SEAT_COLOUR_NAMES = ("vermillion", "blue", "green", "purple")
 
 Point = Sequence[float]
+
+# -- the schema as types -------------------------------------------------------------
+# ``Annotated[..., Words(...)]`` adds JSON Schema keywords (lengths, bounds, descriptions) to a type.
+
+
+@dataclass(frozen=True)
+class Words:
+    """JSON Schema keywords added to an ``Annotated`` type: ``Words(minItems=2, maxItems=2)``."""
+
+    items: tuple[tuple[str, Any], ...]
+
+    def __init__(self, **words: Any) -> None:
+        object.__setattr__(self, "items", tuple(words.items()))
+
+
+#: ``[x, y]`` in the viewbox's units.
+XY = Annotated[list[float], Words(minItems=2, maxItems=2)]
+#: A palette name (``seat1``, ``light``, ``region3``…) or ``#rrggbb``.
+Colour = Annotated[str, Words(description="a palette name (seat0, light, dark, region2...) or #rrggbb")]
+ItemKind = Literal["card", "token", "die", "coin", "counter"]
+HighlightKind = Literal["last", "selected", "warning", "hint"]
+
+
+class Cell(TypedDict):
+    """A place on the board: a polygon (hex, square, triangle) or a point of ``radius``."""
+
+    id: str
+    center: XY
+    polygon: list[XY] | None
+    radius: float | None
+    fill: Colour | None
+    label: str | None
+    kind: Literal["cell", "point"]
+
+
+Edge = TypedDict(
+    "Edge",
+    {"id": str, "from": XY, "to": XY, "owner": int | None, "stroke": Colour | None, "kind": str},
+)
+Edge.__doc__ = """A segment: a grid line, an edge one can claim, a trail (heavy when owned)."""
+
+
+class Piece(TypedDict):
+    """A piece at a cell, an edge or an item; face down it shows its owner's colour only."""
+
+    at: str
+    owner: int | None
+    kind: str
+    label: str | None
+    height: Annotated[int, Words(minimum=1)]
+    facing: float | None
+    face_down: bool
+    shape: str
+    colour: NotRequired[Colour]
+
+
+class Picture(TypedDict):
+    """A small drawing on an item, on a ``grid`` of ``[columns, rows]`` unit squares (y down).
+
+    ``cells``: the filled squares ``[column, row]``; ``strokes``: polylines of
+    ``[x, y]`` points in the same units (0…columns, 0…rows); ``colour``: their
+    colour (default: the item's colour).
+    """
+
+    grid: Annotated[list[int], Words(minItems=2, maxItems=2)]
+    cells: NotRequired[list[Annotated[list[int], Words(minItems=2, maxItems=2)]]]
+    strokes: NotRequired[list[Annotated[list[XY], Words(minItems=2)]]]
+    colour: NotRequired[Colour]
+
+
+class Item(TypedDict):
+    """A card, token, die, coin or counter in a zone."""
+
+    id: str
+    label: str
+    kind: ItemKind
+    face_down: bool
+    detail: str | None
+    value: NotRequired[int | str | None]
+    suit: NotRequired[str | None]
+    colour: NotRequired[Colour | None]
+    owner: NotRequired[int | None]
+    picture: NotRequired[Picture | None]
+
+
+class Zone(TypedDict):
+    """A row of items: a hand, a pile, dice."""
+
+    id: str
+    title: str
+    owner: int | None
+    items: list[Item]
+
+
+class Highlight(TypedDict):
+    at: str
+    kind: HighlightKind
+
+
+class Target(TypedDict):
+    """A click target: the legal ``action`` played by clicking the place or item ``at``."""
+
+    at: str
+    action: int
+    label: str
+
+
+class Button(TypedDict):
+    action: int
+    label: str
+
+
+class Player(TypedDict):
+    seat: int
+    name: str
+    colour: Colour
+    detail: str | None
+
+
+class Scene(TypedDict):
+    """What a front-end draws of one view of a game."""
+
+    viewbox: Annotated[list[float], Words(minItems=4, maxItems=4)]
+    cells: list[Cell]
+    edges: list[Edge]
+    pieces: list[Piece]
+    zones: list[Zone]
+    highlights: list[Highlight]
+    targets: list[Target]
+    buttons: list[Button]
+    prompt: str
+    status: NotRequired[list[str]]
+    players: NotRequired[list[Player]]
+
+
+# -- JSON Schema from the types ------------------------------------------------------------
+
+_SIMPLE = {str: "string", int: "integer", float: "number", bool: "boolean", type(None): "null"}
+
+
+def _type_schema(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
+    origin = get_origin(tp)
+    if origin is Annotated:
+        base, *meta = get_args(tp)
+        out = _type_schema(base, defs)
+        for m in meta:
+            if isinstance(m, Words):
+                out = {**out, **dict(m.items)}
+        return out
+    if is_typeddict(tp):
+        if tp.__name__ not in defs:
+            defs[tp.__name__] = {}  # claimed before recursing
+            defs[tp.__name__] = _object_schema(tp, defs)
+        return {"$ref": f"#/$defs/{tp.__name__}"}
+    if origin in (Union, types.UnionType):
+        return {"anyOf": [_type_schema(a, defs) for a in get_args(tp)]}
+    if origin is Literal:
+        return {"enum": list(get_args(tp))}
+    if origin is list:
+        return {"type": "array", "items": _type_schema(get_args(tp)[0], defs)}
+    if tp in _SIMPLE:
+        return {"type": _SIMPLE[tp]}
+    raise TypeError(f"no JSON Schema for {tp!r}")
+
+
+def _object_schema(td: Any, defs: dict[str, Any]) -> dict[str, Any]:
+    props: dict[str, Any] = {}
+    required = []
+    for key, hint in get_type_hints(td, include_extras=True).items():
+        if get_origin(hint) is NotRequired:
+            hint = get_args(hint)[0]
+        else:
+            required.append(key)
+        props[key] = _type_schema(hint, defs)
+    out: dict[str, Any] = {"type": "object"}
+    if td.__doc__ and not td.__doc__.startswith(td.__name__ + "("):
+        out["description"] = " ".join(td.__doc__.split())
+    return {**out, "properties": props, "required": required, "additionalProperties": False}
+
+
+def scene_schema() -> dict[str, Any]:
+    """The JSON Schema of a :class:`Scene`, generated from the typed dicts above.
+
+    >>> s = scene_schema()
+    >>> s["$defs"]["Item"]["properties"]["kind"]
+    {'enum': ['card', 'token', 'die', 'coin', 'counter']}
+    >>> s["$defs"]["Item"]["required"]
+    ['id', 'label', 'kind', 'face_down', 'detail']
+    """
+    defs: dict[str, Any] = {}
+    top = _type_schema(Scene, defs)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://boardlab.invalid/scene.schema.json",
+        "title": "boardlab scene",
+        **top,
+        "$defs": defs,
+    }
+
+
+def scene_schema_json() -> str:
+    """The schema as the text of ``web/scene.schema.json`` (``python -m boardlab.core.scene`` prints it)."""
+    return json.dumps(scene_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+# -- a checker for the JSON Schema subset the types produce -----------------------------------
+
+_TYPE_WORDS = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "null": "null",
+    "array": "a list",
+    "object": "an object",
+}
+
+
+def _is(value: Any, kind: str) -> bool:
+    if kind == "string":
+        return isinstance(value, str)
+    if kind == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "null":
+        return value is None
+    if kind == "array":
+        return isinstance(value, list)
+    return isinstance(value, dict)
+
+
+def _expected(schema: Mapping[str, Any], root: Mapping[str, Any]) -> str:
+    if "$ref" in schema:
+        return "an object"
+    if "anyOf" in schema:
+        words = [_expected(s, root) for s in schema["anyOf"]]
+        return ", ".join(words[:-1]) + " or " + words[-1]
+    if "enum" in schema:
+        return "one of " + ", ".join(json.dumps(v) for v in schema["enum"])
+    return _TYPE_WORDS.get(schema.get("type", ""), "something else")
+
+
+def schema_problems(
+    value: Any, schema: Mapping[str, Any], root: Mapping[str, Any] | None = None, at: str = ""
+) -> list[str]:
+    """Where ``value`` breaks ``schema`` (the subset :func:`scene_schema` uses), as ``path: problem`` lines."""
+    root = root if root is not None else schema
+    if "$ref" in schema:
+        return schema_problems(value, root["$defs"][schema["$ref"].rsplit("/", 1)[1]], root, at)
+    where = at or "scene"
+    if "anyOf" in schema:
+        options = [schema_problems(value, s, root, at) for s in schema["anyOf"]]
+        if any(not p for p in options):
+            return []
+        kinds = [s for s in schema["anyOf"] if _shallow_fits(value, s, root)]
+        if len(kinds) == 1:  # the right kind, wrong inside: say what is wrong inside
+            return schema_problems(value, kinds[0], root, at)
+        return [f"{where}: {_short(value)} is not {_expected(schema, root)}"]
+    if "enum" in schema:
+        return [] if value in schema["enum"] else [f"{where}: {_short(value)} is not {_expected(schema, root)}"]
+    kind = schema.get("type")
+    if kind and not _is(value, kind):
+        return [f"{where}: {_short(value)} is not {_TYPE_WORDS[kind]}"]
+    problems: list[str] = []
+    if kind == "array":
+        n = len(value)
+        if n < schema.get("minItems", 0) or n > schema.get("maxItems", n):
+            lo, hi = schema.get("minItems", 0), schema.get("maxItems")
+            size = f"{lo}" if lo == hi else f"at least {lo}" if hi is None else f"{lo} to {hi}"
+            problems.append(f"{where}: has {n} entries, not {size}")
+        for k, v in enumerate(value):
+            problems += schema_problems(v, schema["items"], root, f"{at}[{k}]")
+    elif kind == "object":
+        props = schema.get("properties", {})
+        for key in schema.get("required", ()):
+            if key not in value:
+                problems.append(f"{where}: lacks {key!r}")
+        for key, v in value.items():
+            if key in props:
+                problems += schema_problems(v, props[key], root, f"{at}.{key}" if at else key)
+            elif schema.get("additionalProperties") is False:
+                problems.append(f"{where}: unknown key {key!r}")
+    elif kind in ("integer", "number") and "minimum" in schema and value < schema["minimum"]:
+        problems.append(f"{where}: {value} is below {schema['minimum']}")
+    return problems
+
+
+def _shallow_fits(value: Any, schema: Mapping[str, Any], root: Mapping[str, Any]) -> bool:
+    if "$ref" in schema:
+        return isinstance(value, dict)
+    if "enum" in schema or "anyOf" in schema:
+        return False
+    return _is(value, schema.get("type", ""))
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+@functools.cache
+def _schema_once() -> dict[str, Any]:
+    return scene_schema()
+
+
+# -- builders ---------------------------------------------------------------------------
 
 
 def new_scene(prompt: str = "", viewbox: Sequence[float] = (0, 0, 1, 1)) -> dict[str, Any]:
@@ -133,10 +471,52 @@ def piece(
     return p
 
 
-def item(
-    id: str, label: str, kind: str = "card", *, face_down: bool = False, detail: str | None = None
+def picture(
+    grid: tuple[int, int],
+    cells: Iterable[tuple[int, int]] = (),
+    strokes: Iterable[Iterable[Point]] = (),
+    colour: str | None = None,
 ) -> dict[str, Any]:
-    return {"id": id, "label": label, "kind": kind, "face_down": face_down, "detail": detail}
+    """A :class:`Picture`: filled ``cells`` and/or ``strokes`` on a ``grid`` of ``(columns, rows)``.
+
+    >>> picture((3, 2), cells=[(0, 0), (1, 0), (2, 0), (1, 1)])  # a T tetromino
+    {'grid': [3, 2], 'cells': [[0, 0], [1, 0], [2, 0], [1, 1]]}
+    """
+    p: dict[str, Any] = {"grid": [int(grid[0]), int(grid[1])]}
+    filled = [[int(c), int(r)] for c, r in cells]
+    lines = [[_pt(q) for q in s] for s in strokes]
+    if filled:
+        p["cells"] = filled
+    if lines:
+        p["strokes"] = lines
+    if colour is not None:
+        p["colour"] = colour
+    return p
+
+
+def item(
+    id: str,
+    label: str,
+    kind: str = "card",
+    *,
+    face_down: bool = False,
+    detail: str | None = None,
+    value: int | str | None = None,
+    suit: str | None = None,
+    colour: str | None = None,
+    owner: int | None = None,
+    picture: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """An :class:`Item`; the optional keys are present only when given (older scenes stay as they were).
+
+    ``owner`` colours a face-down card's back (default: its zone's owner). A die's
+    ``value`` 1-6 is drawn as pips.
+    """
+    it: dict[str, Any] = {"id": id, "label": label, "kind": kind, "face_down": face_down, "detail": detail}
+    for key, v in (("value", value), ("suit", suit), ("colour", colour), ("owner", owner), ("picture", picture)):
+        if v is not None:
+            it[key] = v
+    return it
 
 
 def zone(id: str, title: str, items: list[dict[str, Any]], owner: int | None = None) -> dict[str, Any]:
@@ -166,24 +546,35 @@ def finish_scene(scene: dict[str, Any], legal: Sequence[tuple[int, str]]) -> dic
     return scene
 
 
+# -- checking a scene ---------------------------------------------------------------------
+
+
 def check_scene(scene: dict[str, Any], legal: Sequence[tuple[int, str]]) -> list[str]:
-    """Problems with a scene (empty list when it is well formed); used by the conformance suite."""
-    problems: list[str] = []
+    """Problems with a scene (empty list when it is well formed); used by the conformance suite.
+
+    First the scene must fit :func:`scene_schema` (types, keys, lengths); then
+    targets and pieces must name places or items, ids must be unique, every legal
+    action must be reachable (a target or a button), and pictures must stay on
+    their grid.
+    """
     try:
-        json.dumps(scene)
+        json.dumps(scene, allow_nan=False)
     except (TypeError, ValueError) as e:
         return [f"scene is not JSON-able: {e}"]
-    for key in ("viewbox", "cells", "edges", "pieces", "zones", "highlights", "targets", "buttons", "prompt"):
-        if key not in scene:
-            problems.append(f"scene lacks {key!r}")
+    problems = schema_problems(scene, _schema_once())
     if problems:
-        return problems
+        return problems[:20]
     places = {c["id"] for c in scene["cells"]} | {e["id"] for e in scene["edges"]}
-    items = {i["id"] for z in scene["zones"] for i in z["items"]}
+    items = [i for z in scene["zones"] for i in z["items"]]
+    item_ids = {i["id"] for i in items}
+    if len(places) != len(scene["cells"]) + len(scene["edges"]):
+        problems.append("two cells or edges share an id")
+    if len(item_ids) != len(items):
+        problems.append("two zone items share an id")
     legal_actions = {a for a, _ in legal}
     reachable = set()
     for t in scene["targets"]:
-        if t["at"] not in places and t["at"] not in items:
+        if t["at"] not in places and t["at"] not in item_ids:
             problems.append(f"target {t} names no cell, edge or item")
         if t["action"] not in legal_actions:
             problems.append(f"target {t} is not a legal action")
@@ -196,6 +587,27 @@ def check_scene(scene: dict[str, Any], legal: Sequence[tuple[int, str]]) -> list
     if missing:
         problems.append(f"legal actions with neither target nor button: {sorted(missing)[:10]}")
     for p in scene["pieces"]:
-        if p["at"] not in places and p["at"] not in items:
+        if p["at"] not in places and p["at"] not in item_ids:
             problems.append(f"piece at unknown place {p['at']!r}")
+    for i in items:
+        problems += _item_problems(i)
     return problems
+
+
+def _item_problems(it: Mapping[str, Any]) -> list[str]:
+    out = []
+    value = it.get("value")
+    if it["kind"] == "die" and value is not None and not (isinstance(value, int) and value >= 1):
+        out.append(f"die {it['id']!r} shows {value!r}, not a whole number from 1")
+    pic = it.get("picture")
+    if pic:
+        cols, rows = pic["grid"]
+        if any(not (0 <= c < cols and 0 <= r < rows) for c, r in pic.get("cells", ())):
+            out.append(f"picture of {it['id']!r} fills a square off its {cols}x{rows} grid")
+        if any(not (0 <= x <= cols and 0 <= y <= rows) for s in pic.get("strokes", ()) for x, y in s):
+            out.append(f"picture of {it['id']!r} draws off its {cols}x{rows} grid")
+    return out
+
+
+if __name__ == "__main__":  # regenerate web/scene.schema.json
+    print(scene_schema_json(), end="")

@@ -8,12 +8,18 @@ adding its module.
 from __future__ import annotations
 
 import importlib
+import json
 import pkgutil
+from collections import OrderedDict
 from typing import Any
 
 from ..core.game import Game
+from ..core.record import use_registry
 
 _classes: dict[str, type[Game]] = {}
+#: The one cache of game objects by (id, options as canonical JSON), shared by the server, its AI workers and the lab.
+_made: OrderedDict[tuple[str, str], Game] = OrderedDict()
+MAX_CACHED_GAMES = 256
 
 
 def _module_names() -> dict[str, str]:
@@ -48,3 +54,27 @@ def make(game_id: str, **options: Any) -> Game:
     if not isinstance(game_id, str):
         raise ValueError(f"a game id is a string; got {game_id!r}")
     return game_class(game_id)(**options)
+
+
+def make_cached(game_id: str, **options: Any) -> Game:
+    """:func:`make`, kept for reuse: one shared game object per id and options (games never change once set up).
+
+    Bounded (least recently used go first). ``ValueError`` as :func:`make`, and for options that are not plain
+    JSON values.
+    """
+    try:
+        key = (game_id, json.dumps(options, sort_keys=True))
+    except (TypeError, ValueError):
+        raise ValueError("options must be a JSON object of plain values") from None
+    game = _made.get(key)
+    if game is None:
+        game = make(game_id, **options)
+        _made[key] = game
+        _made[(game.id, json.dumps(game.params, sort_keys=True))] = game
+        while len(_made) > MAX_CACHED_GAMES:
+            _made.popitem(last=False)
+    _made.move_to_end(key)
+    return game
+
+
+use_registry(make)

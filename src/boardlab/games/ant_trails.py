@@ -83,12 +83,7 @@ class _Board:
         self._first_draw: list[tuple[int, float]] | None = None
         polys = board.cell_polygons(1.0)
         self.centres = [polygon_center(p) for p in polys]
-        self.scene_cells = [
-            sc.cell(
-                board.labels[i], self.centres[i], p, label=board.labels[i], fill="light" if self.border[i] else None
-            )
-            for i, p in enumerate(polys)
-        ]
+        self.scene_cells = board.scene_cells(fill=lambda i: "light" if self.border[i] else None)
         self.viewbox = bounding_box([pt for p in polys for pt in p], margin=0.6)
 
     def completions(self, i: int, frontier: int, m: int) -> int:
@@ -231,7 +226,7 @@ class AntTrailsGame(Game):
         labels = self.board.labels
         self.action_space = ActionSpace(
             Segment("cell", (("cell", labels),), "{cell}"),
-            Segment("tile", (("tile", NUM_TILES),), lambda t: f"food tile {t + 1}"),
+            Segment("tile", (("tile", tuple(str(t + 1) for t in range(NUM_TILES))),), "food tile {tile}"),
             Segment("done", (), "done"),
             Segment("pass", (), "pass"),
         )

@@ -23,7 +23,7 @@ from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
 from ..core.gametype import GameType
 from ..core.options import Option
-from ..geometry.hexgrid import HexBoard, bounding_box, polygon_center
+from ..geometry.hexgrid import HexBoard, bounding_box
 
 COLOUR_NAMES = ("Red", "Blue")
 Table = tuple[tuple[tuple[int, ...], ...], ...]
@@ -68,9 +68,7 @@ class BlastRadiusGame(Game):
         self.n = len(self.board)
         self.swap_action = self.n
         polys = self.board.cell_polygons(1.0)
-        self._scene_cells = [
-            sc.cell(self.board.labels[i], polygon_center(p), p, label=self.board.labels[i]) for i, p in enumerate(polys)
-        ]
+        self._scene_cells = self.board.scene_cells()
         self._viewbox = bounding_box([pt for p in polys for pt in p], margin=0.6)
 
     def num_distinct_actions(self) -> int:

@@ -168,13 +168,9 @@ class ChevronsGame(Game):
         )
         #: The first action of the second-edge decision: edge ``f`` is ``second0 + f``.
         self.second0 = self.action_space.offset("second")
-        self._scene_cells = [
-            sc.cell(b.tri_labels[t], b.tri_centres[t], b.tri_polygons[t], label=b.tri_labels[t])
-            for t in range(b.num_triangles)
-        ] + [
-            sc.cell(b.point_labels[v], b.xy[v], None, label=b.point_labels[v], radius=0.07, kind="point")
-            for v in range(len(b.xy))
-        ]
+        self._scene_cells = b.lattice.scene_cells(
+            1.0 / SQRT3, label=b.tri_labels, point_label=b.point_labels, point_radius=0.07
+        )
 
     def max_game_length(self) -> int:
         # Every placement covers two edges, so a game has at most E actions (§4, §7).

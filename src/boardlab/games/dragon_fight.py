@@ -200,15 +200,7 @@ class DragonFightGame(Game):
     )
 
     def _setup(self) -> None:
-        self._scene_cells = []
-        for y in range(SIZE):
-            for x in range(SIZE):
-                i = GRID.index(x, SIZE - 1 - y)
-                poly = GRID.cell_polygon(i)
-                fill = "dark" if (x + y) % 2 == 0 else "light"
-                self._scene_cells.append(
-                    sc.cell(cell_label(x, y), GRID.center(i), poly, label=cell_label(x, y), fill=fill)
-                )
+        self._scene_cells = GRID.scene_cells(fill=GRID.chess_fill)
         # §1: the scoring areas are the borders beside each player's home row, in the player's colour.
         self._scene_edges = [
             sc.edge("border-red", (0, SIZE + 0.2), (SIZE, SIZE + 0.2), owner=0, stroke=INK[0], kind="border"),

@@ -454,10 +454,7 @@ class NewRuleState(State):
 
 
 # -- the scene -------------------------------------------------------------------
-_CELLS = [
-    sc.cell(LABELS[i], GRID.center(i), GRID.cell_polygon(i), label=LABELS[i], fill="dark" if DARK[i] else "light")
-    for i in range(SQUARES)
-]
+_CELLS = GRID.scene_cells(fill=GRID.chess_fill)
 _INDEX = {label: i for i, label in enumerate(LABELS)}
 
 

@@ -96,19 +96,7 @@ class _Tables:
                 lines_of[i].append(li)
         #: ``lines_of[i]``: the indices of the lines through point ``i``.
         self.lines_of = tuple(tuple(x) for x in lines_of)
-        r = 0.3
-        self.cells = [
-            sc.cell(
-                board.ids[i],
-                board.xy[i],
-                None,
-                label=board.ids[i],
-                radius=r,
-                kind="point",
-                fill="blocked" if i in board.blocked else None,
-            )
-            for i in range(self.n)
-        ]
+        self.cells = board.scene_cells(0.3)  # blocked points filled "blocked"
         self.edges = [
             sc.edge(f"{board.ids[i]}-{board.ids[j]}", board.xy[i], board.xy[j], kind="grid")
             for i, nb in enumerate(board.neighbours)

@@ -33,7 +33,7 @@ from ..core.game import Game, State, win_loss
 from ..core.gametype import GameType
 from ..core.options import Option
 from ..geometry.board import group_sizes
-from ..geometry.hexgrid import HEX_DIRECTIONS, HexBoard, bounding_box, polygon_center
+from ..geometry.hexgrid import HEX_DIRECTIONS, HexBoard, bounding_box
 
 COLOUR_NAMES = ("Orange", "Blue")
 
@@ -140,9 +140,7 @@ class RadiusGame(Game):
         self.pass_action = self.action_space.encode("pass")
         self.neighbours = board.neighbours
         polys = board.cell_polygons(1.0)
-        self._scene_cells = [
-            sc.cell(board.labels[i], polygon_center(p), p, label=board.labels[i]) for i, p in enumerate(polys)
-        ]
+        self._scene_cells = board.scene_cells()
         self._viewbox = bounding_box([pt for p in polys for pt in p], margin=0.6)
 
     def max_game_length(self) -> int:

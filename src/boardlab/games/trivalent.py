@@ -284,18 +284,7 @@ class TrivalentGame(Game):
         if not any(patterns):
             raise ValueError(f"option 'blocked' of 'trivalent': {p['blocked']!r} leaves no legal first turn")
         # Scene geometry: points, the honeycomb's sides, the viewbox.
-        self._scene_cells = [
-            sc.cell(
-                board.ids[v],
-                board.xy[v],
-                None,
-                label=board.ids[v],
-                radius=0.26,
-                kind="point",
-                fill="blocked" if v in blocked else None,
-            )
-            for v in range(n)
-        ]
+        self._scene_cells = board.scene_cells(0.26)  # blocked points filled "blocked"
         self._scene_edges = [
             sc.edge(f"{board.ids[a]}-{board.ids[b]}", board.xy[a], board.xy[b], kind="grid") for a, b in board.edges
         ]

@@ -17,6 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.scene import cell
+from .scene import PerCell, per_cell
+
 
 def group_sizes(neighbours: Sequence[Sequence[int]], content: Sequence[Any], value: Any) -> list[int]:
     """Sizes of the connected groups of nodes whose ``content`` is ``value``, largest first.
@@ -117,6 +120,31 @@ class BoardData:
             "source": self.source,
             "unverified": self.unverified,
         }
+
+    def scene_cells(self, radius: float = 0.3, *, label: PerCell = None, fill: PerCell = None) -> list[dict[str, Any]]:
+        """The scene's cells: a point of ``radius`` per node, ids and default labels the node ids.
+
+        The default ``fill`` marks blocked nodes ``"blocked"``.
+
+        >>> b = BoardData.from_dict({"nodes": [{"id": "a", "x": 0, "y": 0}], "blocked": ["a"]})
+        >>> b.scene_cells(0.2)
+        [{'id': 'a', 'center': [0.0, 0.0], 'polygon': None, 'radius': 0.2, 'fill': 'blocked', 'label': 'a', 'kind': 'point'}]
+        """
+        return [
+            cell(
+                k,
+                self.xy[i],
+                None,
+                label=per_cell(label, i, self.ids.__getitem__),
+                fill=per_cell(fill, i, self._blocked_fill),
+                radius=radius,
+                kind="point",
+            )
+            for i, k in enumerate(self.ids)
+        ]
+
+    def _blocked_fill(self, i: int) -> str | None:
+        return "blocked" if i in self.blocked else None
 
     def connected_groups(self, members: set[int] | frozenset[int]) -> list[set[int]]:
         """Connected components of ``members`` under the board's adjacency."""

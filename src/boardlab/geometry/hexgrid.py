@@ -16,6 +16,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
+
+from ..core.scene import cell
+from .scene import PerCell, no_value, per_cell
 
 Hex = tuple[int, int]
 
@@ -124,6 +128,28 @@ class HexBoard:
 
     def cell_polygons(self, size: float = 1.0) -> list[list[tuple[float, float]]]:
         return [hex_corners(c, size) for c in self.cells]
+
+    def scene_cells(self, size: float = 1.0, *, label: PerCell = None, fill: PerCell = None) -> list[dict[str, Any]]:
+        """The scene's cells, hexes of circumradius ``size``, ids and default labels the coordinates.
+
+        >>> c = HexBoard.of_side(2).scene_cells(fill=lambda i: "light" if i == 0 else None)[0]
+        >>> c["id"], c["label"], c["fill"], len(c["polygon"])
+        ('a1', 'a1', 'light', 6)
+        """
+        out = []
+        for i, poly in enumerate(self.cell_polygons(size)):
+            lab = self.labels[i]
+            cx, cy = polygon_center(poly)
+            out.append(
+                cell(
+                    lab,
+                    (cx, cy),
+                    poly,
+                    label=per_cell(label, i, self.labels.__getitem__),
+                    fill=per_cell(fill, i, no_value),
+                )
+            )
+        return out
 
 
 def _row_letters(i: int) -> str:

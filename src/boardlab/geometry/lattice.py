@@ -11,9 +11,13 @@ triangular lattice is the set of hex centres), so a hexagon of side ``n`` has
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from ..core.scene import cell
 from .hexgrid import HEX_DIRECTIONS, Hex, hex_to_pixel, hexhex_cells
+from .scene import PerCell, no_value, per_cell
 
 
 @dataclass(frozen=True)
@@ -81,3 +85,36 @@ class TriLattice:
     def xy(self, i: int, size: float = 1.0) -> tuple[float, float]:
         """Drawing position of point ``i``."""
         return hex_to_pixel(self.points[i], size)
+
+    def scene_cells(
+        self,
+        size: float = 1.0,
+        *,
+        label: PerCell = None,
+        fill: PerCell = None,
+        point_label: PerCell = None,
+        point_radius: float | None = None,
+    ) -> list[dict[str, Any]]:
+        """The scene's cells: the triangles (ids ``label``, default ``t0``…), then, when
+        ``point_radius`` is given, the points as small circles (ids ``point_label``, default ``p0``…).
+
+        >>> cells = TriLattice.hexagon(1).scene_cells(point_radius=0.1)
+        >>> len(cells), cells[0]["id"], cells[6]["kind"], cells[6]["id"]
+        (13, 't0', 'point', 'p0')
+        """
+        xy = [self.xy(i, size) for i in range(len(self.points))]
+        out = []
+        for t, tri in enumerate(self.triangles):
+            poly = [xy[i] for i in tri]
+            centre = (sum(p[0] for p in poly) / 3.0, sum(p[1] for p in poly) / 3.0)
+            name = per_cell(label, t, _named("t"))
+            out.append(cell(str(name), centre, poly, label=name, fill=per_cell(fill, t, no_value)))
+        if point_radius is not None:
+            for v, p in enumerate(xy):
+                name = per_cell(point_label, v, _named("p"))
+                out.append(cell(str(name), p, None, label=name, radius=point_radius, kind="point"))
+        return out
+
+
+def _named(prefix: str) -> Callable[[int], str]:
+    return lambda i: f"{prefix}{i}"

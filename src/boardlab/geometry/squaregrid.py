@@ -10,6 +10,10 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from ..core.scene import cell
+from .scene import PerCell, no_value, per_cell
 
 ORTHOGONAL: tuple[tuple[int, int], ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))  # N E S W (y down)
 DIAGONAL: tuple[tuple[int, int], ...] = ((1, -1), (1, 1), (-1, 1), (-1, -1))  # NE SE SW NW
@@ -91,3 +95,25 @@ class SquareGrid:
     def center(self, i: int, size: float = 1.0) -> tuple[float, float]:
         c, r = self.coords(i)
         return ((c + 0.5) * size, (r + 0.5) * size)
+
+    def chess_fill(self, i: int) -> str:
+        """``"dark"`` or ``"light"``, as a chessboard (a1 dark): a ``fill`` for :meth:`scene_cells`."""
+        return "dark" if self.is_dark(i) else "light"
+
+    def scene_cells(self, size: float = 1.0, *, label: PerCell = None, fill: PerCell = None) -> list[dict[str, Any]]:
+        """The scene's cells, squares of ``size``, ids and default labels the chess coordinates.
+
+        >>> g = SquareGrid(2, 2)
+        >>> [(c["id"], c["fill"]) for c in g.scene_cells(fill=g.chess_fill)]
+        [('a2', 'light'), ('b2', 'dark'), ('a1', 'dark'), ('b1', 'light')]
+        """
+        return [
+            cell(
+                self.label(i),
+                self.center(i, size),
+                self.cell_polygon(i, size),
+                label=per_cell(label, i, self.label),
+                fill=per_cell(fill, i, no_value),
+            )
+            for i in range(len(self))
+        ]

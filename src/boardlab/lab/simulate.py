@@ -32,10 +32,10 @@ from typing import Any
 
 from ..agents import make_agent
 from ..core.constants import SIMULTANEOUS
+from ..core.driver import agents_choose, play
 from ..core.game import Game
-from ..core.play import play_game
 from ..core.record import outcome
-from ..games import make
+from ..games import make, make_cached
 
 Progress = Callable[[int, int], None]
 
@@ -238,7 +238,8 @@ def play_one(game: Game, num_players: int, agents: Sequence[str], seed: int, ind
     """Play game ``index`` of a run seeded ``seed`` to the end (or the safety cap)."""
     gs = game_seed(seed, index)
     players = [make_agent(spec, game, p, _agent_seed(gs, p)) for p, spec in enumerate(agents)]
-    state, capped = play_game(game.new_initial_state(num_players), players, random.Random(gs))
+    state = game.new_initial_state(num_players)
+    capped = play(state, agents_choose(players), random.Random(gs)) == "capped"
     first = next((a for a in state.actors() if a >= 0 or a == SIMULTANEOUS), None)
     first_mover = first if first is not None and first >= 0 else None
     if capped:
@@ -247,15 +248,9 @@ def play_one(game: Game, num_players: int, agents: Sequence[str], seed: int, ind
     return GameSummary(index, gs, state.move_number(), False, res["returns"], res["winners"], res["draw"], first_mover)
 
 
-_GAME_CACHE: dict[str, Game] = {}
-
-
 def _play_chunk(args: tuple[str, dict[str, Any], int, list[str], int, list[int]]) -> list[GameSummary]:
     game_id, options, num_players, agents, seed, indices = args
-    key = repr((game_id, sorted(options.items())))
-    if key not in _GAME_CACHE:
-        _GAME_CACHE[key] = make(game_id, **options)
-    game = _GAME_CACHE[key]
+    game = make_cached(game_id, **options)  # one game object per worker process
     return [play_one(game, num_players, agents, seed, i) for i in indices]
 
 

@@ -46,9 +46,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..agents.base import make_agent, parse_agent_spec
+from ..core.driver import agents_choose, play
 from ..core.game import Game
-from ..core.play import play_game
-from ..games import make
+from ..games import make_cached
 from .stats import fit_elo, wilson
 
 Progress = Callable[[int, int], None]
@@ -190,13 +190,14 @@ def play_one(
     round_ = index if cooperative else index // k
     chance = random.Random(_seed(seed, "chance", lineup if not cooperative else 0, round_))
     agents = [make_agent(spec, game, s, _seed(seed, "agent", lineup, index, s)) for s, spec in enumerate(seats)]
-    state, capped = play_game(game.new_initial_state(num_players), agents, chance)
+    state = game.new_initial_state(num_players)
+    capped = play(state, agents_choose(agents), chance) == "capped"
     return GameResult(lineup, index, list(seats), [float(x) for x in state.returns()], state.move_number(), capped)
 
 
 def _play_job(args: tuple[str, dict[str, Any], int, int, int, int, list[str], bool]) -> GameResult:
     game_id, options, num_players, seed, lineup, index, seats, coop = args
-    return play_one(make(game_id, **options), num_players, seed, lineup, index, seats, coop)
+    return play_one(make_cached(game_id, **options), num_players, seed, lineup, index, seats, coop)
 
 
 def run_tournament(

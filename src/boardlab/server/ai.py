@@ -10,7 +10,6 @@ dies.
 from __future__ import annotations
 
 import asyncio
-import json
 import multiprocessing
 import os
 import random
@@ -18,13 +17,11 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from ..agents import agent_names, make_agent
-from ..core.game import Game, HistoryEntry
+from ..agents import agent_names, level_names, make_agent
+from ..core.driver import replay
+from ..core.game import HistoryEntry
 from ..core.view import SeatView
-from ..games import make
-
-#: Game objects by (id, options), per worker process (building a board can take milliseconds).
-_GAMES: dict[tuple[str, str], Game] = {}
+from ..games import make_cached
 
 #: Level names offered in the lobby when the agents package defines them.
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
@@ -40,13 +37,8 @@ def choose(
     seed: int,
 ) -> int:
     """The agent's action for ``seat`` in the position after ``history`` (runs in a worker)."""
-    key = (game_id, json.dumps(options, sort_keys=True))
-    game = _GAMES.get(key)
-    if game is None:
-        game = _GAMES[key] = make(game_id, **options)
-        while len(_GAMES) > 32:
-            _GAMES.pop(next(iter(_GAMES)))
-    state = game.state_from_history(history, num_players)
+    game = make_cached(game_id, **options)  # per worker process: building a board can take milliseconds
+    state = replay(game, history, num_players)
     agent = make_agent(spec, game, seat, seed)
     action = agent.step(SeatView(state, seat))
     return int(action)
@@ -66,14 +58,7 @@ def available_agents() -> dict[str, Any]:
     ``only_random`` says that no real AI is available yet (the lobby says so).
     """
     names = agent_names()
-    try:
-        from .. import agents as agents_pkg
-
-        extra = getattr(agents_pkg, "level_names", None)
-        levels = list(extra()) if callable(extra) else list(getattr(agents_pkg, "LEVELS", ()) or ())
-    except Exception:  # an agents package in the middle of changes must not break the lobby
-        levels = []
-    levels = [str(x) for x in levels] or [n for n in LEVEL_NAMES if n in names]
+    levels = [str(x) for x in level_names()] or [n for n in LEVEL_NAMES if n in names]
     others = [n for n in names if n not in levels]
     return {
         "levels": levels,

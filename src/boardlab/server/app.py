@@ -53,7 +53,8 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..games import game_class, make
+from ..agents import level_ratings
+from ..games import game_class, make_cached
 from ..games import games as game_ids
 from .errors import ApiError, bad_request, forbidden, not_found
 from .markdown import to_html
@@ -151,11 +152,7 @@ _LISTINGS: dict[str, dict[str, Any]] = {}
 def level_elo(game_id: str) -> dict[str, float]:
     """Measured Elo (against ``random`` = 0) of each AI level in this game, where the agents package has it."""
     try:
-        from .. import agents
-
-        fn = getattr(agents, "level_ratings", None) or getattr(agents, "level_elo", None)
-        found = fn(game_id) if callable(fn) else None
-        return {str(k): float(v) for k, v in (found or {}).items()}
+        return {str(k): float(v) for k, v in level_ratings(game_id).items()}
     except Exception:  # measurements are optional: the lobby then names levels without a rating
         return {}
 
@@ -163,7 +160,7 @@ def level_elo(game_id: str) -> dict[str, float]:
 def game_listing(game_id: str) -> dict[str, Any]:
     """A game's metadata for the lobby (computed once per server process)."""
     if game_id not in _LISTINGS:
-        meta = make(game_id).metadata()
+        meta = make_cached(game_id).metadata()
         meta["has_rules"] = rules_markdown(game_id) is not None
         meta["level_elo"] = level_elo(game_id)
         _LISTINGS[game_id] = meta

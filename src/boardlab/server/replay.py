@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.constants import CHANCE, SIMULTANEOUS, TERMINAL
-from ..core.errors import IllegalActionError
-from ..core.game import State
+from ..core.driver import advance, replay, result_text
+from ..core.game import HistoryEntry, State
 from ..core.record import GameRecord, outcome
 from ..core.scene import SEAT_COLOURS
+from ..games import make_cached
 from .errors import bad_request, not_found
-from .views import result_text
 
 MAX_STEPS = 20000
 #: keep one position in this many (a frame replays at most this many steps)
@@ -44,12 +44,7 @@ class Replay:
     def state_at(self, step: int) -> State:
         """The position after ``step`` history entries (replayed from the nearest checkpoint)."""
         state = self.checkpoints[step // EVERY].clone()
-        for entry in self.record.history[(step // EVERY) * EVERY : step]:
-            if isinstance(entry, list):
-                state.apply_actions(entry)
-            else:
-                state.apply_action(entry)
-        return state
+        return advance(state, self.record.history[(step // EVERY) * EVERY : step])
 
     def summary(self) -> dict[str, Any]:
         final = self.final
@@ -78,7 +73,7 @@ class Replay:
         scene = state.game.scene(state.observation(seat), [])
         cp = state.current_player()
         if cp == TERMINAL:
-            title = result_text(state.game, self.names, outcome(state.returns()), None)
+            title = result_text(state.game, state.returns(), self.names, None)
         elif step == 0:
             title = "The start"
         else:
@@ -137,7 +132,7 @@ class ReplayCache:
             self._items.move_to_end(rid)
             return self._items[rid]
         try:
-            record = GameRecord.from_dict(data)
+            record = GameRecord.from_dict(data, make_cached)
         except (ValueError, TypeError) as e:
             raise bad_request(f"not a valid game record: {e}") from None
         if len(record.history) > MAX_STEPS:
@@ -163,33 +158,25 @@ class ReplayCache:
 
 
 def _replay(record: GameRecord) -> tuple[list[State], State, list[Any]]:
-    from ..games import make
-
-    game = make(record.game, **record.options)
-    if record.rules_version != game.rules_version:
-        raise ValueError(
-            f"record made under {record.game} rules version {record.rules_version}; "
-            f"this server has version {game.rules_version}"
-        )
-    state = game.new_initial_state(record.num_players)
-    checkpoints = [state.clone()]
+    """Replay a record once (every step checked): the checkpoints, the final state and each step's label."""
+    game = record.game_of(make_cached)
+    checkpoints: list[State] = []
     labels: list[Any] = []
-    for i, entry in enumerate(record.history):
-        try:
-            if isinstance(entry, list):
-                labels.append(
-                    [state.action_to_string(s, a) if a is not None else None for s, a in enumerate(entry)]
-                    if len(entry) == state.num_players and state.current_player() == SIMULTANEOUS
-                    else None
-                )
-                state.apply_actions(entry)
-            else:
-                cp = state.current_player()
-                ok = entry in state.legal_actions(cp) if cp >= 0 or cp == CHANCE else False
-                labels.append(state.action_to_string(cp, entry) if ok else None)
-                state.apply_action(entry)
-        except IllegalActionError as e:
-            raise ValueError(f"step {i} ({entry!r}) is not legal: {e.explanation}") from None
-        if (i + 1) % EVERY == 0:
+
+    def step(state: State, entry: HistoryEntry) -> None:
+        if state.move_number() % EVERY == 0:
             checkpoints.append(state.clone())
-    return checkpoints, state, labels
+        cp = state.current_player()
+        if isinstance(entry, list | tuple):
+            ok = len(entry) == state.num_players and cp == SIMULTANEOUS
+            labels.append(
+                [state.action_to_string(s, a) if a is not None else None for s, a in enumerate(entry)] if ok else None
+            )
+        else:
+            ok = entry in state.legal_actions(cp) if cp >= 0 or cp == CHANCE else False
+            labels.append(state.action_to_string(cp, entry) if ok else None)
+
+    final = replay(game, record.history, record.num_players, on_step=step)
+    if final.move_number() % EVERY == 0:
+        checkpoints.append(final.clone())
+    return checkpoints, final, labels

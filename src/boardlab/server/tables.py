@@ -20,8 +20,6 @@ second finds a new revision). AI seats are asked in worker processes
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import json
 import logging
 import random
@@ -31,19 +29,21 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
 from ..agents import make_agent
 from ..core.constants import CHANCE, SIMULTANEOUS, TERMINAL
+from ..core.driver import advance, apply_entry, next_decision, play, replay, sample_chance, undo_refusal
+from ..core.driver import undo_point as driver_undo_point
 from ..core.errors import IllegalActionError
-from ..core.game import Game, State
-from ..core.play import sample_chance
-from ..core.record import GameRecord, outcome
-from ..games import make
+from ..core.game import Game, HistoryEntry, State
+from ..core.record import outcome
+from ..games import make_cached
 from .ai import AIPool, available_agents, seed_for
 from .errors import ApiError, bad_request, conflict, forbidden, illegal, not_found
+from .live import Connection, LiveTable, token_hash
 from .store import GroupWriter, MoveRow, StaleRevision, Store, TableRow
 from .views import build_view, geometry_text
 
@@ -68,99 +68,6 @@ class Settings:
     resume_ai: bool = True
 
 
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-@dataclass
-class Connection:
-    """One WebSocket: the seats it holds tokens for (presence) and the seat it views as."""
-
-    send: Callable[[str], None]
-    present: set[int]
-    view_seat: int | None
-    close: Callable[[], None]
-    #: Geometry ids already sent on this socket.
-    geometries: set[str] = field(default_factory=set)
-
-
-@dataclass
-class LiveTable:
-    id: str
-    game: Game
-    mode: str
-    seats: list[dict[str, Any]]
-    seed: int
-    state: State
-    labels: list[Any]
-    revision: int
-    seat_hashes: list[str | None]
-    spectator_hash: str
-    created_at: float
-    pending: dict[int, int] = field(default_factory=dict)
-    thinking: set[int] = field(default_factory=set)
-    notes: list[str] = field(default_factory=list)
-    connections: list[Connection] = field(default_factory=list)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    ai_task: asyncio.Task[None] | None = None
-    #: Bumped on every change that a view shows; ``view_cache[seat] = (stamp, json)``.
-    stamp: int = 0
-    view_cache: dict[int | None, tuple[int, str, str | None]] = field(default_factory=dict)
-
-    def touch(self) -> None:
-        self.stamp += 1
-
-    @property
-    def present(self) -> set[int]:
-        return {s for c in self.connections for s in c.present}
-
-    def summary(self) -> dict[str, Any]:
-        g = self.game
-        return {
-            "id": self.id,
-            "game": g.id,
-            "title": g.title,
-            "mode": self.mode,
-            "options": dict(g.params),
-            "num_players": self.state.num_players,
-            "perfect_information": g.perfect_information,
-            "cooperative": g.cooperative,
-            "rules_version": g.rules_version,
-            "created_at": self.created_at,
-        }
-
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat of ``token`` (``None`` for the spectator token); 403 for anything else."""
-        if not token:
-            raise ApiError(401, "no_token", "this needs a seat or spectator token (Authorization: Bearer …)")
-        h = token_hash(token)
-        for s, sh in enumerate(self.seat_hashes):
-            if sh is not None and hmac.compare_digest(sh, h):
-                return s
-        if hmac.compare_digest(self.spectator_hash, h):
-            return None
-        raise forbidden("this token does not belong to this table")
-
-    def human_seats(self) -> list[int]:
-        return [s for s, spec in enumerate(self.seats) if spec["kind"] == "human"]
-
-    def status(self) -> str:
-        return "finished" if self.state.is_terminal() else "playing"
-
-    def result(self) -> dict[str, Any] | None:
-        return outcome(self.state.returns()) if self.state.is_terminal() else None
-
-    def record(self) -> GameRecord:
-        return GameRecord.from_state(
-            self.state,
-            seats=[str(spec["name"]) for spec in self.seats],
-            agents=[spec["agent"] if spec["kind"] == "ai" else "human" for spec in self.seats],
-            table=self.id,
-            mode=self.mode,
-            labels=self.labels,
-        )
-
-
 class Platform:
     """All tables of one server: creation, moves, undo, AI, storage and live updates."""
 
@@ -175,7 +82,6 @@ class Platform:
         self._loading: dict[str, asyncio.Future[LiveTable]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stopping = False
-        self._games: dict[tuple[str, str], Game] = {}
 
     # -- life cycle -----------------------------------------------------------
     async def start(self) -> None:
@@ -238,19 +144,8 @@ class Platform:
                 log.warning("table %s not resumed: %s", table_id, e.message)
 
     def game_for(self, game_id: str, options: dict[str, Any]) -> Game:
-        """The game with these options; instances are shared between tables (games are immutable once set up)."""
-        try:
-            key = (game_id, json.dumps(options, sort_keys=True))
-        except (TypeError, ValueError):
-            raise ValueError("options must be a JSON object of plain values") from None
-        game = self._games.get(key)
-        if game is None:
-            game = make(game_id, **options)
-            if len(self._games) >= 256:
-                self._games.clear()
-            self._games[key] = game
-            self._games[(game_id, json.dumps(game.params, sort_keys=True))] = game
-        return game
+        """The game with these options, shared between tables (the one game cache, :func:`~boardlab.games.make_cached`)."""
+        return make_cached(game_id, **options)
 
     # -- creating -------------------------------------------------------------
     async def create(
@@ -397,11 +292,7 @@ class Platform:
             )
         state = game.new_initial_state(row.num_players)
         try:
-            for m in row.moves:
-                if isinstance(m.entry, list):
-                    state.apply_actions(m.entry)
-                else:
-                    state.apply_action(m.entry)
+            advance(state, [m.entry for m in row.moves])
         except (IllegalActionError, ValueError) as e:
             raise conflict("cannot_restore", f"table {row.id} cannot be replayed: {e}") from None
         pending = row.pending if state.current_player() == SIMULTANEOUS else {}
@@ -491,19 +382,22 @@ class Platform:
     def _advance_chance(self, table: LiveTable, state: State, start_moves: list[MoveRow]) -> list[MoveRow]:
         """Sample every chance node from ``state`` on (in place) with the table's seeded generator."""
         moves = list(start_moves)
-        while state.current_player() == CHANCE:
-            rng = random.Random(f"chance:{table.seed}:{state.move_number()}")
-            a = sample_chance(state, rng)
-            label = state.action_to_string(CHANCE, a)
-            state.apply_action(a)
-            moves.append(MoveRow(CHANCE, a, label))
+
+        def draw(s: State) -> int:
+            return sample_chance(s, random.Random(f"chance:{table.seed}:{s.move_number()}"))
+
+        def note(s: State, entry: HistoryEntry) -> None:
+            assert isinstance(entry, int)
+            moves.append(MoveRow(CHANCE, entry, s.action_to_string(CHANCE, entry)))
+
+        play(state, None, draw, on_step=note)
         return moves
 
     async def _commit_action(self, table: LiveTable, seat: int, action: int) -> None:
         new = table.state.clone()
         label = new.action_to_string(seat, action)
         try:
-            new.apply_action(action, player=seat)
+            apply_entry(new, action, player=seat)
         except IllegalActionError as e:
             raise illegal(e.explanation) from None
         moves = self._advance_chance(table, new, [MoveRow(seat, action, label)])
@@ -519,7 +413,7 @@ class Platform:
             new = state.clone()
             labels = [new.action_to_string(s, a) if a is not None else None for s, a in enumerate(joint)]
             try:
-                new.apply_actions(joint)
+                apply_entry(new, joint)
             except IllegalActionError as e:
                 raise illegal(e.explanation) from None
             moves = self._advance_chance(table, new, [MoveRow(SIMULTANEOUS, joint, labels)])
@@ -559,23 +453,8 @@ class Platform:
 
     # -- undo -----------------------------------------------------------------
     def undo_point(self, table: LiveTable, seat: int | None) -> int | None:
-        """The history length an undo by ``seat`` would rewind to, or ``None``.
-
-        Online, a seat may take back only steps of its own turn still in
-        progress; against the AI and in hot-seat play, the last decision of
-        a human seat (with the AI moves after it). Never across chance, a
-        simultaneous reveal or a hidden reveal (the engine's rule), never
-        after the game is over.
-        """
-        state = table.state
-        if seat is None or state.is_terminal():
-            return None
-        if table.mode == "online":
-            if state.current_player() != seat:
-                return None
-            return state.undo_point(seat, cross_seats=False)
-        points = [p for s in table.human_seats() if (p := state.undo_point(s)) is not None]
-        return max(points) if points else None
+        """The history length an undo by ``seat`` would rewind to, or ``None`` (:func:`boardlab.core.driver.undo_point`)."""
+        return driver_undo_point(table.state, seat, table.mode, table.human_seats())
 
     def can_undo(self, table: LiveTable, seat: int | None) -> bool:
         if seat is not None and seat in table.pending:
@@ -597,9 +476,9 @@ class Platform:
                 return
             point = self.undo_point(table, seat)
             if point is None:
-                raise conflict("cannot_undo", self._undo_refusal(table, seat))
+                raise conflict("cannot_undo", undo_refusal(table.state, seat, table.mode))
             state = table.state
-            new = table.game.state_from_history(state.history()[:point], state.num_players)
+            new = replay(table.game, state.history()[:point], state.num_players)
             new_rev = table.revision + 1
             try:
                 await self._write(self.store.op_truncate, table.id, point, table.revision, new_rev, "playing", None)
@@ -612,30 +491,13 @@ class Platform:
             self._broadcast(table)
         self._kick(table)
 
-    def _undo_refusal(self, table: LiveTable, seat: int) -> str:
-        state = table.state
-        if state.is_terminal():
-            return "The game is over; a finished game cannot be taken back."
-        if table.mode == "online":
-            if state.current_player() != seat:
-                return "Online, you can take back only steps of your own turn, while it is still your turn."
-            return (
-                "There is no step of this turn to take back (a turn's first step, or after a chance event or a reveal)."
-            )
-        return "Nothing to take back: undo never goes back across a chance event or a reveal of hidden information."
-
     # -- AI seats -------------------------------------------------------------
     def _ai_to_move(self, table: LiveTable) -> list[int]:
-        state = table.state
-        cp = state.current_player()
-        if cp >= 0:
-            return [cp] if table.seats[cp]["kind"] == "ai" else []
-        if cp == SIMULTANEOUS:
-            return [
-                s
-                for s, spec in enumerate(table.seats)
-                if spec["kind"] == "ai" and s not in table.pending and state.legal_actions(s)
-            ]
+        d = next_decision(table.state)
+        if d.kind == "seat":
+            return [s for s in d.seats if table.seats[s]["kind"] == "ai"]
+        if d.kind == "simultaneous":
+            return [s for s in d.seats if table.seats[s]["kind"] == "ai" and s not in table.pending]
         return []
 
     def _kick(self, table: LiveTable) -> None:

@@ -15,12 +15,12 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from ..core.constants import CHANCE, SIMULTANEOUS, TERMINAL
+from ..core.driver import next_decision, result_text
 from ..core.record import outcome
 from ..core.scene import SEAT_COLOURS
 
 if TYPE_CHECKING:
-    from ..core.game import Game
-    from .tables import LiveTable
+    from .live import LiveTable
 
 
 #: Board geometry by id (JSON text), bounded; and per game the last shapes seen with their id.
@@ -92,29 +92,10 @@ def seat_name(table: LiveTable, seat: int) -> str:
 
 def to_act(table: LiveTable) -> list[int]:
     """Seats that must decide now (at a simultaneous node: those that have not submitted)."""
-    state = table.state
-    cp = state.current_player()
-    if cp >= 0:
-        return [cp]
-    if cp == SIMULTANEOUS:
-        return [s for s in range(state.num_players) if s not in table.pending and state.legal_actions(s)]
-    return []
-
-
-def result_text(game: Game, names: list[str], result: dict[str, Any], viewer: int | None) -> str:
-    """The result in words: who won, a draw, or a shared win or loss."""
-    winners = result.get("winners", [])
-    if result.get("draw") and not game.cooperative:
-        return "The game is a draw."
-    if game.cooperative or len(names) == 1:
-        return "Everyone wins!" if winners else "Everyone loses."
-    if not winners:
-        return "Nobody wins."
-    if viewer is not None and viewer in winners:
-        others = [names[w] for w in winners if w != viewer]
-        return "You win!" if not others else f"You win, with {', '.join(others)}!"
-    won = [names[w] for w in winners]
-    return f"{' and '.join(won)} {'wins' if len(won) == 1 else 'win'}."
+    d = next_decision(table.state)
+    if d.kind == "simultaneous":
+        return [s for s in d.seats if s not in table.pending]
+    return list(d.seats)
 
 
 def log_entries(table: LiveTable, viewer: int | None) -> list[list[Any]]:
@@ -189,7 +170,7 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
     prompt = str(scene.get("prompt") or "")
     if terminal:
         names = [seat_name(table, s) for s in range(state.num_players)]
-        banner = {"kind": "result", "title": result_text(table.game, names, result or {}, seat), "detail": prompt}
+        banner = {"kind": "result", "title": result_text(table.game, state.returns(), names, seat), "detail": prompt}
     elif seat is not None and seat in acting:
         title = "Your turn" if cp >= 0 else "Your choice (secret until everyone has chosen)"
         banner = {"kind": "turn", "title": title, "detail": prompt}

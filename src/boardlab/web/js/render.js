@@ -1,7 +1,9 @@
-// The generic scene renderer: draws exactly what a game's scene describes (see boardlab/core/scene.py).
-// Board places (polygons, points, edges), pieces and highlights go into SVG; card and dice zones into
-// HTML rows; click targets call onAction(action) (several targets on one place open a small chooser);
-// buttons and the full list of legal moves are plain HTML buttons. Nothing here knows any game.
+// The generic scene renderer: draws exactly what a game's scene describes (the schema: boardlab/core/scene.py,
+// as JSON Schema in /static/scene.schema.json). Board places (polygons, points, edges), pieces and highlights go
+// into SVG; card and dice zones into HTML rows whose items carry small SVG figures (cards 5:7 with corner value
+// and suit, card backs in their owner's colour, dice with pips, pictures); click targets call onAction(action)
+// (several targets on one place open a small chooser); buttons and the full list of legal moves are plain HTML
+// buttons. Nothing here knows any game.
 
 import { el } from "./api.js";
 
@@ -37,6 +39,7 @@ export function colour(name, fallback) {
 }
 
 let seatColours = SEAT_COLOURS;
+let playerNames = [];
 
 export function ownerColour(owner) {
   if (owner === null || owner === undefined) return "#5b5750";
@@ -46,9 +49,13 @@ export function ownerColour(owner) {
 // A seat's colour is its player's colour in the scene (games may give their sides other colours).
 function useSeatColours(scene) {
   seatColours = SEAT_COLOURS.slice();
+  playerNames = [];
   (scene.players || []).forEach((p, k) => {
     const seat = Number.isInteger(p.seat) ? p.seat : k;
-    if (seat >= 0) seatColours[seat] = colour(p.colour, SEAT_COLOURS[seat % SEAT_COLOURS.length]);
+    if (seat >= 0) {
+      seatColours[seat] = colour(p.colour, SEAT_COLOURS[seat % SEAT_COLOURS.length]);
+      playerNames[seat] = p.name;
+    }
   });
 }
 
@@ -161,9 +168,16 @@ function shapePath(shape, cx, cy, r) {
   }
 }
 
+// A face-down piece or card shows whose it is (its owner's colour) and nothing else.
+const NEUTRAL_BACK = "#6d675d";
+
+function backColour(owner) {
+  return owner === null || owner === undefined ? NEUTRAL_BACK : ownerColour(owner);
+}
+
 function drawPiece(layer, p, cx, cy, r, u) {
-  const g = svg("g", { class: "piece", "data-at": p.at, "data-owner": p.owner ?? "" });
-  const fill = p.face_down ? "#6d675d" : colour(p.colour, ownerColour(p.owner));
+  const g = svg("g", { class: p.face_down ? "piece face-down" : "piece", "data-at": p.at, "data-owner": p.owner ?? "" });
+  const fill = p.face_down ? backColour(p.owner) : colour(p.colour, ownerColour(p.owner));
   const stroke = "#2b2823";
   const height = Math.max(1, Number(p.height) || 1);
   // a visible stack: up to three offset layers under the top piece
@@ -186,6 +200,16 @@ function drawPiece(layer, p, cx, cy, r, u) {
     top.setAttribute("stroke-width", u * 0.035);
   }
   g.append(top);
+  if (p.face_down && p.shape !== "ring") {
+    // the back: an inner outline, so a hidden piece never looks like a plain one
+    const back = shapePath(p.shape, cx, cy, r * 0.68);
+    back.setAttribute("fill", "none");
+    back.setAttribute("stroke", "#ffffff");
+    back.setAttribute("stroke-opacity", 0.75);
+    back.setAttribute("stroke-width", u * 0.03);
+    back.setAttribute("stroke-dasharray", `${u * 0.05} ${u * 0.04}`);
+    g.append(back);
+  }
   if (p.facing !== null && p.facing !== undefined && !p.face_down) {
     const arrow = svg("polygon", {
       points: pts([[cx, cy - r * 1.32], [cx + r * 0.38, cy - r * 0.82], [cx - r * 0.38, cy - r * 0.82]]),
@@ -208,7 +232,7 @@ function drawPiece(layer, p, cx, cy, r, u) {
     g.append(t);
   }
   const title = svg("title");
-  const who = p.owner === null || p.owner === undefined ? "neutral" : `side ${p.owner}`;
+  const who = p.owner === null || p.owner === undefined ? "neutral" : (playerNames[p.owner] || `side ${p.owner}`);
   title.textContent = `${p.face_down ? "face-down " : ""}${p.kind || "piece"} (${who})${height > 1 ? `, height ${height}` : ""}${p.label ? `: ${p.label}` : ""}`;
   g.append(title);
   layer.append(g);
@@ -247,6 +271,7 @@ export function renderScene(root, scene, opts = {}) {
   const openBox = root.querySelector(".chooser");
   const reopen = openBox ? { at: openBox.dataset.at, actions: openBox.dataset.actions, host: openBox.parentElement, left: openBox.style.left, top: openBox.style.top } : null;
   closeChooser(root);
+  root.renderedScene = scene; // the scene drawn last, for tests and tools
   useSeatColours(scene);
   const interactive = !!opts.interactive && typeof opts.onAction === "function";
   const targets = interactive ? scene.targets || [] : [];
@@ -391,6 +416,15 @@ export function renderScene(root, scene, opts = {}) {
         } else {
           node = el("div", attrs);
         }
+        const figure = itemFigure(it, z.owner);
+        if (figure) {
+          node.classList.add("has-figure");
+          node.append(figure);
+        }
+        if (it.face_down && it.kind !== "card") {
+          const owner = it.owner ?? z.owner;
+          if (owner !== null && owner !== undefined) node.style.background = backColour(owner);
+        }
         node.append(el("span", { class: "label" }, it.face_down ? "face down" : it.label));
         if (it.detail) node.append(el("span", { class: "detail" }, it.detail));
         const ps = piecesOnItems.get(it.id);
@@ -398,7 +432,7 @@ export function renderScene(root, scene, opts = {}) {
           const row = el("span", { class: "pieces" });
           for (const p of ps) {
             const pip = el("span", { class: "pip", title: `${p.kind || "piece"}${p.label ? ": " + p.label : ""}` });
-            pip.style.background = p.face_down ? "#6d675d" : colour(p.colour, ownerColour(p.owner));
+            pip.style.background = p.face_down ? backColour(p.owner) : colour(p.colour, ownerColour(p.owner));
             row.append(pip);
           }
           node.append(row);
@@ -442,6 +476,131 @@ export function renderScene(root, scene, opts = {}) {
       openChooser(root, host, null, list, act, reopen.at, { left: reopen.left, top: reopen.top });
     }
   }
+}
+
+// -- item figures: cards, card backs, dice, pictures -----------------------------------
+
+const SUITS = {
+  spades: ["\u2660", "#1f1d1a"], hearts: ["\u2665", "#b3261e"], diamonds: ["\u2666", "#b3261e"], clubs: ["\u2663", "#1f1d1a"],
+  "\u2660": ["\u2660", "#1f1d1a"], "\u2665": ["\u2665", "#b3261e"], "\u2666": ["\u2666", "#b3261e"], "\u2663": ["\u2663", "#1f1d1a"],
+};
+const INK = "#1f1d1a";
+
+function suitOf(it) {
+  if (it.suit === null || it.suit === undefined || it.suit === "") return null;
+  const known = SUITS[String(it.suit).toLowerCase()] || SUITS[it.suit];
+  return known ? { glyph: known[0], ink: known[1] } : { glyph: String(it.suit), ink: INK };
+}
+
+function hasValue(it) {
+  return it.value !== null && it.value !== undefined && it.value !== "";
+}
+
+// A card 5:7, a die, or a picture on a token; null when the item is plain text.
+function itemFigure(it, zoneOwner) {
+  const kind = it.kind || "card";
+  if (kind === "card") {
+    if (it.face_down) return cardBack(backColour(it.owner ?? zoneOwner));
+    if (hasValue(it) || suitOf(it) || it.picture) return cardFace(it);
+    return null;
+  }
+  if (kind === "die" && !it.face_down && (hasValue(it) || it.picture)) return dieFace(it);
+  if (it.picture && !it.face_down) {
+    const fig = svg("svg", { viewBox: "0 0 36 36", width: 36, height: 36, class: "figure picture", "aria-hidden": "true" });
+    drawPicture(fig, it.picture, 3, 3, 30, 30, colour(it.colour, INK));
+    return fig;
+  }
+  return null;
+}
+
+function cardFace(it) {
+  const suit = suitOf(it);
+  const ink = colour(it.colour, suit ? suit.ink : INK);
+  const fig = svg("svg", { viewBox: "0 0 50 70", width: 50, height: 70, class: "figure card-face", "data-value": hasValue(it) ? it.value : "", "aria-hidden": "true" });
+  fig.append(svg("rect", { x: 1, y: 1, width: 48, height: 68, rx: 5, fill: "#fffdf8", stroke: "#8a8170", "stroke-width": 1.2 }));
+  const corner = (transform) => {
+    const g = svg("g", { class: "corner", transform });
+    if (hasValue(it)) {
+      const v = String(it.value);
+      const t = svg("text", { x: 6, y: 13, "font-size": v.length > 2 ? 8 : 11, "font-weight": 700, fill: ink, "text-anchor": "middle", class: "corner-value" });
+      t.textContent = v;
+      g.append(t);
+    }
+    if (suit) {
+      const t = svg("text", { x: 6, y: hasValue(it) ? 23 : 13, "font-size": 9, fill: ink, "text-anchor": "middle", class: "corner-suit" });
+      t.textContent = suit.glyph;
+      g.append(t);
+    }
+    return g;
+  };
+  fig.append(corner(null), corner("rotate(180 25 35)"));
+  if (it.picture) {
+    drawPicture(fig, it.picture, 12, 16, 26, 38, colour(it.colour, ink));
+  } else {
+    const big = suit ? suit.glyph : String(it.value);
+    const t = svg("text", { x: 25, y: 36, "font-size": big.length > 2 ? 11 : 22, fill: ink, "text-anchor": "middle", "dominant-baseline": "central", class: "centre" });
+    t.textContent = big;
+    fig.append(t);
+  }
+  return fig;
+}
+
+function cardBack(fill) {
+  const fig = svg("svg", { viewBox: "0 0 50 70", width: 50, height: 70, class: "figure card-back", "data-fill": fill, "aria-hidden": "true" });
+  fig.append(svg("rect", { x: 1, y: 1, width: 48, height: 68, rx: 5, fill, stroke: "#2b2823", "stroke-width": 1.2, class: "back" }));
+  fig.append(svg("rect", { x: 5, y: 5, width: 40, height: 60, rx: 3, fill: "none", stroke: "#ffffff", "stroke-opacity": 0.85, "stroke-width": 1.2 }));
+  for (let row = 0; row < 6; row++) {
+    for (let col = 0; col < 4; col++) {
+      const cx = 10 + col * 10;
+      const cy = 10 + row * 10;
+      fig.append(svg("polygon", { points: pts([[cx, cy - 4], [cx + 4, cy], [cx, cy + 4], [cx - 4, cy]]), fill: "#ffffff", "fill-opacity": 0.28 }));
+    }
+  }
+  return fig;
+}
+
+// Pip positions on a die face of side 1, for the values 1-6.
+const PIPS = {
+  1: [[0.5, 0.5]],
+  2: [[0.27, 0.27], [0.73, 0.73]],
+  3: [[0.27, 0.27], [0.5, 0.5], [0.73, 0.73]],
+  4: [[0.27, 0.27], [0.73, 0.27], [0.27, 0.73], [0.73, 0.73]],
+  5: [[0.27, 0.27], [0.73, 0.27], [0.5, 0.5], [0.27, 0.73], [0.73, 0.73]],
+  6: [[0.27, 0.25], [0.73, 0.25], [0.27, 0.5], [0.73, 0.5], [0.27, 0.75], [0.73, 0.75]],
+};
+
+function dieFace(it) {
+  const ink = colour(it.colour, INK);
+  const fig = svg("svg", { viewBox: "0 0 40 40", width: 40, height: 40, class: "figure die-face", "data-value": hasValue(it) ? it.value : "", "aria-hidden": "true" });
+  fig.append(svg("rect", { x: 1.5, y: 1.5, width: 37, height: 37, rx: 7, fill: "#fffdf8", stroke: "#2b2823", "stroke-width": 1.5 }));
+  const pips = PIPS[it.value];
+  if (pips) {
+    for (const [x, y] of pips) fig.append(svg("circle", { cx: 2 + x * 36, cy: 2 + y * 36, r: 3.6, fill: ink, class: "pip-dot" }));
+  } else if (it.picture) {
+    drawPicture(fig, it.picture, 7, 7, 26, 26, ink);
+  } else {
+    const t = svg("text", { x: 20, y: 21, "font-size": 16, "font-weight": 700, fill: ink, "text-anchor": "middle", "dominant-baseline": "central" });
+    t.textContent = String(it.value);
+    fig.append(t);
+  }
+  return fig;
+}
+
+// A picture (filled squares and strokes on a small grid) fitted, centred, into the box x, y, w, h.
+function drawPicture(parent, pic, x, y, w, h, ink) {
+  const [cols, rows] = pic.grid || [1, 1];
+  const s = Math.min(w / Math.max(1, cols), h / Math.max(1, rows));
+  const ox = x + (w - s * cols) / 2;
+  const oy = y + (h - s * rows) / 2;
+  const fill = colour(pic.colour, ink);
+  const g = svg("g", { class: "picture" });
+  for (const [c, r] of pic.cells || []) {
+    g.append(svg("rect", { x: ox + c * s + s * 0.06, y: oy + r * s + s * 0.06, width: s * 0.88, height: s * 0.88, rx: s * 0.12, fill, class: "picture-cell" }));
+  }
+  for (const line of pic.strokes || []) {
+    g.append(svg("polyline", { points: pts(line.map(([px, py]) => [ox + px * s, oy + py * s])), fill: "none", stroke: fill, "stroke-width": Math.max(1.2, s * 0.16), "stroke-linecap": "round", "stroke-linejoin": "round", class: "picture-stroke" }));
+  }
+  parent.append(g);
 }
 
 export function closeChooser(root) {

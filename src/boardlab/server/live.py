@@ -1,0 +1,112 @@
+"""A live table in memory, and one WebSocket connection to it: the data that tables and views share.
+
+:mod:`boardlab.server.tables` changes tables; :mod:`boardlab.server.views` only reads
+them. Both import this module, and neither imports the other's reader or writer
+(``tables`` imports ``views``, never the reverse).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.game import Game, State
+from ..core.record import GameRecord, outcome
+from .errors import ApiError, forbidden
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Connection:
+    """One WebSocket: the seats it holds tokens for (presence) and the seat it views as."""
+
+    send: Callable[[str], None]
+    present: set[int]
+    view_seat: int | None
+    close: Callable[[], None]
+    #: Geometry ids already sent on this socket.
+    geometries: set[str] = field(default_factory=set)
+
+
+@dataclass
+class LiveTable:
+    id: str
+    game: Game
+    mode: str
+    seats: list[dict[str, Any]]
+    seed: int
+    state: State
+    labels: list[Any]
+    revision: int
+    seat_hashes: list[str | None]
+    spectator_hash: str
+    created_at: float
+    pending: dict[int, int] = field(default_factory=dict)
+    thinking: set[int] = field(default_factory=set)
+    notes: list[str] = field(default_factory=list)
+    connections: list[Connection] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    ai_task: asyncio.Task[None] | None = None
+    #: Bumped on every change that a view shows; ``view_cache[seat] = (stamp, json)``.
+    stamp: int = 0
+    view_cache: dict[int | None, tuple[int, str, str | None]] = field(default_factory=dict)
+
+    def touch(self) -> None:
+        self.stamp += 1
+
+    @property
+    def present(self) -> set[int]:
+        return {s for c in self.connections for s in c.present}
+
+    def summary(self) -> dict[str, Any]:
+        g = self.game
+        return {
+            "id": self.id,
+            "game": g.id,
+            "title": g.title,
+            "mode": self.mode,
+            "options": dict(g.params),
+            "num_players": self.state.num_players,
+            "perfect_information": g.perfect_information,
+            "cooperative": g.cooperative,
+            "rules_version": g.rules_version,
+            "created_at": self.created_at,
+        }
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat of ``token`` (``None`` for the spectator token); 403 for anything else."""
+        if not token:
+            raise ApiError(401, "no_token", "this needs a seat or spectator token (Authorization: Bearer …)")
+        h = token_hash(token)
+        for s, sh in enumerate(self.seat_hashes):
+            if sh is not None and hmac.compare_digest(sh, h):
+                return s
+        if hmac.compare_digest(self.spectator_hash, h):
+            return None
+        raise forbidden("this token does not belong to this table")
+
+    def human_seats(self) -> list[int]:
+        return [s for s, spec in enumerate(self.seats) if spec["kind"] == "human"]
+
+    def status(self) -> str:
+        return "finished" if self.state.is_terminal() else "playing"
+
+    def result(self) -> dict[str, Any] | None:
+        return outcome(self.state.returns()) if self.state.is_terminal() else None
+
+    def record(self) -> GameRecord:
+        return GameRecord.from_state(
+            self.state,
+            seats=[str(spec["name"]) for spec in self.seats],
+            agents=[spec["agent"] if spec["kind"] == "ai" else "human" for spec in self.seats],
+            table=self.id,
+            mode=self.mode,
+            labels=self.labels,
+        )
