@@ -20,6 +20,7 @@ from typing import Any
 from boardlab.core import scene as sc
 from boardlab.core.constants import CHANCE, TERMINAL
 from boardlab.core.game import Game, State
+from boardlab.core.gametype import Chance, GameType, Information
 from boardlab.geometry import SquareGrid
 
 GRID = SquareGrid(3, 3)
@@ -59,7 +60,7 @@ class SceneDemoGame(Game):
     title = "Scene demo (test game)"
     min_players = 2
     max_players = 2
-    perfect_information = False
+    game_type = GameType(chance=Chance.EXPLICIT, information=Information.IMPERFECT)
     mechanics = ("test",)
     playing_time = "1 min"
 

@@ -441,6 +441,13 @@ def test_resample_keeps_everything_the_viewer_saw(game_id: str, options: dict) -
                     assert a == b or not exact[i], f"entry {i} was seen exactly by {v} but was redrawn"
 
 
+@pytest.mark.parametrize(("game_id", "options"), hidden_cases(), ids=lambda x: str(x))
+def test_a_game_with_hidden_information_says_who_sees_each_step(game_id: str, options: dict) -> None:
+    """The core's default ``_seen`` shows every step to everyone: a game that hides something must declare its own."""
+    state = boardlab.make(game_id, **options).new_initial_state()
+    assert type(state)._seen is not boardlab.State._seen
+
+
 def chi_square_differs(a: Counter, b: Counter) -> bool:
     """Whether two equal-sized samples differ beyond chance (two-sample chi-square, p below about 1e-6)."""
     keys = set(a) | set(b)
@@ -515,11 +522,12 @@ def test_an_mcts_game_record_replays_to_the_same_end(game_id: str) -> None:
     agents = [make_agent("mcts:iterations=8", game, p, seed=p) for p in range(state.num_players)]
     played: list[object] = []
 
-    def check(s: boardlab.State, actor: int, action: object) -> None:
-        played.append(list(action) if isinstance(action, list | tuple) else action)
-        assert s.history() == played
+    def check(s: boardlab.State, entry: object) -> None:
+        assert s.history() == played  # called just before each entry is applied
+        played.append(list(entry) if isinstance(entry, list | tuple) else entry)
 
-    state, _ = play_game(state, agents, random.Random(3), cap=40, on_action=check)
+    state, _ = play_game(state, agents, random.Random(3), cap=40, on_step=check)
+    assert state.history() == played
     rec = GameRecord.from_json(GameRecord.from_state(state).to_json())
     again = rec.replay()
     assert fingerprint(again) == fingerprint(state)

@@ -15,6 +15,7 @@ from boardlab.core import driver
 from boardlab.core.constants import CHANCE, SIMULTANEOUS, TERMINAL
 from boardlab.core.errors import IllegalActionError, OutOfTurnError
 from boardlab.core.game import Game, State
+from boardlab.core.gametype import Chance, Dynamics, GameType, Utility
 from boardlab.core.record import GameRecord
 
 SRC = pathlib.Path(__file__).resolve().parents[2] / "src" / "boardlab"
@@ -28,6 +29,7 @@ class Tiny(Game):
     title = "Tiny"
     min_players = 2
     max_players = 3
+    game_type = GameType(dynamics=Dynamics.SIMULTANEOUS, chance=Chance.EXPLICIT, utility=Utility.GENERAL_SUM)
 
     def num_distinct_actions(self) -> int:
         return 2
@@ -231,7 +233,7 @@ def test_sample_chance_follows_the_probabilities() -> None:
 
 
 class Coop(Tiny):
-    cooperative = True
+    game_type = GameType(dynamics=Dynamics.SIMULTANEOUS, chance=Chance.EXPLICIT, utility=Utility.IDENTICAL)
 
 
 @pytest.mark.parametrize(
@@ -378,7 +380,7 @@ def test_core_play_reads_no_private_state() -> None:
 
 def test_no_optional_hook_is_found_by_getattr() -> None:
     """Optional hooks are declared with defaults on the base classes (``State.evaluate``), and packages are
-    imported by name, not probed. Only the utility bounds remain: ``GameType`` (core/gametype.py) owns them."""
+    imported by name, not probed; the utility bounds come from the declared ``GameType``."""
     probed: set[str] = set()
     for path in SRC.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -390,4 +392,4 @@ def test_no_optional_hook_is_found_by_getattr() -> None:
                 and isinstance(node.args[1], ast.Constant)
             ):
                 probed.add(f"{path.relative_to(SRC)}: {node.args[1].value}")
-    assert {p.rsplit(": ", 1)[1] for p in probed} <= {"min_utility", "max_utility"}, sorted(probed)
+    assert not probed, sorted(probed)
