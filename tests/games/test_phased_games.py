@@ -45,7 +45,7 @@ def test_hamlet_locks_and_draws_are_public_deals_and_draws_private() -> None:
     assert texts(s, None) == [
         "dealt a card to seat 0",
         "dealt a card to seat 1",
-        "draws from the pool",
+        "chose to draw",
         "seat 0 drew a card",
     ]
     assert texts(s, 0)[0] == "dealt Hamlet to seat 0" and texts(s, 0)[3] == "seat 0 drew Ophelia"

@@ -616,7 +616,7 @@ def _move_seen(s: HamletState, actor: int, action: int) -> Seen:
         return Seen("traded cards", {f: text, o: text})
     if action == LOCK:
         return Seen(f"locked; {_round_end(r.first, r.hand)}" if r.stage == ACT_SECOND else "locked")
-    return Seen("draws from the pool")
+    return Seen("chose to draw")
 
 
 def _drew_seen(s: HamletState, actor: int, card: int) -> Seen:
