@@ -381,7 +381,8 @@ class HamletState(PhasedState):
         """Apply a step of the current round (§4-§7); at its end, score it and start the next (§4d-§4f, §8)."""
         r = self.rounds[-1]
         stage = r.stage
-        r.apply(action, self.game.exchange)
+        r.steps.append(action)
+        ROUND_STEPS[stage](r, action, self.game.exchange)  # as r.apply, one call less
         if stage == ACT_FIRST and action == TRADE:
             self._mark_irreversible()  # both seats now know both cards (§6b)
         if r.stage == DONE:
