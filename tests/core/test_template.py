@@ -18,17 +18,7 @@ def overridden(game_id: str) -> set[str]:
     return {n for n in PUBLIC for k in cls.__mro__ if k is not State and k is not object and n in vars(k)}
 
 
-def cases() -> list:
-    out = []
-    for g in boardlab.games():
-        marks = []
-        if g == "chevrons":  # its string_to_action accepts edge labels in either order
-            marks = [pytest.mark.xfail(reason="chevrons overrides string_to_action", strict=False)]
-        out.append(pytest.param(g, marks=marks))
-    return out
-
-
-@pytest.mark.parametrize("game_id", cases())
+@pytest.mark.parametrize("game_id", boardlab.games())
 def test_no_game_overrides_the_public_checks(game_id: str) -> None:
     assert overridden(game_id) <= HOOKS, f"{game_id} overrides {sorted(overridden(game_id) - HOOKS)}"
 

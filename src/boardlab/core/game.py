@@ -288,6 +288,13 @@ class State:
         """A game-specific reason why ``action`` is illegal for ``player`` now, or ``None``."""
         return None
 
+    def _parse_action(self, player: int, text: str) -> int | None:
+        """Optional: an action that ``text`` names in another accepted spelling than its label, or ``None``.
+
+        :meth:`string_to_action` tries the labels first and accepts the answer only when it is legal.
+        """
+        return None
+
     def observation(self, player: int | None = None) -> dict[str, Any]:
         raise NotImplementedError
 
@@ -560,6 +567,9 @@ class State:
         for a in legal:
             if _norm(self._action_to_string(player, a)) == key:
                 return a
+        other = self._parse_action(player, text) if player >= 0 else None
+        if other is not None and other in legal:
+            return other
         if key.lstrip("-").isdigit() and int(key) in legal:
             return int(key)
         sample = ", ".join(self._action_to_string(player, a) for a in legal[:12])

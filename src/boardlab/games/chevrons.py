@@ -339,16 +339,13 @@ class ChevronsState(State):
             return self.game.board.edge_labels[e]
         return space.label(action)
 
-    def string_to_action(self, player: int | None, text: str) -> int:
+    def _parse_action(self, player: int, text: str) -> int | None:
         """Edge labels are accepted with their end points in either order (``d4-c3`` for ``c3-d4``)."""
         e = self.game.board.edge_by_label.get("".join(str(text).split()).lower())
-        if e is not None:
-            space = self.game.action_space
-            legal = self.legal_actions(player)
-            for a in (space.encode("first", e), space.encode("second", e)):
-                if a in legal:
-                    return a
-        return super().string_to_action(player, text)
+        if e is None:
+            return None
+        space = self.game.action_space
+        return space.encode("second" if self.first >= 0 else "first", e)
 
     def observation(self, player: int | None = None) -> dict[str, Any]:
         b = self.game.board
