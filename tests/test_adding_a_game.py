@@ -152,8 +152,9 @@ def test_the_terminal_draws_cards_and_backs() -> None:
     }
 
 
-def test_boardlab_play_plays_it_to_the_end() -> None:
+def test_boardlab_play_plays_it_to_the_end(tmp_path, monkeypatch) -> None:
     """``boardlab play high-swap`` (in this process, where the example is registered), typed moves and all."""
+    monkeypatch.chdir(tmp_path)  # the command offers to save the record at the end (declined here)
     result = CliRunner().invoke(
         load_commands(), ["play", "high-swap", "--seed", "5"], input="no such move\nwhy stand\nstand\n\n"
     )
@@ -161,6 +162,7 @@ def test_boardlab_play_plays_it_to_the_end() -> None:
     assert result.exit_code == 0, out
     assert "Your hand:" in out and "Draw from the deck or the discard pile, or stand." in out
     assert re.search(r"(Orange|Blue) wins, \d+ to \d+\.|Draw at \d+\.", out)
+    assert "stand is legal now" in out and list(tmp_path.iterdir()) == []
 
 
 def test_the_server_serves_its_views(tmp_path) -> None:
