@@ -443,6 +443,13 @@ def test_resample_keeps_everything_the_viewer_saw(game_id: str, options: dict) -
                     assert a == b or not exact[i], f"entry {i} was seen exactly by {v} but was redrawn"
 
 
+@pytest.mark.parametrize(("game_id", "options"), hidden_cases(), ids=lambda x: str(x))
+def test_a_game_with_hidden_information_says_who_sees_each_step(game_id: str, options: dict) -> None:
+    """The core's default ``_seen`` shows every step to everyone: a game that hides something must declare its own."""
+    state = boardlab.make(game_id, **options).new_initial_state()
+    assert type(state)._seen is not boardlab.State._seen
+
+
 def chi_square_differs(a: Counter, b: Counter) -> bool:
     """Whether two equal-sized samples differ beyond chance (two-sample chi-square, p below about 1e-6)."""
     keys = set(a) | set(b)

@@ -24,6 +24,7 @@ def test_hotseat_hamlet(server, new_page) -> None:
     root = page.locator("#table-root")
     rng = random.Random(3)
     passes = {0: 0, 1: 0}
+    moved = False  # a public move seen in the public log
     for _ in range(200):
         page.wait_for_selector(
             "#pass:not(.hidden), #table-root[data-your-turn='1'][data-busy='0'], #table-root[data-terminal='1']"
@@ -38,6 +39,11 @@ def test_hotseat_hamlet(server, new_page) -> None:
                 shot(page, f"hamlet-hotseat-pass-seat{seat}")
             # behind the pass screen the page holds only the public view
             assert root.get_attribute("data-seat") in ("", None)
+            # ... and its log: public moves in words, cards dealt or drawn face down
+            log = page.locator("#log li").all_inner_texts()
+            assert not any("cannot see" in line for line in log)
+            assert all(line.split(": ", 1)[1].startswith("dealt a card") for line in log if ": dealt" in line)
+            moved = moved or any(w in line for line in log for w in ("locked", "traded", "chose to draw"))
             page.click("#pass-go")
             page.wait_for_selector(f"#table-root[data-seat='{seat}'][data-your-turn='1']")
             # this seat's screen shows exactly this seat's view: its card face up, what it may not know face down
@@ -67,4 +73,5 @@ def test_hotseat_hamlet(server, new_page) -> None:
         )
     assert page.get_attribute("#banner", "data-kind") == "result"
     assert passes[0] >= 1 and passes[1] >= 1
+    assert moved
     shot(page, "hamlet-hotseat-result")

@@ -70,6 +70,8 @@ def test_online_dragon_fight(server, new_page) -> None:
     for p in (red, green):
         p.wait_for_function("rev => document.getElementById('table-root').dataset.revision !== rev", arg=rev)
         assert p.locator("#log li").last.inner_text().split(": ", 1)[1].startswith("revealed together")
+    # turn 1 cannot end in a collision or a flight (§3c, §3d), so red's whole order is shown to green
+    assert f": {choice}" in green.locator("#log li").last.inner_text()
     shot(red, "dragon-fight-red-revealed")
 
     # then on to the end, whoever has to choose

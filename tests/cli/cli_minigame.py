@@ -16,6 +16,7 @@ from boardlab.core import scene as sc
 from boardlab.core.constants import CHANCE, SIMULTANEOUS, TERMINAL
 from boardlab.core.game import Game, State
 from boardlab.core.gametype import Chance, Dynamics, GameType, Information
+from boardlab.core.hidden import Seen
 
 CHOICES = ("odd", "even")
 FIRST = ("keep", "peek")
@@ -99,6 +100,12 @@ class SecretState(State):
         if self.first is None and self.card:
             return FIRST[action]
         return CHOICES[action]
+
+    def _seen(self, actor: int, entry: Any) -> Seen | tuple[Seen | None, ...]:
+        """Seat 0 alone sees its card dealt; everything else is public."""
+        if actor == CHANCE:
+            return Seen("dealt a card to seat 0", {0: f"card {entry} to seat 0"})
+        return super()._seen(actor, entry)
 
     def observation(self, player: int | None = None) -> dict[str, Any]:
         shown = self.card if player == 0 or self.choices is not None else 0

@@ -148,7 +148,7 @@ def test_hot_seat_with_hidden_information_passes_the_device() -> None:
     end = out.index("game over")
     assert card not in out[second_pass:end]  # seat 1's view hides it
     assert "▒▒" in out[second_pass:end]
-    assert "chance has moved." in out  # the deal is announced without its card
+    assert "chance: dealt a card to seat 0" in out  # the deal is announced without its card
     assert "wins" in out[end:]
 
 
@@ -173,7 +173,9 @@ def test_single_human_sees_no_pass_screen_and_agents_moves_stay_secret() -> None
     assert session.run() == "over"
     out = console.file.getvalue()  # type: ignore[attr-defined]
     assert "Pass the device" not in out
-    assert "chance has moved." in out  # a hidden-information game does not announce the deal
+    card = session.state.card
+    assert f"chance: card {card} to seat 0" in out  # the one human, seat 0, is told its own card
+    assert "seat 1 (random): " in out and "Revealed: " in out  # the simultaneous choices are public once made
 
 
 def test_end_of_input_abandons_with_status_1() -> None:
@@ -233,3 +235,22 @@ def test_parse_seats_and_find_action() -> None:
     state.apply_action(state.string_to_action(0, "e5"))
     assert find_action(state, 1, "E5") == state.game.board.labels.index("e5")  # illegal, still found
     assert find_action(state, 1, "zz9") is None
+
+
+def test_hamlet_moves_are_announced_as_the_human_seat_saw_them() -> None:
+    """Public moves read as themselves ("locked", "chose to draw"); a card drawn by the other seat stays face down."""
+    game = boardlab.make("hamlet", first="seat0")
+    for seed in range(8):
+        lines = iter(["lock"] * 10)
+        console = quiet_console()
+        read = lines.__next__
+        session = PlaySession(game, ["human", "random"], seed=seed, console=console, read=read)
+        assert session.run() == "over"
+        out = console.file.getvalue()  # type: ignore[attr-defined]
+        assert "has moved" not in out and "cannot see" not in out
+        assert any(f"seat 1 (random): {w}" in out for w in ("locked", "chose to draw"))
+        if "seat 1 (random): chose to draw" in out:
+            assert "chance: seat 1 drew a card" in out
+            break
+    else:
+        raise AssertionError("the random seat never drew in 8 games")

@@ -18,6 +18,7 @@ from boardlab.core import scene as sc
 from boardlab.core.constants import CHANCE, SIMULTANEOUS, TERMINAL
 from boardlab.core.game import Game, State
 from boardlab.core.gametype import Chance, Dynamics, GameType, Information
+from boardlab.core.hidden import Seen
 from boardlab.games import _classes
 
 ID = "sealed-test"
@@ -114,6 +115,15 @@ class SealedState(State):
         if player == CHANCE:
             return f"card {action}"
         return NAMES.get(action, str(action))
+
+    def _seen(self, actor: int, entry: Any) -> Seen | tuple[Seen | None, ...]:
+        """A card is seen by the seat it is dealt to; the confirm that ends the game shows both."""
+        if actor == CHANCE:
+            p = len(self.cards)
+            return Seen(f"a card face down to seat {p}", {p: f"card {entry} to seat {p}"})
+        if actor == 0 and entry == CONFIRM:
+            return Seen(f"confirm; the cards were {self.cards[0]} and {self.cards[1]}")
+        return super()._seen(actor, entry)
 
     def observation(self, player: int | None = None) -> dict[str, Any]:
         cards = [c if (player == p or self.done) else 0 for p, c in enumerate(self.cards)] + [0] * (2 - len(self.cards))

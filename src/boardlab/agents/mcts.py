@@ -167,9 +167,9 @@ class MCTSAgent:
         self.reuse = reuse and game.perfect_information
         self.depth = depth
         self.solve = solve and game.perfect_information
-        # The best and worst returns there are: boardlab's +1 win / -1 loss unless the game declares others.
-        self._umax = float(getattr(game, "max_utility", 1.0))
-        self._umin = float(getattr(game, "min_utility", -1.0))
+        # The best and worst returns there are, as the game type declares them (+1 win / -1 loss by default).
+        self._umax = game.game_type.max_utility
+        self._umin = game.game_type.min_utility
         self.rng = random.Random(seed)
         self.cap = game.max_game_length()
         self._root: Node | None = None

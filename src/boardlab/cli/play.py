@@ -7,8 +7,10 @@ one of the commands: ``help``, ``why MOVE``, ``undo``, ``board``, ``quit``.
 
 Hidden information stays hidden: when two or more seats are human and the game
 has hidden information, a seat's view is drawn only after a "pass the device"
-screen, and other seats' moves are announced only where the game has perfect
-information (otherwise the board's public view tells what happened).
+screen. Moves are announced as the core's move log words them for the one
+human seat (for everyone's public view when several humans share the screen or
+only agents play): a card dealt face down reads "dealt a card", a public move
+reads as itself (:mod:`boardlab.core.hidden`).
 """
 
 from __future__ import annotations
@@ -25,9 +27,9 @@ from rich.text import Text
 
 from ..agents import Agent, make_agent
 from ..core import driver
-from ..core.constants import CHANCE
 from ..core.errors import IllegalActionError, UnknownActionString
 from ..core.game import Game, State
+from ..core.hidden import Seen
 from ..core.record import GameRecord
 from ..core.view import SeatView
 from .main import CliError, app, cli_errors, fail, load_game, stdin_reader
@@ -176,9 +178,9 @@ class PlaySession:
         decision = driver.next_decision(state)
         if decision.kind == "chance":
             a = driver.sample_chance(state, self.rng)
-            label = state.action_to_string(CHANCE, a)
+            text = self.words(state.seen_of(a))
             driver.apply_entry(state, a)
-            self.announce("chance", label)
+            self.announce("chance", text)
         elif decision.kind == "simultaneous":
             joint: list[int | None] = []
             deciding = [p for p in self.humans if p in decision.seats]
@@ -193,26 +195,31 @@ class PlaySession:
                     if choice is None:  # undone: the position changed, start this step again
                         return
                     joint.append(choice)
-            labels = [(p, state.action_to_string(p, a)) for p, a in enumerate(joint) if a is not None]
+            seen = state.seen_of(joint)
             driver.apply_entry(state, joint)
-            if self.game.perfect_information:
-                self.say("Revealed: " + "; ".join(f"{self.names[p]}: {lab}" for p, lab in labels))
+            parts = seen if isinstance(seen, tuple) else ()
+            shown = [f"{self.names[p]}: {self.words(part)}" for p, part in enumerate(parts) if part is not None]
+            self.say("Revealed: " + "; ".join(shown))
         elif decision.kind == "seat" and decision.seats[0] in self.agents:
             cp = decision.seats[0]
             a = self.agent_action(cp)
-            label = state.action_to_string(cp, a)
+            text = self.words(state.seen_of(a))
             driver.apply_entry(state, a)
-            self.announce(self.names[cp], label)
+            self.announce(self.names[cp], text)
         elif decision.kind == "seat":
             a = self.human_decision(decision.seats[0])
             if a is not None:
                 driver.apply_entry(state, a)
 
-    def announce(self, who: str, label: str) -> None:
-        if self.game.perfect_information:
-            self.console.print(Text.assemble(f"{who}: ", (label, "bold")))
-        else:
-            self.say(f"{who} has moved.")
+    def words(self, seen: Seen | tuple[Seen | None, ...]) -> str:
+        """What the screen's reader may be told of a step: the one human seat, else everyone (a spectator)."""
+        viewer = self.humans[0] if len(self.humans) == 1 else None
+        if isinstance(seen, Seen):
+            return seen.text_for(viewer)
+        return "; ".join(part.text_for(viewer) for part in seen if part is not None)
+
+    def announce(self, who: str, text: str) -> None:
+        self.console.print(Text.assemble(f"{who}: ", (text, "bold")))
         if not self.humans:  # watching agents play: draw every position
             self.show(None)
 

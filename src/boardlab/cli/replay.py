@@ -18,7 +18,8 @@ from rich.text import Text
 from ..core.constants import CHANCE, SIMULTANEOUS
 from ..core.driver import ReplayError
 from ..core.driver import replay as replay_history
-from ..core.game import HistoryEntry, State
+from ..core.game import State
+from ..core.hidden import log_lines, seat_label, seens_of
 from ..core.record import GameRecord
 from ..games import make_cached
 from .main import CliError, app, cli_errors, stdin_reader
@@ -46,16 +47,22 @@ def load_record(path: pathlib.Path) -> GameRecord:
         raise CliError(f"{path} is not a usable game record: {e}") from None
 
 
-def move_words(state: State, entry: HistoryEntry) -> str:
-    """The move ``entry`` made from ``state``, in words (who, then the move's label)."""
-    cp = state.current_player()
-    if isinstance(entry, list) or cp == SIMULTANEOUS:
-        joint = entry if isinstance(entry, list) else [entry]
-        parts = [f"seat {p}: {state.action_to_string(p, a)}" for p, a in enumerate(joint) if a is not None]
-        return "together: " + "; ".join(parts)
-    if cp == CHANCE:
-        return f"chance: {state.action_to_string(CHANCE, entry)}"
-    return f"seat {cp}: {state.action_to_string(cp, entry)}"
+def move_words(state: State) -> list[str]:
+    """The move log of a finished or unfinished record, one line per step, everything shown (who, then the move).
+
+    A record holds every secret already, so its replay shows each step exactly
+    (the core's log with ``reveal=True``; README, "Records and hidden information").
+    """
+    out = []
+    for line in log_lines(seens_of(state), state.actors(), None, reveal=True, names=seat_names(state)):
+        actor = line["actor"]
+        who = "together" if actor == SIMULTANEOUS else "chance" if actor == CHANCE else seat_label(state.game, actor)
+        out.append(f"{who}: {line['text']}")
+    return out
+
+
+def seat_names(state: State) -> list[str]:
+    return [seat_label(state.game, p) for p in range(state.num_players)]
 
 
 def _states(record: GameRecord) -> list[State]:
@@ -79,7 +86,7 @@ class Replay:
     def __init__(self, record: GameRecord) -> None:
         self.record = record
         self.states = _states(record)
-        self.log = [move_words(self.states[i], h) for i, h in enumerate(record.history)]
+        self.log = move_words(self.states[-1])
         n = record.num_players
         seats = record.seats if len(record.seats) == n else [f"seat {p}" for p in range(n)]
         self.names = [f"seat {p} ({s})" if s != f"seat {p}" else s for p, s in enumerate(seats)]

@@ -3,9 +3,12 @@
 Rules: ``docs/rules/hamlet.md``; clause numbers are cited as ``§n``.
 
 Cards are numbered 0-6 in the order of :data:`CARDS`. Seat actions are
-``0 lock``, ``1 trade``, ``2 draw`` (§4b, §4c). Chance actions are a card
-number (a deal or a draw, §4a, §7) or, before round 1 when the option
-``first`` is ``random``, the seat that goes first (§3a).
+``0 lock``, ``1 trade``, ``2 draw`` (§4b, §4c; :data:`ACTIONS`). Chance actions
+are a card number (a deal or a draw, §4a, §7) or, before round 1 when the
+option ``first`` is ``random``, the seat that goes first (§3a). The game moves
+through the phases of :data:`PHASES` (coin, deal, first, second, draw, over),
+named after the round's stage; each round's steps are its own
+(:data:`ROUND_STEPS`).
 
 Hidden information (§9) is kept per viewer as an event list inside each round
 (seat 0, seat 1, spectator): an event carries a card only for the viewers
@@ -16,6 +19,11 @@ gave it. ``resample`` redraws the chance outcomes of every round among all
 those that give the viewer exactly the same events (§9f: rounds are
 independent once their cards are revealed, and every consistent history is
 equally likely, because the pool sizes are fixed by the public actions).
+That is the distribution of the core's default resample over what each phase
+says viewers see of a step (its ``seen``: deals and draws private to the seat
+that gets the card, locks and draws public, a trade both cards to both seats,
+a reveal public), which the move log is written from; this override is the
+fast equivalent.
 """
 
 from __future__ import annotations
@@ -24,11 +32,13 @@ import random
 from typing import Any
 
 from ..core import scene as sc
+from ..core.actions import ActionSpace, Segment
 from ..core.constants import CHANCE, TERMINAL
-from ..core.game import Game, State, win_loss
+from ..core.game import Game, win_loss
 from ..core.gametype import Chance, GameType, Information
 from ..core.hidden import Seen
 from ..core.options import Option
+from ..core.phases import Phase, PhasedState, phase_table
 
 #: The seven roles (§1), by card number.
 CARDS = ("Claudius", "Gertrude", "Hamlet", "Laertes", "Ophelia", "Polonius", "Rosencrantz & Guildenstern")
@@ -63,6 +73,8 @@ for _a in range(7):
 
 LOCK, TRADE, DRAW = 0, 1, 2
 ACTION_NAMES = ("lock", "trade", "draw")
+#: Seat actions (§4b, §4c): one segment, the move.
+ACTIONS = ActionSpace(Segment("move", (("move", ACTION_NAMES),), "{move}"))
 ROUNDS = 3
 
 # Stages of a round (who decides: chance, the first player, the second player).
@@ -139,13 +151,6 @@ class _Round:
             return self.second
         return CHANCE
 
-    def legal(self, seat: int) -> list[int]:
-        if self.stage == ACT_FIRST and seat == self.first:
-            return [LOCK, TRADE, DRAW]  # §4b
-        if self.stage == ACT_SECOND and seat == self.second:
-            return [LOCK, DRAW]  # §4c
-        return []
-
     def outcomes(self, exchange: bool) -> list[int]:
         """The cards chance may give now: a deal (§4a) or a draw (§7a / §7b)."""
         if self.stage in (DEAL_FIRST, DEAL_SECOND):
@@ -162,54 +167,62 @@ class _Round:
             self.events[v].append((kind, seat, seen, card2))
 
     def apply(self, action: int, exchange: bool) -> None:
+        """Apply the next step of the round: the stage says which (:data:`ROUND_STEPS`)."""
         self.steps.append(action)
+        ROUND_STEPS[self.stage](self, action, exchange)
+
+    def deal(self, card: int, exchange: bool) -> None:
+        """§4a: a card from the pool to the first player, then to the second; each sees only its own."""
+        seat = self.first if self.stage == DEAL_FIRST else self.second
+        self.pool.remove(card)
+        self.hand[seat] = card
+        self._tell("dealt", seat, card, to=seat)
+        self.stage = DEAL_SECOND if self.stage == DEAL_FIRST else ACT_FIRST
+
+    def act_first(self, action: int, exchange: bool) -> None:
+        """§4b: the first player locks (§5), trades (§6) or draws (§7)."""
+        f, s = self.first, self.second
+        if action == LOCK:  # §5
+            self._tell("lock", f)
+            self.stage = ACT_SECOND
+        elif action == TRADE:  # §6
+            self.hand[f], self.hand[s] = self.hand[s], self.hand[f]
+            # §6b: each side sees the card it receives (and so knows the one it gave).
+            self.events[f].append(("trade", f, self.hand[f], f))
+            self.events[s].append(("trade", f, self.hand[s], s))
+            self.events[SPECTATOR].append(("trade", f, -1, -1))
+            self.stage = ACT_SECOND
+        else:  # §7
+            self._tell("draw", f)
+            self.stage = DRAW_FIRST
+
+    def act_second(self, action: int, exchange: bool) -> None:
+        """§4c: the second player locks (§5), and the cards are revealed, or draws (§7)."""
+        if action == LOCK:  # §5
+            self._tell("lock", self.second)
+            self._reveal()
+        else:  # §7
+            self._tell("draw", self.second)
+            self.stage = DRAW_SECOND
+
+    def drew(self, card: int, exchange: bool) -> None:
+        """§7: the drawer alone sees the new card."""
         st = self.stage
-        if st in (DEAL_FIRST, DEAL_SECOND):  # §4a
-            seat = self.first if st == DEAL_FIRST else self.second
-            self.pool.remove(action)
-            self.hand[seat] = action
-            self._tell("dealt", seat, action, to=seat)
-            self.stage = DEAL_SECOND if st == DEAL_FIRST else ACT_FIRST
-        elif st == ACT_FIRST:
-            f, s = self.first, self.second
-            if action == LOCK:  # §5
-                self._tell("lock", f)
-                self.stage = ACT_SECOND
-            elif action == TRADE:  # §6
-                self.hand[f], self.hand[s] = self.hand[s], self.hand[f]
-                # §6b: each side sees the card it receives (and so knows the one it gave).
-                self.events[f].append(("trade", f, self.hand[f], f))
-                self.events[s].append(("trade", f, self.hand[s], s))
-                self.events[SPECTATOR].append(("trade", f, -1, -1))
-                self.stage = ACT_SECOND
-            else:  # §7
-                self._tell("draw", f)
-                self.stage = DRAW_FIRST
-        elif st == ACT_SECOND:
-            if action == LOCK:  # §5
-                self._tell("lock", self.second)
-                self._reveal()
-            else:  # §7
-                self._tell("draw", self.second)
-                self.stage = DRAW_SECOND
-        elif st in (DRAW_FIRST, DRAW_SECOND):  # §7: the drawer alone sees the new card
-            seat = self.first if st == DRAW_FIRST else self.second
-            old = self.hand[seat]
-            if exchange:  # §7a: take from the pool as it was, then give back the old card
-                self.pool.remove(action)
-                self.pool.append(old)
-            else:  # §7b: the old card goes in first, so it may come back
-                self.pool.append(old)
-                self.pool.remove(action)
-            self.pool.sort()
-            self.hand[seat] = action
-            self._tell("drew", seat, action, to=seat)
-            if st == DRAW_FIRST:
-                self.stage = ACT_SECOND
-            else:
-                self._reveal()
-        else:  # pragma: no cover - the state never applies to a finished round
-            raise AssertionError("round is over")
+        seat = self.first if st == DRAW_FIRST else self.second
+        old = self.hand[seat]
+        if exchange:  # §7a: take from the pool as it was, then give back the old card
+            self.pool.remove(card)
+            self.pool.append(old)
+        else:  # §7b: the old card goes in first, so it may come back
+            self.pool.append(old)
+            self.pool.remove(card)
+        self.pool.sort()
+        self.hand[seat] = card
+        self._tell("drew", seat, card, to=seat)
+        if st == DRAW_FIRST:
+            self.stage = ACT_SECOND
+        else:
+            self._reveal()
 
     def _reveal(self) -> None:
         """§4d: both cards are shown; the card that defeats the other wins the round."""
@@ -217,6 +230,17 @@ class _Round:
         self.winner = f if beats(self.hand[f], self.hand[s]) else s
         self._tell("reveal", self.winner, self.hand[0], to=-2, card2=self.hand[1])
         self.stage = DONE
+
+
+#: The step of a round at each stage (a finished round takes none).
+ROUND_STEPS = {
+    DEAL_FIRST: _Round.deal,
+    DEAL_SECOND: _Round.deal,
+    ACT_FIRST: _Round.act_first,
+    ACT_SECOND: _Round.act_second,
+    DRAW_FIRST: _Round.drew,
+    DRAW_SECOND: _Round.drew,
+}
 
 
 def knowledge(remaining: tuple[int, ...], events: list[Event], exchange: bool) -> dict[int, int]:
@@ -312,9 +336,7 @@ class HamletGame(Game):
 
     def _setup(self) -> None:
         self.exchange = self.params["draw"] == "exchange"
-
-    def num_distinct_actions(self) -> int:
-        return 3
+        self.action_space = ACTIONS
 
     def max_chance_outcomes(self) -> int:
         return 7
@@ -324,10 +346,10 @@ class HamletGame(Game):
         return 1 + ROUNDS * 6
 
     def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(observation, legal)
+        return _scene(self, observation, legal)
 
 
-class HamletState(State):
+class HamletState(PhasedState):
     game: HamletGame
     copied = ("wins",)
 
@@ -340,15 +362,10 @@ class HamletState(State):
         self.survivor = -1
         if game.params["first"] == "seat0":
             self.rounds.append(_Round(1, 0, tuple(range(7))))
+        #: The current phase (see :data:`PHASES`), named as the observation's ``stage``.
+        self.phase = STAGE_NAMES[self.stage()]
 
     # -- turn order and result (§4, §8) ------------------------------------
-    def current_player(self) -> int:
-        if self.winner >= 0:
-            return TERMINAL
-        if not self.rounds:
-            return CHANCE
-        return self.rounds[-1].actor()
-
     def is_terminal(self) -> bool:
         return self.winner >= 0
 
@@ -360,33 +377,12 @@ class HamletState(State):
             return DONE
         return self.rounds[-1].stage if self.rounds else COIN
 
-    # -- moves ---------------------------------------------------------------
-    def _legal_actions(self, player: int) -> list[int]:
-        if self.winner >= 0 or not self.rounds:
-            return []
-        return self.rounds[-1].legal(player)
-
-    def _chance_outcomes(self) -> list[tuple[int, float]]:
-        if not self.rounds:
-            return [(0, 0.5), (1, 0.5)]  # §3a
-        cards = self.rounds[-1].outcomes(self.game.exchange)
-        p = 1.0 / len(cards)
-        return [(c, p) for c in cards]
-
-    def _explain(self, player: int, action: int) -> str | None:
-        r = self.rounds[-1]
-        if action == TRADE and player == r.second:
-            return "only the player who goes first in a round may trade; you may lock or draw (§4c)"
-        return None
-
-    def _apply(self, action: int) -> None:
-        if not self.rounds:  # §3a
-            self.coin = action
-            self.rounds.append(_Round(1, action, tuple(range(7))))
-            return
+    def step(self, action: int) -> None:
+        """Apply a step of the current round (§4-§7); at its end, score it and start the next (§4d-§4f, §8)."""
         r = self.rounds[-1]
         stage = r.stage
-        r.apply(action, self.game.exchange)
+        r.steps.append(action)
+        ROUND_STEPS[stage](r, action, self.game.exchange)  # as r.apply, one call less
         if stage == ACT_FIRST and action == TRADE:
             self._mark_irreversible()  # both seats now know both cards (§6b)
         if r.stage == DONE:
@@ -397,6 +393,9 @@ class HamletState(State):
                 self.rounds.append(_Round(r.number + 1, r.winner, left))  # §4f
             else:
                 self._finish(left)
+                self.phase = "over"
+                return
+        self.phase = STAGE_NAMES[self.rounds[-1].stage]
 
     def _finish(self, left: tuple[int, ...]) -> None:
         """§8: the one card left is the sole survivor and decides the winner."""
@@ -409,52 +408,7 @@ class HamletState(State):
         s.rounds = [r.clone() for r in self.rounds]
         return s
 
-    # -- notation ------------------------------------------------------------
-    def _action_to_string(self, player: int, action: int) -> str:
-        if player == CHANCE:
-            if not self.rounds:
-                return f"seat {action} first" if action in (0, 1) else f"#{action}"
-            return CARDS[action] if 0 <= action < 7 else f"#{action}"
-        return ACTION_NAMES[action] if 0 <= action < 3 else f"#{action}"
-
     # -- hidden information (§9) ----------------------------------------------
-    def _seen(self, actor: int, entry: Any) -> Seen | tuple[Seen | None, ...]:
-        """What each viewer is shown of a step (§9): deals and draws only to the seat that gets the card.
-
-        A trade shows both seats both cards (§6b); locks and draws are public,
-        and the step that ends a round reveals both cards to everyone (§4d).
-        """
-        if not self.rounds or not isinstance(entry, int):
-            return super()._seen(actor, entry)
-        r = self.rounds[-1]
-        st = r.stage
-        if st in (DEAL_FIRST, DEAL_SECOND):
-            seat = r.first if st == DEAL_FIRST else r.second
-            return Seen(f"dealt a card to seat {seat}", {seat: f"dealt {CARDS[entry]} to seat {seat}"})
-        if st == ACT_FIRST and entry == TRADE:
-            f, s = r.first, r.second
-            text = f"traded: seat {f} now holds {CARDS[r.hand[s]]}, seat {s} holds {CARDS[r.hand[f]]}"
-            return Seen("traded cards", {f: text, s: text})
-        if st in (DRAW_FIRST, DRAW_SECOND):
-            seat = r.first if st == DRAW_FIRST else r.second
-            public, private = f"seat {seat} drew a card", f"seat {seat} drew {CARDS[entry]}"
-            if st == DRAW_SECOND:
-                hands = r.hand[:]
-                hands[seat] = entry
-                end = self._round_end_text(r.first, hands)
-                public, private = f"{public}; {end}", f"{private}; {end}"
-            return Seen(public, {seat: private})
-        label = ("locked", "traded", "chose to draw")[entry] if 0 <= entry < 3 else f"#{entry}"
-        if st == ACT_SECOND and entry == LOCK:
-            return Seen(f"{label}; {self._round_end_text(r.first, r.hand)}")
-        return Seen(label)
-
-    @staticmethod
-    def _round_end_text(first: int, hands: list[int]) -> str:
-        """§4d: both cards shown; the one that defeats the other wins the round."""
-        winner = first if beats(hands[first], hands[1 - first]) else 1 - first
-        return f"seat 0 showed {CARDS[hands[0]]}, seat 1 showed {CARDS[hands[1]]}: seat {winner} wins the round"
-
     def _viewer(self, player: int | None) -> int:
         if player is None:
             return SPECTATOR
@@ -575,6 +529,165 @@ class HamletState(State):
         return found
 
 
+# -- the phases (§3-§8) -----------------------------------------------------------
+# The state is in the phase named after its stage; each phase says who decides
+# and what they may do, and every step of a round is the round's (ROUND_STEPS).
+
+
+def _coin(s: HamletState, seat: int) -> None:
+    """§3a: the coin says who goes first in round 1."""
+    s.coin = seat
+    s.rounds.append(_Round(1, seat, tuple(range(7))))
+    s.phase = STAGE_NAMES[DEAL_FIRST]
+
+
+def _coin_label(s: HamletState, player: int, action: int) -> str | None:
+    return f"seat {action} goes first" if player == CHANCE and action in (0, 1) else None
+
+
+def _card_label(s: HamletState, player: int, action: int) -> str | None:
+    return CARDS[action] if player == CHANCE and 0 <= action < 7 else None
+
+
+def _cards(s: HamletState) -> list[tuple[int, float]]:
+    """§4a a deal, §7a / §7b a draw: uniform over the cards chance may give."""
+    cards = s.rounds[-1].outcomes(s.game.exchange)
+    p = 1.0 / len(cards)
+    return [(c, p) for c in cards]
+
+
+def _explain_second(s: HamletState, player: int, action: int) -> str | None:
+    if action == TRADE:
+        return "only the player who goes first in a round may trade; you may lock or draw (§4c)"
+    return None
+
+
+def _over_prompt(game: HamletGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
+    w, wins = obs["winner"], obs["wins"]
+    rule = "more" if CARDS.index(obs["survivor"]) in MORE_ROUNDS_WIN else "fewer"
+    return (
+        f"{'You win' if w == obs['viewer'] else f'Seat {w} wins'}: the sole survivor is {obs['survivor']}, "
+        f"so the player who won {rule} rounds wins ({wins[0]}-{wins[1]})."
+    )
+
+
+def _waiting(obs: dict[str, Any], moves: str) -> str:
+    return f"Round {obs['round']}: waiting for seat {obs['to_move']} to {moves}."
+
+
+def _first_prompt(game: HamletGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
+    viewer = obs["viewer"]
+    if not legal or viewer is None:
+        return _waiting(obs, "lock, trade or draw")
+    return (
+        f"Round {obs['round']}: you go first with {obs['hands'][viewer]}. "
+        f"Lock it, trade it with seat {1 - viewer}, or draw from the pool."
+    )
+
+
+def _second_prompt(game: HamletGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
+    viewer = obs["viewer"]
+    if not legal or viewer is None:
+        return _waiting(obs, "lock or draw")
+    done = obs["round_actions"][0]["action"] if obs["round_actions"] else "lock"
+    past = {"lock": "locked", "trade": "traded with you", "draw": "drew"}[done]
+    return f"Round {obs['round']}: seat {1 - viewer} {past}. You hold {obs['hands'][viewer]}: lock it or draw from the pool."
+
+
+def _draw_prompt(game: HamletGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
+    drawer = obs["round_actions"][-1]["seat"]
+    who = "you draw" if drawer == obs["viewer"] else f"seat {drawer} draws"
+    return f"Round {obs['round']}: {who} a card from the pool."
+
+
+# What each viewer is shown of a step (§9); texts follow the actor's name in a log.
+def _deal_seen(s: HamletState, actor: int, card: int) -> Seen:
+    """§4a, §9b: a deal is seen by the seat that gets the card alone."""
+    r = s.rounds[-1]
+    seat = r.first if r.stage == DEAL_FIRST else r.second
+    return Seen(f"dealt a card to seat {seat}", {seat: f"dealt {CARDS[card]} to seat {seat}"})
+
+
+def _move_seen(s: HamletState, actor: int, action: int) -> Seen:
+    """§5-§7: locks and draws are public; a trade shows each seat both cards (§6b); the last lock reveals (§4d)."""
+    r = s.rounds[-1]
+    if action == TRADE:
+        f, o = r.first, r.second
+        text = f"traded: seat {f} now holds {CARDS[r.hand[o]]}, seat {o} holds {CARDS[r.hand[f]]}"
+        return Seen("traded cards", {f: text, o: text})
+    if action == LOCK:
+        return Seen(f"locked; {_round_end(r.first, r.hand)}" if r.stage == ACT_SECOND else "locked")
+    return Seen("chose to draw")
+
+
+def _drew_seen(s: HamletState, actor: int, card: int) -> Seen:
+    """§7, §9c: the drawer alone sees the new card; the second player's draw ends the round (§4d)."""
+    r = s.rounds[-1]
+    seat = r.first if r.stage == DRAW_FIRST else r.second
+    public, private = f"seat {seat} drew a card", f"seat {seat} drew {CARDS[card]}"
+    if r.stage == DRAW_SECOND:
+        hands = r.hand[:]
+        hands[seat] = card
+        end = _round_end(r.first, hands)
+        public, private = f"{public}; {end}", f"{private}; {end}"
+    return Seen(public, {seat: private})
+
+
+def _round_end(first: int, hands: list[int]) -> str:
+    """§4d: both cards are shown; the one that defeats the other wins the round."""
+    winner = first if beats(hands[first], hands[1 - first]) else 1 - first
+    return f"seat 0 showed {CARDS[hands[0]]}, seat 1 showed {CARDS[hands[1]]}: seat {winner} wins the round"
+
+
+PHASES = phase_table(
+    Phase(
+        "coin",
+        CHANCE,
+        outcomes=lambda s: [(0, 0.5), (1, 0.5)],  # §3a
+        apply=_coin,
+        label=_coin_label,
+        prompt=lambda game, obs, legal: "Chance decides who goes first.",
+    ),
+    Phase(
+        "deal",
+        CHANCE,
+        outcomes=_cards,
+        apply=HamletState.step,
+        label=_card_label,
+        seen=_deal_seen,
+        prompt=lambda game, obs, legal: f"Round {obs['round']}: each player is dealt a random role card.",
+    ),
+    Phase(
+        "first",
+        lambda s: s.rounds[-1].first,
+        legal=lambda s, seat: [LOCK, TRADE, DRAW],  # §4b
+        apply=HamletState.step,
+        seen=_move_seen,
+        prompt=_first_prompt,
+    ),
+    Phase(
+        "second",
+        lambda s: s.rounds[-1].second,
+        legal=lambda s, seat: [LOCK, DRAW],  # §4c
+        apply=HamletState.step,
+        explain=_explain_second,
+        seen=_move_seen,
+        prompt=_second_prompt,
+    ),
+    Phase(
+        "draw",
+        CHANCE,
+        outcomes=_cards,
+        apply=HamletState.step,
+        label=_card_label,
+        seen=_drew_seen,
+        prompt=_draw_prompt,
+    ),
+    Phase("over", TERMINAL, prompt=_over_prompt),
+)
+HamletState.phases = PHASES
+
+
 # -- the scene -----------------------------------------------------------------
 
 
@@ -592,48 +705,13 @@ def _rounds(n: int) -> str:
     return f"{n} round{'' if n == 1 else 's'} won"
 
 
-def _scene(obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+def _scene(game: HamletGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     viewer = obs["viewer"]
     hands = obs["hands"]
     wins = obs["wins"]
     rnd = obs["round"]
     first = obs["first"]
-
-    def who(seat: int) -> str:
-        return "you" if seat == viewer else f"seat {seat}"
-
-    if obs["winner"] is not None:
-        w = obs["winner"]
-        rule = "more" if CARDS.index(obs["survivor"]) in MORE_ROUNDS_WIN else "fewer"
-        prompt = (
-            f"{'You win' if w == viewer else f'Seat {w} wins'}: the sole survivor is {obs['survivor']}, "
-            f"so the player who won {rule} rounds wins ({wins[0]}-{wins[1]})."
-        )
-    elif legal and viewer is not None:
-        mine = hands[viewer]
-        other = 1 - viewer
-        if viewer == first:
-            prompt = (
-                f"Round {rnd}: you go first with {mine}. Lock it, trade it with seat {other}, or draw from the pool."
-            )
-        else:
-            done = obs["round_actions"][0]["action"] if obs["round_actions"] else "lock"
-            past = {"lock": "locked", "trade": "traded with you", "draw": "drew"}[done]
-            prompt = f"Round {rnd}: seat {other} {past}. You hold {mine}: lock it or draw from the pool."
-    else:
-        stage = obs["stage"]
-        if stage == "coin":
-            prompt = "Chance decides who goes first."
-        elif stage == "deal":
-            prompt = f"Round {rnd}: each player is dealt a random role card."
-        elif stage == "draw":
-            drawer = obs["round_actions"][-1]["seat"]
-            prompt = f"Round {rnd}: {who(drawer)} draw{'' if drawer == viewer else 's'} a card from the pool."
-        else:
-            seat = obs["to_move"]
-            moves = "lock, trade or draw" if seat == first else "lock or draw"
-            prompt = f"Round {rnd}: waiting for seat {seat} to {moves}."
-
+    prompt = PHASES[obs["stage"]].prompt(game, obs, legal)  # type: ignore[misc]
     s = sc.new_scene(prompt)
     seats = [viewer, 1 - viewer] if viewer is not None else [0, 1]
     for seat in seats:

@@ -39,11 +39,14 @@ from pathlib import Path
 from typing import Any
 
 from ..core import scene as sc
+from ..core.actions import ActionSpace, Segment
 from ..core.constants import CHANCE, TERMINAL
-from ..core.game import Game, State
+from ..core.errors import IllegalActionError
+from ..core.game import Game
 from ..core.gametype import Chance, GameType, Information, when
 from ..core.hidden import Seen
 from ..core.options import Option
+from ..core.phases import Phase, PhasedState, phase_table
 from ..geometry.board import BoardData
 from ..geometry.hexgrid import bounding_box
 
@@ -55,15 +58,14 @@ FILLS = ("#F19CC6", "#8E5BB5", "#3E9B5A")
 PER_COLOUR = 17  # §2.1: 17 of each colour fill the board; one of each is set aside
 DATA = Path(__file__).with_name("data") / "posies.json"
 
-# Phases.
-FILL = 0  # §2.2: chance colours the next point
-PLACE = 1  # §2.3: a seat places its posies
-DRAW = 2  # §8.2: chance draws a seat's hidden posy
-PICK = 3  # §4: choose the first posy of a pair
-PARTNER = 4  # §4: choose its partner
-KEEP = 5  # §5.2: choose which of the tied smallest groups to take
-OVER = 6
-PHASE_NAMES = ("setup", "placement", "draw", "first posy", "second posy", "take a group", "over")
+# Phases (named as the observation and the prompt name them; see PHASES below).
+FILL = "setup"  # §2.2: chance colours the next point
+PLACE = "placement"  # §2.3: a seat places its posies
+DRAW = "draw"  # §8.2: chance draws a seat's hidden posy
+PICK = "first posy"  # §4: choose the first posy of a pair
+PARTNER = "second posy"  # §4: choose its partner
+KEEP = "take a group"  # §5.2: choose which of the tied smallest groups to take
+OVER = "over"
 
 #: Per point: the points on each straight line through it, walking away from it, nearest first.
 Rays = tuple[tuple[tuple[int, ...], ...], ...]
@@ -102,6 +104,8 @@ class _Tables:
             if i < j
         ]
         self.viewbox = bounding_box(list(board.xy), margin=0.8)
+        #: Seat actions: a point, by its index (§2.3, §4, §5.2 give it its meaning).
+        self.space = ActionSpace(Segment("point", (("point", board.ids),), "{point}"))
         self.source = board.source
 
 
@@ -206,6 +210,7 @@ class PosiesGame(Game):
         ),
     )
     rules_version = "1"
+    setup_text = "The board was dealt."
     mechanics = ("triangular lattice", "chance setup", "removal", "set collection")
     #: A random setup is chance; variant 2 draws each seat's secret colour (§2, §8.2).
     game_type = GameType(
@@ -237,9 +242,7 @@ class PosiesGame(Game):
         self.n = t.n
         self.hidden_colour = self.params["variant"] == "hidden_colour"
         self.any_colour = bool(self.params["intermediate_any_colour"])
-
-    def num_distinct_actions(self) -> int:
-        return self.n
+        self.action_space = t.space
 
     def max_chance_outcomes(self) -> int:
         return len(COLOURS)
@@ -252,7 +255,7 @@ class PosiesGame(Game):
         return _scene(self, observation, legal)
 
 
-class PosiesState(State):
+class PosiesState(PhasedState):
     game: PosiesGame
     copied = ("colour", "remaining", "bag", "hidden", "_returns", "line_ends", "degree")
 
@@ -282,14 +285,6 @@ class PosiesState(State):
         self._returns: list[float] = [0.0] * num_players
 
     # -- turn order and result (§3, §6, §7) -------------------------------
-    def current_player(self) -> int:
-        phase = self.phase
-        if phase == OVER:
-            return TERMINAL
-        if phase in (FILL, DRAW):
-            return CHANCE
-        return self.to_move
-
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
@@ -389,119 +384,7 @@ class PosiesState(State):
                         break
         return sorted(out)
 
-    def _legal_actions(self, player: int) -> list[int]:
-        phase = self.phase
-        if phase == PICK:
-            degree = self.degree
-            return [i for i in self.game.tables.playable if degree[i]]
-        if phase == PARTNER:
-            return self.partners[:]
-        if phase == KEEP:
-            return [g[0] for g in self.choices]
-        colour = self.colour  # PLACE (§2.3): the empty points
-        return [i for i in self.game.tables.playable if colour[i] < 0]
-
-    def _is_legal(self, player: int, action: int) -> bool:
-        phase = self.phase
-        if phase == PICK:
-            return 0 <= action < self.game.n and self.degree[action] > 0
-        if phase == PARTNER:
-            return action in self.partners
-        if phase == KEEP:
-            return any(g[0] == action for g in self.choices)
-        if phase == PLACE:
-            return 0 <= action < self.game.n and self.colour[action] < 0 and action not in self.game.tables.blocked
-        return False
-
-    def _chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.phase == FILL:  # §2.2
-            rem = self.remaining
-            left = sum(rem)
-            return [(c, k / left) for c, k in enumerate(rem) if k]
-        if self.phase == DRAW:  # §8.2
-            return [(c, 1.0 / len(self.bag)) for c in sorted(self.bag)]
-        return []
-
-    def _explain(self, player: int, action: int) -> str | None:
-        t = self.game.tables
-        if not 0 <= action < t.n:
-            return None
-        phase = self.phase
-        colour = self.colour
-        if action in t.blocked:
-            return "that point is blocked (§1)"
-        if phase == PLACE:
-            return "that point already holds a posy (§2.3)"
-        if phase == PICK:
-            if colour[action] < 0:
-                return "that point is empty (§4)"
-            return (
-                f"no {COLOURS[colour[action]]} posy pairs with it: none is adjacent, and none lies along a "
-                "straight line of posies from it (§4.1, §4.2)"
-            )
-        if phase == PARTNER:
-            sel = self.selected
-            if action == sel:
-                return "choose a second posy, not the same one (§4)"
-            if colour[action] < 0:
-                return "that point is empty (§4)"
-            if colour[action] != colour[sel]:
-                return f"the pair must be of one colour; {t.labels[sel]} is {COLOURS[colour[sel]]} (§4)"
-            for ray in t.rays[sel]:
-                if action in ray:
-                    k = ray.index(action)
-                    gap = [t.labels[j] for j in ray[:k] if colour[j] < 0]
-                    if gap:
-                        return (
-                            f"the line to {t.labels[sel]} has points without a posy between ({', '.join(gap)}) (§4.1)"
-                        )
-                    return "a posy of the same colour lies between them (§4.1, option intermediate_any_colour)"
-            return f"it lies on no straight line with {t.labels[sel]} (§4.1)"
-        if phase == KEEP:
-            for g in self.choices:
-                if action in g:
-                    name = self._action_to_string(player, g[0])
-                    return f"that group is chosen by its first point: '{name}' (§5.2)"
-            return "take one of the smallest groups the split left; click a point of one of them (§5.2)"
-        return None
-
     # -- applying an action (§2-§6, §8) -----------------------------------
-    def _apply(self, action: int) -> None:
-        phase = self.phase
-        if phase == PICK:  # §4: the first posy of the pair
-            self.selected = action
-            self.partners = self._partners_of(action)
-            self.phase = PARTNER
-        elif phase == PARTNER:
-            self._remove_pair(self.selected, action)
-        elif phase == KEEP:  # §5.2
-            group = next(g for g in self.choices if g[0] == action)
-            self.choices = []
-            self._take(group)
-            self._end_turn()
-        elif phase == FILL:  # §2.2: the next point in reading order gets this colour
-            t = self.game.tables
-            self.colour[t.playable[self.fill_pos]] = action
-            self.remaining[action] -= 1
-            self.fill_pos += 1
-            if self.fill_pos == len(t.playable):
-                self._after_setup()
-        elif phase == PLACE:  # §2.3
-            self.colour[action] = self.place_step
-            self.remaining[self.place_step] -= 1
-            self.place_step += 1
-            if self.place_step == len(COLOURS):
-                self.place_step = 0
-                self.to_move = (self.to_move + 1) % self.num_players
-            if not any(self.remaining):
-                self._after_setup()
-        elif phase == DRAW:  # §8.2: the seat to draw is the first one without a posy
-            seat = self.hidden.index(-1)
-            self.hidden[seat] = action
-            self.bag.remove(action)
-            if seat == self.num_players - 1:
-                self._start_play()
-
     def _after_setup(self) -> None:
         if self.game.hidden_colour:
             self.phase = DRAW
@@ -588,41 +471,7 @@ class PosiesState(State):
         # never changed in place.
         return s
 
-    # -- notation ----------------------------------------------------------
-    def _action_to_string(self, player: int, action: int) -> str:
-        t = self.game.tables
-        if player == CHANCE:
-            if not 0 <= action < len(COLOURS):
-                return f"#{action}"
-            if self.phase == DRAW:
-                return f"seat {self.hidden.index(-1)} draws {COLOURS[action]}"
-            if self.phase == FILL:
-                return f"{t.labels[t.playable[self.fill_pos]]} {COLOURS[action]}"
-            return COLOURS[action]
-        if not 0 <= action < t.n:
-            return f"#{action}"
-        if self.phase == KEEP:
-            for g in self.choices:
-                if g[0] == action:
-                    return f"take {t.labels[action]}" + (f"+{len(g) - 1}" if len(g) > 1 else "")
-        return t.labels[action]
-
     # -- hidden information (§8.2) -----------------------------------------
-    def _seen(self, actor: int, entry: Any) -> Seen | tuple[Seen | None, ...]:
-        """§8.2: a seat's drawn posy is seen by that seat alone; everything else is public."""
-        if actor == CHANCE and self.phase == DRAW and isinstance(entry, int) and 0 <= entry < len(COLOURS):
-            k = self.hidden.index(-1)
-            return Seen(f"seat {k} drew a hidden posy", {k: f"seat {k} drew {COLOURS[entry]}"})
-        seen = super()._seen(actor, entry)
-        if not self.game.hidden_colour or not isinstance(seen, Seen) or not isinstance(entry, int):
-            return seen
-        after = self.clone()
-        after.apply_action(entry)
-        if after.phase != OVER:
-            return seen
-        shown = ", ".join(f"seat {k} {COLOURS[h]}" for k, h in enumerate(after.hidden) if h >= 0)
-        return Seen(f"{seen.public}; the game is over and the hidden posies are shown: {shown}")  # §8.2
-
     def _viewer(self, player: int | None) -> int | None:
         if player is None:
             return None
@@ -643,7 +492,7 @@ class PosiesState(State):
             "variant": self.game.params["variant"],
             "num_players": self.num_players,
             "colours": self.colour[:],
-            "phase": PHASE_NAMES[self.phase],
+            "phase": self.phase,
             "to_move": self.current_player(),
             "place_colour": COLOURS[self.place_step] if self.phase == PLACE else None,
             "to_place": sum(self.remaining),
@@ -664,10 +513,13 @@ class PosiesState(State):
     def resample(self, player: int | None, rng: random.Random) -> PosiesState:
         """A state ``player`` cannot tell apart from this one: the others' drawn posies redrawn (§8.2).
 
-        Only the draws differ, and nothing but the hidden posies and the bag
-        depends on them, so the copy's history is this history with other
-        draw outcomes; every such history is equally likely (each draw is
-        uniform over the bag).
+        The core's default (``boardlab.core.hidden.resample``) replays the whole
+        game; this draws the same distribution directly. Only the draws are
+        hidden until the end (``_draw_seen``, ``_shown_at_end``), and nothing but the hidden posies and the bag
+        depends on them, so the copy is this state with the unseen draws dealt
+        again from what the viewer cannot rule out, uniformly (each draw is
+        uniform over the bag), and a history of its own: this one with those
+        draw outcomes in place of the real ones.
         """
         v = self._viewer(player)
         s = self.clone()
@@ -678,51 +530,340 @@ class PosiesState(State):
             return s
         pool = [c for c in range(len(COLOURS)) if v is None or c != self.hidden[v]]
         rng.shuffle(pool)
+        hidden = self.hidden[:]
         for k, c in zip(unknown, pool):
-            s.hidden[k] = c
-        known = {s.hidden[k] for k in range(self.num_players) if s.hidden[k] >= 0}
-        s.bag = [c for c in range(len(COLOURS)) if c not in known]
-        # Rewrite the draw outcomes in the history (the draws come in seat order, right after setup).
-        first = len(self.game.tables.playable)
-        for k in range(self.num_players):
-            if s.hidden[k] >= 0 and first + k < len(s._history):  # a hand-made position has no history
-                s._history[first + k] = s.hidden[k]
+            hidden[k] = c
+        s.hidden = hidden
+        s.bag = [c for c in range(len(COLOURS)) if c not in hidden]
+        first = self._draws_at()
+        if first >= 0:  # a hand-made position has no history
+            drawn = [c for c in hidden if c >= 0]
+            s._history = [*self._history[:first], *drawn, *self._history[first + len(drawn) :]]
         return s
+
+    def _draws_at(self) -> int:
+        """Where the draws (§8.2) begin in the history, or -1 for a hand-made position without one.
+
+        The setup fills every playable point, one history entry each (§2.2, §2.3); the draws follow.
+        """
+        first = len(self.game.tables.playable)
+        return first if len(self._history) > first else -1
+
+
+# -- the phases (§2-§6, §8) --------------------------------------------------
+# Each phase says who decides, what they may do and what it does; the state's
+# hooks dispatch to the current one (``boardlab.core.phases``). A seat action
+# is a point index in every phase; its meaning is the phase's.
+
+
+def _to_move(s: PosiesState) -> int:
+    return s.to_move
+
+
+def _explain_point(s: PosiesState, action: int) -> str | None:
+    """What is wrong with a point whatever the phase (§1), or ``None``."""
+    t = s.game.tables
+    if 0 <= action < t.n and action in t.blocked:
+        return "that point is blocked (§1)"
+    return None
+
+
+def _wait(obs: dict[str, Any]) -> str:
+    return f"Seat {obs['to_move']} to move."
+
+
+# §2.2 setup at random: one chance step per point, in reading order, each colour in proportion to what is left.
+def _fill_outcomes(s: PosiesState) -> list[tuple[int, float]]:
+    rem = s.remaining
+    left = sum(rem)
+    return [(c, k / left) for c, k in enumerate(rem) if k]
+
+
+def _fill(s: PosiesState, colour: int) -> None:
+    t = s.game.tables
+    s.colour[t.playable[s.fill_pos]] = colour
+    s.remaining[colour] -= 1
+    s.fill_pos += 1
+    if s.fill_pos == len(t.playable):
+        s._after_setup()
+
+
+def _fill_label(s: PosiesState, player: int, action: int) -> str | None:
+    if player == CHANCE and 0 <= action < len(COLOURS):
+        t = s.game.tables
+        return f"{t.labels[t.playable[s.fill_pos]]} {COLOURS[action]}"
+    return None
+
+
+# §2.3 setup by choice: the seats take turns placing one posy of each colour (pink, purple, green).
+def _empty_points(s: PosiesState, player: int) -> list[int]:
+    colour = s.colour
+    return [i for i in s.game.tables.playable if colour[i] < 0]
+
+
+def _is_empty_point(s: PosiesState, player: int, action: int) -> bool:
+    return 0 <= action < s.game.n and s.colour[action] < 0 and action not in s.game.tables.blocked
+
+
+def _place(s: PosiesState, point: int) -> None:
+    s.colour[point] = s.place_step
+    s.remaining[s.place_step] -= 1
+    s.place_step += 1
+    if s.place_step == len(COLOURS):
+        s.place_step = 0
+        s.to_move = (s.to_move + 1) % s.num_players
+    if not any(s.remaining):
+        s._after_setup()
+
+
+def _explain_place(s: PosiesState, player: int, action: int) -> str | None:
+    if not 0 <= action < s.game.n:
+        return None
+    return _explain_point(s, action) or "that point already holds a posy (§2.3)"
+
+
+# §8.2 variant 2: each seat in turn draws a posy from the bag, in secret.
+def _draw_outcomes(s: PosiesState) -> list[tuple[int, float]]:
+    return [(c, 1.0 / len(s.bag)) for c in sorted(s.bag)]
+
+
+def _draw(s: PosiesState, colour: int) -> None:
+    seat = s.hidden.index(-1)  # the seat to draw is the first one without a posy
+    s.hidden[seat] = colour
+    s.bag.remove(colour)
+    if seat == s.num_players - 1:
+        s._start_play()
+
+
+def _draw_label(s: PosiesState, player: int, action: int) -> str | None:
+    if player == CHANCE and 0 <= action < len(COLOURS):
+        return f"seat {s.hidden.index(-1)} draws {COLOURS[action]}"
+    return None
+
+
+def _draw_seen(s: PosiesState, actor: int, colour: int) -> Seen:
+    """§8.2: the drawn posy is seen by the seat that draws it alone."""
+    k = s.hidden.index(-1)
+    return _shown_at_end(s, colour, Seen(f"seat {k} drew a posy in secret", {k: f"seat {k} drew {COLOURS[colour]}"}))
+
+
+def _shown_at_end(s: PosiesState, action: int, seen: Seen) -> Seen:
+    """§8.2: the step that ends a hidden-colour game shows every hidden posy, to everyone."""
+    if not s.game.hidden_colour:
+        return seen
+    after = s.clone()
+    try:
+        after.apply_action(action)
+    except IllegalActionError:  # asked about an action that is not legal here: nothing is shown
+        return seen
+    if after.phase != OVER:
+        return seen
+    shown = ", ".join(f"seat {k} {COLOURS[h]}" for k, h in enumerate(after.hidden) if h >= 0)
+    return Seen(f"{seen.full_text()}; the game is over and the hidden posies are shown: {shown}")
+
+
+def _turn_seen(s: PosiesState, actor: int, action: int) -> Seen:
+    """A turn's steps are public (§4, §5); the one that ends the game shows the hidden posies (§8.2)."""
+    return _shown_at_end(s, action, Seen(s.action_to_string(actor, action)))
+
+
+# §4 a turn: the first posy of a pair, one that has a partner (§4.1, §4.2).
+def _pickable(s: PosiesState, player: int) -> list[int]:
+    degree = s.degree
+    return [i for i in s.game.tables.playable if degree[i]]
+
+
+def _is_pickable(s: PosiesState, player: int, action: int) -> bool:
+    return 0 <= action < s.game.n and s.degree[action] > 0
+
+
+def _pick(s: PosiesState, point: int) -> None:
+    s.selected = point
+    s.partners = s._partners_of(point)
+    s.phase = PARTNER
+
+
+def _explain_pick(s: PosiesState, player: int, action: int) -> str | None:
+    if not 0 <= action < s.game.n:
+        return None
+    c = s.colour[action]
+    if reason := _explain_point(s, action):
+        return reason
+    if c < 0:
+        return "that point is empty (§4)"
+    return (
+        f"no {COLOURS[c]} posy pairs with it: none is adjacent, and none lies along a "
+        "straight line of posies from it (§4.1, §4.2)"
+    )
+
+
+# §4 then its partner; §4.3 the pair goes to the mover's store, §5 a split gives up its smallest part.
+def _partners(s: PosiesState, player: int) -> list[int]:
+    return s.partners[:]
+
+
+def _is_partner(s: PosiesState, player: int, action: int) -> bool:
+    return action in s.partners
+
+
+def _partner(s: PosiesState, point: int) -> None:
+    s._remove_pair(s.selected, point)
+
+
+def _explain_partner(s: PosiesState, player: int, action: int) -> str | None:
+    t = s.game.tables
+    if not 0 <= action < t.n:
+        return None
+    if reason := _explain_point(s, action):
+        return reason
+    colour = s.colour
+    sel = s.selected
+    if action == sel:
+        return "choose a second posy, not the same one (§4)"
+    if colour[action] < 0:
+        return "that point is empty (§4)"
+    if colour[action] != colour[sel]:
+        return f"the pair must be of one colour; {t.labels[sel]} is {COLOURS[colour[sel]]} (§4)"
+    for ray in t.rays[sel]:
+        if action in ray:
+            k = ray.index(action)
+            gap = [t.labels[j] for j in ray[:k] if colour[j] < 0]
+            if gap:
+                return f"the line to {t.labels[sel]} has points without a posy between ({', '.join(gap)}) (§4.1)"
+            return "a posy of the same colour lies between them (§4.1, option intermediate_any_colour)"
+    return f"it lies on no straight line with {t.labels[sel]} (§4.1)"
+
+
+# §5.2 the split left equal smallest groups: the mover takes one, named by its lowest point.
+def _group_heads(s: PosiesState, player: int) -> list[int]:
+    return [g[0] for g in s.choices]
+
+
+def _is_group_head(s: PosiesState, player: int, action: int) -> bool:
+    return any(g[0] == action for g in s.choices)
+
+
+def _keep(s: PosiesState, head: int) -> None:
+    group = next(g for g in s.choices if g[0] == head)
+    s.choices = []
+    s._take(group)
+    s._end_turn()
+
+
+def _keep_label(s: PosiesState, player: int, action: int) -> str | None:
+    if player >= 0:
+        for g in s.choices:
+            if g[0] == action:
+                return f"take {s.game.tables.labels[action]}" + (f"+{len(g) - 1}" if len(g) > 1 else "")
+    return None
+
+
+def _explain_keep(s: PosiesState, player: int, action: int) -> str | None:
+    if not 0 <= action < s.game.n:
+        return None
+    if reason := _explain_point(s, action):
+        return reason
+    for g in s.choices:
+        if action in g:
+            return f"that group is chosen by its first point: '{_keep_label(s, player, g[0])}' (§5.2)"
+    return "take one of the smallest groups the split left; click a point of one of them (§5.2)"
+
+
+# §6, §7 the game is over.
+def _over_prompt(game: PosiesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
+    r = obs["returns"]
+    best = max(r)
+    winners = [k for k, x in enumerate(r) if x == best]
+    if len(winners) == len(r):
+        return "The game is over: a draw."
+    names = " and ".join(f"seat {k}" for k in winners)
+    return f"The game is over: {names} {'wins' if len(winners) == 1 else 'share the win'}."
+
+
+def _second_posy_prompt(game: PosiesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
+    if not legal:
+        return _wait(obs)
+    sel = obs["selected"]
+    return f"Choose the {COLOURS[obs['colours'][sel]]} posy to remove with {game.tables.labels[sel]}."
+
+
+def _seat_prompt(text: str) -> Any:
+    """A prompt that says ``text`` to the seat to move and who is to move to everyone else."""
+    return lambda game, obs, legal: text if legal else _wait(obs)
+
+
+PHASES = phase_table(
+    Phase(
+        FILL,
+        CHANCE,
+        outcomes=_fill_outcomes,
+        apply=_fill,
+        label=_fill_label,
+        prompt=lambda game, obs, legal: f"The board is being filled at random: {obs['to_place']} posies to go.",
+    ),
+    Phase(
+        PLACE,
+        _to_move,
+        legal=_empty_points,
+        is_legal=_is_empty_point,
+        apply=_place,
+        explain=_explain_place,
+        prompt=lambda game, obs, legal: (
+            f"Place your {obs['place_colour']} posy on an empty point." if legal else _wait(obs)
+        ),
+    ),
+    Phase(
+        DRAW,
+        CHANCE,
+        outcomes=_draw_outcomes,
+        apply=_draw,
+        label=_draw_label,
+        seen=_draw_seen,
+        prompt=lambda game, obs, legal: "Each seat draws a posy from the bag, in secret.",
+    ),
+    Phase(
+        PICK,
+        _to_move,
+        legal=_pickable,
+        is_legal=_is_pickable,
+        apply=_pick,
+        explain=_explain_pick,
+        prompt=_seat_prompt(
+            "Choose a posy to remove: it needs a like-coloured partner beside it or along a line of posies."
+        ),
+    ),
+    Phase(
+        PARTNER,
+        _to_move,
+        legal=_partners,
+        is_legal=_is_partner,
+        apply=_partner,
+        explain=_explain_partner,
+        seen=_turn_seen,
+        prompt=_second_posy_prompt,
+    ),
+    Phase(
+        KEEP,
+        _to_move,
+        legal=_group_heads,
+        is_legal=_is_group_head,
+        apply=_keep,
+        explain=_explain_keep,
+        seen=_turn_seen,
+        label=_keep_label,
+        prompt=_seat_prompt("Your move split a group: choose which of the smallest groups to take."),
+    ),
+    Phase(OVER, TERMINAL, prompt=_over_prompt),
+)
+PosiesState.phases = PHASES
 
 
 # -- the scene -------------------------------------------------------------
-def _prompt(game: PosiesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
-    t = game.tables
-    phase = obs["phase"]
-    if obs["returns"] is not None:
-        r = obs["returns"]
-        best = max(r)
-        winners = [k for k, x in enumerate(r) if x == best]
-        if len(winners) == len(r):
-            return "The game is over: a draw."
-        names = " and ".join(f"seat {k}" for k in winners)
-        return f"The game is over: {names} {'wins' if len(winners) == 1 else 'share the win'}."
-    if phase == "setup":
-        return f"The board is being filled at random: {obs['to_place']} posies to go."
-    if phase == "draw":
-        return "Each seat draws a posy from the bag, in secret."
-    if not legal:
-        return f"Seat {obs['to_move']} to move."
-    if phase == "placement":
-        return f"Place your {obs['place_colour']} posy on an empty point."
-    if phase == "first posy":
-        return "Choose a posy to remove: it needs a like-coloured partner beside it or along a line of posies."
-    if phase == "second posy":
-        sel = obs["selected"]
-        return f"Choose the {COLOURS[obs['colours'][sel]]} posy to remove with {t.labels[sel]}."
-    return "Your move split a group: choose which of the smallest groups to take."
-
-
 def _scene(game: PosiesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     t = game.tables
     labels = t.labels
     colours = obs["colours"]
-    s = sc.new_scene(_prompt(game, obs, legal), t.viewbox)
+    s = sc.new_scene(PHASES[obs["phase"]].prompt(game, obs, legal), t.viewbox)  # type: ignore[misc]
     s["cells"] = [dict(c, fill=FILLS[colours[i]]) if colours[i] >= 0 else dict(c) for i, c in enumerate(t.cells)]
     s["edges"] = [dict(e) for e in t.edges]
     for i, c in enumerate(colours):

@@ -3,7 +3,8 @@
 A record is replayed once (every step checked by the engine) and kept in a
 small LRU cache under the SHA-256 of its canonical JSON; the viewer then asks
 for frames by that id. A frame is the scene at one step, seen by a chosen seat
-or by a spectator, with the move log up to that step.
+or by a spectator, with the move log up to that step as that viewer read it
+then (the core's per-viewer log; everything at the final step of a finished game).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 from ..core.constants import CHANCE, SIMULTANEOUS, TERMINAL
 from ..core.driver import advance, replay, result_text
 from ..core.game import HistoryEntry, State
+from ..core.hidden import EntrySeen, log_lines, seat_label
 from ..core.record import GameRecord, outcome
 from ..core.scene import SEAT_COLOURS
 from ..games import make_cached
@@ -34,7 +36,8 @@ class Replay:
     #: the state every ``EVERY`` steps (and the final one); other steps are replayed from the nearest
     checkpoints: list[State]
     final: State
-    labels: list[Any]
+    #: What each step showed its viewers (:mod:`boardlab.core.hidden`), computed once.
+    seens: list[EntrySeen]
     names: list[str]
 
     @property
@@ -97,22 +100,29 @@ class Replay:
             "seat": seat,
             "scene": scene,
             "banner": {"kind": "result" if cp == TERMINAL else "wait", "title": title, "detail": detail},
-            "log": self.log(step),
+            "log": self.log(step, seat, reveal=cp == TERMINAL),
             "seats": [{"seat": s, "name": self.names[s], "colour": colours[s]} for s in range(n)],
             "terminal": cp == TERMINAL,
         }
 
-    def log(self, upto: int) -> list[list[Any]]:
-        """``[actor, text]`` per step up to ``upto`` (everything is shown in a replay)."""
-        actors = self.final.actors()
+    def log(self, upto: int, seat: int | None = None, *, reveal: bool = True) -> list[list[Any]]:
+        """``[actor, text]`` per line of ``seat``'s log of the first ``upto`` steps (``reveal``: everything)."""
+        game = self.final.game
+        lines = log_lines(
+            self.seens[:upto],
+            self.final.actors()[:upto],
+            seat,
+            reveal=reveal,
+            setup_text=game.setup_text,
+            names=[seat_label(game, s) for s in range(self.final.num_players)],
+        )
         out: list[list[Any]] = []
-        for i in range(upto):
-            actor, label = actors[i], self.labels[i]
-            if actor == SIMULTANEOUS:
-                parts = [f"{self.names[s]}: {lab}" for s, lab in enumerate(label or []) if lab is not None]
-                out.append([actor, "revealed together — " + "; ".join(parts)])
+        for line in lines:
+            if line["actor"] == SIMULTANEOUS:
+                parts = [f"{self.names[s]}: {t}" for s, t in enumerate(line["parts"]) if t is not None]
+                out.append([line["actor"], "revealed together — " + "; ".join(parts)])
             else:
-                out.append([actor, str(label)])
+                out.append([line["actor"], line["text"]])
         return out
 
 
@@ -138,12 +148,12 @@ class ReplayCache:
         if len(record.history) > MAX_STEPS:
             raise bad_request(f"a record may hold at most {MAX_STEPS} steps; this one has {len(record.history)}")
         try:
-            checkpoints, final, labels = _replay(record)
+            checkpoints, final, seens = _replay(record)
         except ValueError as e:
             raise bad_request(f"the record does not replay: {e}") from None
         n = final.num_players
         names = [str(x)[:48] for x in record.seats[:n]] if len(record.seats) >= n else [f"Seat {s}" for s in range(n)]
-        replay = Replay(rid, record, checkpoints, final, labels, names)
+        replay = Replay(rid, record, checkpoints, final, seens, names)
         self._items[rid] = replay
         while len(self._items) > self.size:
             self._items.popitem(last=False)
@@ -157,26 +167,34 @@ class ReplayCache:
         return replay
 
 
-def _replay(record: GameRecord) -> tuple[list[State], State, list[Any]]:
-    """Replay a record once (every step checked): the checkpoints, the final state and each step's label."""
+def _replay(record: GameRecord) -> tuple[list[State], State, list[EntrySeen]]:
+    """Replay a record once (every step checked): the checkpoints, the final state and what each step showed."""
     game = record.game_of(make_cached)
     checkpoints: list[State] = []
-    labels: list[Any] = []
+    seens: list[EntrySeen] = []
 
     def step(state: State, entry: HistoryEntry) -> None:
         if state.move_number() % EVERY == 0:
             checkpoints.append(state.clone())
         cp = state.current_player()
         if isinstance(entry, list | tuple):
-            ok = len(entry) == state.num_players and cp == SIMULTANEOUS
-            labels.append(
-                [state.action_to_string(s, a) if a is not None else None for s, a in enumerate(entry)] if ok else None
-            )
+            ok = _legal_joint(state, list(entry))
         else:
-            ok = entry in state.legal_actions(cp) if cp >= 0 or cp == CHANCE else False
-            labels.append(state.action_to_string(cp, entry) if ok else None)
+            ok = (cp >= 0 or cp == CHANCE) and entry in state.legal_actions(cp)
+        if ok:  # an illegal entry is refused by the replay right after this
+            seens.append(state.seen_of(entry))
 
     final = replay(game, record.history, record.num_players, on_step=step)
     if final.move_number() % EVERY == 0:
         checkpoints.append(final.clone())
-    return checkpoints, final, labels
+    return checkpoints, final, seens
+
+
+def _legal_joint(state: State, entry: list[Any]) -> bool:
+    """Whether ``entry`` is a legal simultaneous step here (checked before the game is asked what it shows)."""
+    if state.current_player() != SIMULTANEOUS or len(entry) != state.num_players:
+        return False
+    return all(
+        (a is None) == (not state.legal_actions(p)) and (a is None or a in state.legal_actions(p))
+        for p, a in enumerate(entry)
+    )

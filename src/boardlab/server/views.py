@@ -1,10 +1,10 @@
 """What one seat (or a spectator) sees of a table: the JSON the browser renders.
 
-Everything here is built from ``state.observation(seat)`` / ``state.scene(seat)``
-and public table facts. Hidden information is never put in another seat's view:
-the move log of a game with hidden information shows other seats' moves and
-chance events without their labels until the game is over, and sealed
-simultaneous choices are reported only as "submitted".
+Everything here is built from ``state.observation(seat)`` / ``state.scene(seat)``,
+the core's per-viewer move log and public table facts. Hidden information is
+never put in another seat's view: the move log is what the game says each
+viewer saw of each step (:mod:`boardlab.core.hidden`), everything once the game
+is over, and sealed simultaneous choices are reported only as "submitted".
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ import json
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
-from ..core.constants import CHANCE, SIMULTANEOUS, TERMINAL
+from ..core.constants import SIMULTANEOUS, TERMINAL
 from ..core.driver import next_decision, result_text
+from ..core.hidden import SeenLog
 from ..core.record import outcome
 from ..core.scene import SEAT_COLOURS
 
@@ -27,6 +28,9 @@ if TYPE_CHECKING:
 _GEOMETRY_TEXT: OrderedDict[str, str] = OrderedDict()
 _LAST: dict[int, tuple[tuple[list[Any], ...], str]] = {}
 MAX_GEOMETRIES = 512
+#: Each live table's per-entry ``Seen`` list, extended as moves come (by table id), bounded.
+_SEEN: OrderedDict[str, SeenLog] = OrderedDict()
+MAX_SEEN_LOGS = 1024
 
 
 def compact_scene(scene: dict[str, Any], slot: int = 0) -> dict[str, Any]:
@@ -99,26 +103,33 @@ def to_act(table: LiveTable) -> list[int]:
 
 
 def log_entries(table: LiveTable, viewer: int | None) -> list[list[Any]]:
-    """The move log in words, as far as ``viewer`` may know it: ``[actor, text]`` per history entry.
+    """The move log in words, as far as ``viewer`` may know it: ``[actor, text]`` per line of the core's log.
 
     ``actor`` is a seat, ``-1`` (chance) or ``-2`` (everyone at once); the browser
-    names seats from the view's seat list.
+    names seats from the view's seat list. The text is what the game says
+    ``viewer`` saw of that step (``State.move_log``); everything once the game is
+    over. A game's setup chance may be summarised in one line.
     """
     state = table.state
-    public = table.game.perfect_information or state.is_terminal()
+    log = _SEEN.get(table.id)
+    if log is None or log.game is not state.game or log.num_players != state.num_players:
+        log = SeenLog(state.game, state.num_players)
+    _SEEN[table.id] = log
+    _SEEN.move_to_end(table.id)
+    while len(_SEEN) > MAX_SEEN_LOGS:
+        _SEEN.popitem(last=False)
     out: list[list[Any]] = []
-    for actor, label in zip(state.actors(), table.labels):
-        if actor >= 0:
-            out.append([actor, label if public or actor == viewer else "(a move you cannot see)"])
-        elif actor == CHANCE:
-            out.append([actor, label if public else "(hidden)"])
-        else:
-            parts = []
-            for s, lab in enumerate(label if isinstance(label, list) else []):
-                if lab is not None:
-                    who = "you" if s == viewer else seat_name(table, s)
-                    parts.append(f"{who}: {lab}" if public or s == viewer else f"{who}: (chose)")
+    for line in log.lines(state, viewer):
+        actor = line["actor"]
+        if actor == SIMULTANEOUS:
+            parts = [
+                f"{'you' if s == viewer else seat_name(table, s)}: {text}"
+                for s, text in enumerate(line["parts"])
+                if text is not None
+            ]
             out.append([actor, "revealed together — " + "; ".join(parts)])
+        else:
+            out.append([actor, line["text"]])
     return out
 
 
