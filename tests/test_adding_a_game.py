@@ -185,6 +185,7 @@ def test_the_server_serves_its_views(tmp_path) -> None:
         blue = c.get(f"/api/tables/{t['id']}", headers={"Authorization": f"Bearer {t['tokens']['1']}"}).json()
         secret = [i["label"] for i in next(z for z in blue["scene"]["zones"] if z["id"] == "hand1")["items"]]
         assert secret and not any(label in json.dumps(view) for label in secret)
+        assert [text for _, text in view["log"]][1::2] == ["dealt a card to Blue"] * 2  # the core's log, Orange's view
 
 
 # -- the guide ----------------------------------------------------------------------------------------------
