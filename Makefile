@@ -44,8 +44,8 @@ bench: venv
 	$(PY) bench/run.py $(BENCH_ARGS)
 
 lint: venv
-	$(VENV)/bin/ruff check src tests bench
-	$(VENV)/bin/ruff format --check src tests bench
+	$(VENV)/bin/ruff check src tests bench docs/examples
+	$(VENV)/bin/ruff format --check src tests bench docs/examples
 
 clean:
 	rm -rf $(VENV) artifacts .pytest_cache

@@ -25,9 +25,11 @@ from boardlab.core.play import play_game, random_playout
 from boardlab.core.record import GameRecord
 from boardlab.core.scene import check_scene
 from boardlab.core.view import SeatView
+from example_games import EXAMPLE_GAMES, rules_document
 from state_checks import fingerprint, random_step
 
-GAMES = boardlab.games()
+#: Every registered game, and the worked example of docs/ADDING_A_GAME.md (checked alike, never registered).
+GAMES = boardlab.games() + EXAMPLE_GAMES
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
@@ -61,7 +63,7 @@ def test_metadata_and_rules_document(game_id: str) -> None:
     assert game.num_distinct_actions() > 0 and game.max_game_length() > 0
     for opt in game.options:
         assert opt.description and (opt.allowed is None or opt.default in opt.allowed)
-    doc = ROOT / "docs" / "rules" / f"{game_id}.md"
+    doc = rules_document(game_id)
     text = doc.read_text()
     assert "## Decisions" in text and "## Our inventions" in text
     assert any(line.lstrip().startswith(("1.", "§1", "**1")) for line in text.splitlines())

@@ -42,6 +42,8 @@ these hooks; copy its layout for a new game):
 * ``evaluate(seat)``: optional, the game's own estimate of an unfinished position
 * ``play_random(rnd, plies)``: optional, a faster equivalent of the default
   random playout that search agents run (it must choose exactly the same moves)
+
+A new game from an empty file to a tested, playable one: ``docs/ADDING_A_GAME.md``.
 """
 
 from __future__ import annotations
