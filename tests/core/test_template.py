@@ -9,7 +9,7 @@ from boardlab.core.game import State
 
 #: Public methods a game is meant to define (``core/game.py``'s list of hooks) or may speed up
 #: (``clone`` with nested tables, ``play_random`` checked move for move by the conformance suite).
-HOOKS = {"current_player", "is_terminal", "returns", "observation", "resample", "clone", "play_random"}
+HOOKS = {"current_player", "is_terminal", "returns", "observation", "resample", "clone", "play_random", "evaluate"}
 PUBLIC = {n for n, v in vars(State).items() if not n.startswith("_") and callable(v)}
 
 
