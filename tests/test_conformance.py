@@ -534,3 +534,21 @@ def test_an_mcts_game_record_replays_to_the_same_end(game_id: str) -> None:
     again = rec.replay()
     assert fingerprint(again) == fingerprint(state)
     assert again.returns() == state.returns() and again.move_log(0) == state.move_log(0)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_dealt_setup_is_one_line_of_the_log(game_id: str) -> None:
+    """A game that opens with several chance entries everyone sees (a board dealt at random) names that setup in
+    one log line (``Game.setup_text``), so a log does not start with one line per tile."""
+    game = boardlab.make(game_id)
+    for seed in range(3):
+        s = game.new_initial_state()
+        rng = random.Random(seed)
+        opening = 0
+        while s.current_player() == CHANCE and hidden.exact_for(s.seen_of(s.chance_outcomes()[0][0]), None):
+            random_step(s, rng)
+            opening += 1
+        if opening > 2:
+            assert game.setup_text, f"{game_id} opens with {opening} public chance entries but declares no setup_text"
+            log = s.move_log(None)
+            assert log[0]["text"] == game.setup_text and len(log) == 1 + (s.move_number() - opening)

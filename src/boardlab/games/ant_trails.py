@@ -207,6 +207,7 @@ class AntTrailsGame(Game):
     mechanics = ("hex board", "placement", "connection", "pick-up and deliver", "setup chance")
     game_type = GameType(chance=Chance.EXPLICIT)
     playing_time = "20 min"
+    setup_text = "The food tiles were laid out."
     inventions = (
         "Within a turn the two ants are placed first, then food is picked up and moved in any order; the turn "
         "ends with 'done' (or by itself when nothing is left to do).",
