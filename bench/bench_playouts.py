@@ -22,6 +22,24 @@ from boardlab.core.constants import CHANCE, SIMULTANEOUS, TERMINAL
 from boardlab.core.play import sample_chance
 
 
+def play_one(game: boardlab.Game, rng: random.Random) -> int:
+    """One random game from a fresh initial state through the public API; returns its plies."""
+    choice = rng.choice
+    s = game.new_initial_state()
+    plies = 0
+    while True:
+        cp = s.current_player()
+        if cp == TERMINAL:
+            return plies
+        if cp >= 0:
+            s.apply_action(choice(s.legal_actions()))
+        elif cp == CHANCE:
+            s.apply_action(sample_chance(s, rng))
+        elif cp == SIMULTANEOUS:
+            s.apply_actions([choice(s.legal_actions(p)) if s.legal_actions(p) else None for p in range(s.num_players)])
+        plies += 1
+
+
 def playouts(game: boardlab.Game, seconds: float, seed: int = 0) -> tuple[int, int, float, float]:
     """Play random games for ``seconds`` of CPU time: (games, plies, CPU seconds, wall seconds).
 
@@ -29,28 +47,20 @@ def playouts(game: boardlab.Game, seconds: float, seed: int = 0) -> tuple[int, i
     machine that takes the core away now and then does not lower them.
     """
     rng = random.Random(seed)
-    choice = rng.choice
     games = plies = 0
     start = time.process_time()
     wall = time.perf_counter()
     deadline = start + seconds
     while time.process_time() < deadline:
-        s = game.new_initial_state()
-        while True:
-            cp = s.current_player()
-            if cp == TERMINAL:
-                break
-            if cp >= 0:
-                s.apply_action(choice(s.legal_actions()))
-            elif cp == CHANCE:
-                s.apply_action(sample_chance(s, rng))
-            elif cp == SIMULTANEOUS:
-                s.apply_actions(
-                    [choice(s.legal_actions(p)) if s.legal_actions(p) else None for p in range(s.num_players)]
-                )
-            plies += 1
+        plies += play_one(game, rng)
         games += 1
     return games, plies, time.process_time() - start, time.perf_counter() - wall
+
+
+def playouts_n(game: boardlab.Game, n: int, seed: int = 0) -> int:
+    """Exactly ``n`` seeded random games (the same moves in every tree with the same rules); returns the plies."""
+    rng = random.Random(seed)
+    return sum(play_one(game, rng) for _ in range(n))
 
 
 def reference_playouts(side: int, seconds: float, seed: int = 0) -> tuple[int, int, float]:
