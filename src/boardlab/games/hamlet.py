@@ -162,9 +162,17 @@ class _Round:
 
     def _tell(self, kind: str, seat: int, card: int = -1, to: int = -1, card2: int = -1) -> None:
         """Record an event; ``card`` is shown only to viewer ``to`` (to everyone if ``to`` is -2)."""
-        for v in range(3):
-            seen = card if to == -2 or v == to else -1
-            self.events[v].append((kind, seat, seen, card2))
+        shown = (kind, seat, card, card2)
+        e0, e1, e2 = self.events
+        if to == -2:
+            e0.append(shown)
+            e1.append(shown)
+            e2.append(shown)
+            return
+        masked = (kind, seat, -1, card2)
+        e0.append(shown if to == 0 else masked)
+        e1.append(shown if to == 1 else masked)
+        e2.append(shown if to == SPECTATOR else masked)
 
     def apply(self, action: int, exchange: bool) -> None:
         """Apply the next step of the round: the stage says which (:data:`ROUND_STEPS`)."""
