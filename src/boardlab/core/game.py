@@ -404,7 +404,10 @@ class State:
             if not self._is_legal(cp, action):
                 raise IllegalActionError(self.explain_illegal(cp, action), player=cp, action=action)
         elif cp == CHANCE:
-            if not any(a == action for a, _ in self._chance_outcomes()):
+            for a, _ in self._chance_outcomes():  # a plain loop: no generator on every chance step
+                if a == action:
+                    break
+            else:
                 raise IllegalActionError(f"{action} is not a possible chance outcome now", player=cp, action=action)
         elif cp == SIMULTANEOUS:
             raise IllegalActionError(
@@ -516,15 +519,23 @@ class State:
         (10, 10)
         """
         played = 0
+        history, actors = self._history, self._actors
         while played < plies:
             cp = self.current_player()
-            if cp >= 0:
-                legal = self.legal_actions()
-                self.apply_legal(legal[int(rnd() * len(legal))])
+            if cp >= 0:  # apply_legal's steps, with the seat already known
+                legal = self._legal_actions(cp)
+                a = legal[int(rnd() * len(legal))]
+                self._apply(a)
+                history.append(a)
+                actors.append(cp)
             elif cp == TERMINAL:
                 break
             elif cp == CHANCE:
-                self.apply_legal(draw_outcome(self.chance_outcomes(), rnd()))
+                a = draw_outcome(self._chance_outcomes(), rnd())
+                self._apply(a)
+                history.append(a)
+                actors.append(cp)
+                self._barrier = len(history)
             else:
                 joint: list[int | None] = []
                 for p in range(self.num_players):
