@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 
-.PHONY: run test bench lint venv chromium postgres play clean
+.PHONY: run test bench bench-ab lint venv chromium postgres play clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -42,6 +42,14 @@ test: venv chromium postgres
 
 bench: venv
 	$(PY) bench/run.py $(BENCH_ARGS)
+
+# Same-run A/B against an earlier commit: `make bench-ab BASE=597800e` (wall-clock rates, alternating) and,
+# with valgrind installed, `make bench-ab BASE=597800e AB=instructions` (instruction counts, exact).
+BASE ?= HEAD~1
+AB ?= playouts
+bench-ab: venv
+	@tmp=$$(mktemp -d) && git archive $(BASE) src | tar -x -C $$tmp && \
+		$(PY) bench/ab_$(AB).py $$tmp/src src; status=$$?; rm -rf $$tmp; exit $$status
 
 lint: venv
 	$(VENV)/bin/ruff check src tests bench docs/examples
