@@ -174,7 +174,7 @@ def test_the_server_serves_its_views(tmp_path) -> None:
 
     app = create_app(Settings(db_url=f"sqlite:///{tmp_path}/t.db", ai_workers=1, ai_delay=0.0))
     with TestClient(app) as c:
-        r = c.post("/api/tables", json={"game": "high-swap", "mode": "online", "seed": 3})
+        r = c.post("/api/tables", json={"game": "high-swap", "mode": "hotseat", "seed": 3})
         assert r.status_code == 201, r.text
         t = r.json()
         view = c.get(f"/api/tables/{t['id']}", headers={"Authorization": f"Bearer {t['tokens']['0']}"}).json()

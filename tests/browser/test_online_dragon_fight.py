@@ -27,7 +27,7 @@ def choose(page: Any, rng: random.Random) -> None:
 def test_online_dragon_fight(server, new_page) -> None:
     if "dragon-fight" not in boardlab.games():
         pytest.skip("dragon-fight is not registered yet")
-    d = create(server, game="dragon-fight", mode="online", seed=8)
+    d = create(server, game="dragon-fight", mode="online")  # hidden information: no seed (secret chance key)
     red, green = new_page(), new_page()
     red.goto(d["links"]["seats"]["0"])
     green.goto(d["links"]["seats"]["1"])

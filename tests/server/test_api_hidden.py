@@ -8,21 +8,22 @@ from sealed_game import CONFIRM, HIGH, LOW, PICK_A, PICK_B
 from server_helpers import Api
 
 
-def sealed(api: Api, seed: int = 11, mode: str = "online") -> tuple[str, str, str, str]:
-    d = api.create(game="sealed-test", mode=mode, seed=seed)
+def sealed(api: Api, seed: int | None = None, mode: str = "online") -> tuple[str, str, str, str]:
+    """A sealed-test table; a seed only where one may be chosen (hot-seat: one person holds every seat)."""
+    d = api.create(game="sealed-test", mode=mode, **({} if seed is None else {"seed": seed}))
     return d["id"], d["tokens"]["0"], d["tokens"]["1"], d["spectator_token"]
 
 
 def test_chance_is_sampled_recorded_and_reproducible(api: Api) -> None:
-    t, tok0, _tok1, _spec = sealed(api, seed=42)
+    t, tok0, _tok1, _spec = sealed(api, seed=42, mode="hotseat")
     v = api.view(t, tok0)
     assert v["move_number"] == 2 and v["current"] == -2  # two cards dealt, everyone bids
-    t2, tok0b, _, _ = sealed(api, seed=42)
+    t2, tok0b, _, _ = sealed(api, seed=42, mode="hotseat")
     assert api.view(t2, tok0b)["scene"] == v["scene"]  # same seed, same deal
 
 
 def test_each_seat_sees_only_its_own_card(api: Api) -> None:
-    t, tok0, tok1, spec = sealed(api, seed=7)
+    t, tok0, tok1, spec = sealed(api, seed=7, mode="hotseat")  # a deal of two different cards
     v0, v1, vs = api.view(t, tok0), api.view(t, tok1), api.view(t, spec)
     card0 = v0["scene"]["zones"][0]["items"][0]
     card1 = v1["scene"]["zones"][1]["items"][0]
@@ -72,7 +73,7 @@ def test_sealed_choices_wait_then_reveal_together(api: Api) -> None:
 
 
 def test_multi_step_turn_can_be_cancelled_step_by_step_online(api: Api) -> None:
-    t, tok0, tok1, _ = sealed(api, seed=3)
+    t, tok0, tok1, _ = sealed(api)
     rev = api.view(t, tok0)["revision"]
     api.move(t, tok0, rev, action=LOW)
     api.move(t, tok1, rev, action=LOW)

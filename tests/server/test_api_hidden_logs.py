@@ -17,7 +17,7 @@ def texts(view: dict[str, Any]) -> list[str]:
 
 
 def test_hamlet_lock_and_draw_are_public_moves_and_the_drawn_card_is_not(api: Api) -> None:
-    d = api.create(game="hamlet", options={"first": "seat0"}, mode="online", seed=5)
+    d = api.create(game="hamlet", options={"first": "seat0"}, mode="online")
     t, tok0, tok1, spec = d["id"], d["tokens"]["0"], d["tokens"]["1"], d["spectator_token"]
     v0 = api.view(t, tok0)
     assert v0["your_turn"] and [a for a, _ in v0["legal"]] == [0, 1, 2]
@@ -45,7 +45,7 @@ def order(api: Api, t: str, tokens: list[str], actions: list[int]) -> None:
 
 
 def test_dragon_fight_orders_shown_revealed_and_a_hidden_attack_nowhere(api: Api, client) -> None:
-    d = api.create(game="dragon-fight", mode="online", seed=1)
+    d = api.create(game="dragon-fight", mode="online")
     t, tokens, spec = d["id"], [d["tokens"]["0"], d["tokens"]["1"]], d["spectator_token"]
     with client.websocket_connect(f"/api/tables/{t}/ws") as ws:
         ws.send_text(json.dumps({"type": "hello", "tokens": [spec]}))

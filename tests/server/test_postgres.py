@@ -22,6 +22,10 @@ from test_api_tables import (  # noqa: F401
     test_moves_and_refusals,
     test_undo_against_ai_takes_back_the_ai_reply_too,
 )
+from test_chance_secret import (  # noqa: F401
+    test_a_database_from_before_chance_keys_opens_and_old_tables_keep_their_seed,
+    test_a_restarted_server_draws_the_same_chance,
+)
 from test_restart import test_sigkill_and_restart_resume_every_table  # noqa: F401
 from test_store import test_group_commit_isolates_a_stale_write, test_pending_and_truncate  # noqa: F401
 

@@ -56,7 +56,7 @@ def test_sigkill_and_restart_resume_every_table(server_db: str, tmp_path) -> Non
         play(c, ai["id"], ai["tokens"], 1)  # the AI answers now, or after the restart
         sealed = None
         if "dragon-fight" in boardlab.games():
-            sealed = c.post("/api/tables", json={"game": "dragon-fight", "mode": "online", "seed": 3}).json()
+            sealed = c.post("/api/tables", json={"game": "dragon-fight", "mode": "online"}).json()
             sv = view(c, sealed["id"], sealed["tokens"]["0"])
             r = c.post(
                 f"/api/tables/{sealed['id']}/moves",

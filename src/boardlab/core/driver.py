@@ -91,8 +91,12 @@ def next_decision(state: State) -> Decision:
 
 def sample_chance(state: State, rng: random.Random) -> int:
     """A chance outcome of ``state`` drawn by its probability with one ``rng.random()``."""
+    return pick_chance(state, rng.random())
+
+
+def pick_chance(state: State, x: float) -> int:
+    """The chance outcome of ``state`` that a uniform number ``x`` in [0, 1) picks (by the outcomes' probabilities)."""
     outcomes = state.chance_outcomes()
-    x = rng.random()
     acc = 0.0
     for a, p in outcomes:
         acc += p
@@ -331,6 +335,7 @@ __all__ = [
     "apply_entry",
     "next_decision",
     "next_entry",
+    "pick_chance",
     "play",
     "replay",
     "replay_states",

@@ -87,7 +87,13 @@ class CreateTableIn(_Body):
     num_players: int | None = Field(default=None, ge=1, le=16)
     mode: Literal["ai", "hotseat", "online"] = "ai"
     seats: list[SeatIn] | None = Field(default=None, max_length=16)
-    seed: int | None = Field(default=None, ge=0, le=2**62)
+    seed: int | None = Field(
+        default=None,
+        ge=0,
+        le=2**62,
+        description="Chance from this seed, only for perfect-information games or hot-seat tables with every seat "
+        "human; any other table refuses it (400 seed_not_allowed) and draws chance from a secret key.",
+    )
     host_seat: int | None = Field(default=None, ge=0, le=15)
 
 

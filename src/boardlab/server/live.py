@@ -16,6 +16,7 @@ from typing import Any
 
 from ..core.game import Game, State
 from ..core.record import GameRecord, outcome
+from .chance import SCHEME as CHANCE_SCHEME
 from .errors import ApiError, forbidden
 
 
@@ -49,6 +50,8 @@ class LiveTable:
     spectator_hash: str
     created_at: float
     pending: dict[int, int] = field(default_factory=dict)
+    #: The secret chance key (never in a view; in the record once the game is over); ``None``: chance from ``seed``.
+    chance_key: str | None = None
     thinking: set[int] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
     connections: list[Connection] = field(default_factory=list)
@@ -102,6 +105,13 @@ class LiveTable:
         return outcome(self.state.returns()) if self.state.is_terminal() else None
 
     def record(self) -> GameRecord:
+        """The game record; once the game is over its ``meta`` discloses where chance came from (key or seed)."""
+        meta: dict[str, Any] = {}
+        if self.state.is_terminal():
+            if self.chance_key is not None:
+                meta = {"chance": CHANCE_SCHEME, "chance_key": self.chance_key}
+            else:
+                meta = {"chance": "seed", "seed": self.seed}
         return GameRecord.from_state(
             self.state,
             seats=[str(spec["name"]) for spec in self.seats],
@@ -109,4 +119,5 @@ class LiveTable:
             table=self.id,
             mode=self.mode,
             labels=self.labels,
+            **meta,
         )

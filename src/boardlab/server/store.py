@@ -3,7 +3,8 @@
 Three tables:
 
 ``tables``
-    one row per game table: game, options, seats, mode, seed, the *revision*
+    one row per game table: game, options, seats, mode, seed, the secret chance
+    key (:mod:`boardlab.server.chance`; added to older databases on opening), the *revision*
     (bumped on every accepted change, used for optimistic concurrency), status,
     result, and SHA-256 hashes of the seat and spectator tokens (the tokens
     themselves are never stored).
@@ -48,6 +49,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    inspect,
     select,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
@@ -70,6 +72,8 @@ tables_t = Table(
     Column("mode", String(16), nullable=False),
     Column("seats", Text, nullable=False),
     Column("seed", BigInteger, nullable=False),
+    #: The table's secret chance key (hex); NULL: chance comes from ``seed`` (a client's seed, or an older table).
+    Column("chance_key", String(64), nullable=True),
     Column("revision", Integer, nullable=False),
     Column("status", String(16), nullable=False),
     Column("result", Text, nullable=True),
@@ -131,6 +135,8 @@ class TableRow:
     updated_at: float
     moves: list[MoveRow] = field(default_factory=list)
     pending: dict[int, int] = field(default_factory=dict)
+    #: Secret chance key (:mod:`boardlab.server.chance`); ``None``: chance is drawn from ``seed``.
+    chance_key: str | None = None
 
 
 def normalise_url(url: str | None) -> str:
@@ -170,7 +176,15 @@ class Store:
             # Let SQLAlchemy, not the sqlite3 module, open transactions, so SAVEPOINTs work.
             event.listen(self.engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN"))
         metadata.create_all(self.engine)
+        self._migrate()
         self.paramstyle = self.engine.dialect.paramstyle
+
+    def _migrate(self) -> None:
+        """Bring a database made by an older version up to date (its tables keep their old behaviour)."""
+        have = {c["name"] for c in inspect(self.engine).get_columns("tables")}
+        if "chance_key" not in have:
+            with self.engine.begin() as c:
+                c.exec_driver_sql("ALTER TABLE tables ADD COLUMN chance_key VARCHAR(64)")
 
     def close(self) -> None:
         self.engine.dispose()
@@ -199,8 +213,9 @@ class Store:
 
     def op_create_table(self, c: Sql, row: TableRow) -> None:
         c.execute(
-            "INSERT INTO tables (id, game, options, rules_version, num_players, mode, seats, seed, revision, status,"
-            " result, seat_hashes, spectator_hash, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "INSERT INTO tables (id, game, options, rules_version, num_players, mode, seats, seed, chance_key,"
+            " revision, status, result, seat_hashes, spectator_hash, created_at, updated_at)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 row.id,
                 row.game,
@@ -210,6 +225,7 @@ class Store:
                 row.mode,
                 json.dumps(row.seats),
                 row.seed,
+                row.chance_key,
                 row.revision,
                 row.status,
                 json.dumps(row.result) if row.result is not None else None,
@@ -370,6 +386,7 @@ def _table_row(r: Any) -> TableRow:
         spectator_hash=r["spectator_hash"],
         created_at=r["created_at"],
         updated_at=r["updated_at"],
+        chance_key=r.get("chance_key"),
     )
 
 

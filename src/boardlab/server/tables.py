@@ -6,8 +6,8 @@ needed) and is changed only under its own lock:
 
 1. check the token's seat, the revision the client saw and the turn;
 2. apply the action to a *copy* of the state (an illegal action raises and
-   nothing changes), sample any chance nodes that follow with the table's
-   seeded generator;
+   nothing changes), sample any chance nodes that follow from the table's
+   secret chance key (:mod:`boardlab.server.chance`);
 3. commit the new history entries to the database;
 4. only then swap the copy in, bump the revision and broadcast the new views.
 
@@ -35,13 +35,15 @@ from typing import Any, TypeVar
 
 from ..agents import make_agent
 from ..core.constants import CHANCE, SIMULTANEOUS, TERMINAL
-from ..core.driver import advance, apply_entry, next_decision, play, replay, sample_chance, undo_refusal
+from ..core.driver import advance, apply_entry, next_decision, play, replay, undo_refusal
 from ..core.driver import undo_point as driver_undo_point
 from ..core.errors import IllegalActionError
 from ..core.game import Game, HistoryEntry, State
 from ..core.record import outcome
 from ..games import make_cached
 from .ai import AIPool, available_agents, seed_for
+from .chance import draw as chance_draw
+from .chance import keyed_agent_seed, new_key
 from .errors import ApiError, bad_request, conflict, forbidden, illegal, not_found
 from .live import Connection, LiveTable, token_hash
 from .store import GroupWriter, MoveRow, StaleRevision, Store, TableRow
@@ -175,9 +177,19 @@ class Platform:
         if host_seat is not None and host_seat not in humans:
             raise bad_request(f"host_seat must be one of the human seats {humans}; got {host_seat}")
         host = host_seat if host_seat is not None else (humans[0] if humans else None)
+        if seed is not None and not seed_allowed(game, mode, seat_specs):
+            raise ApiError(
+                400,
+                "seed_not_allowed",
+                "a table of a game with hidden information takes no seed unless one person holds every seat "
+                "(mode 'hotseat', every seat human): chance comes from a secret key, shown in the record "
+                "once the game is over",
+            )
         table_id = secrets.token_urlsafe(9)
         tokens = {s: secrets.token_urlsafe(18) for s in humans}
         spectator = secrets.token_urlsafe(18)
+        # A client's seed decides chance only where allowed (above); otherwise a secret key does.
+        chance_key = None if seed is not None else new_key()
         seed = seed if seed is not None else secrets.randbits(62)
         now = time.time()
         table = LiveTable(
@@ -192,6 +204,7 @@ class Platform:
             seat_hashes=[token_hash(tokens[s]) if s in tokens else None for s in range(n)],
             spectator_hash=token_hash(spectator),
             created_at=now,
+            chance_key=chance_key,
         )
         moves = self._advance_chance(table, table.state, [])
         table.labels = [m.label for m in moves]
@@ -212,6 +225,7 @@ class Platform:
             created_at=now,
             updated_at=now,
             moves=moves,
+            chance_key=chance_key,
         )
         await self._write(self.store.op_create_table, row)
         self._cache(table)
@@ -309,6 +323,7 @@ class Platform:
             spectator_hash=row.spectator_hash,
             created_at=row.created_at,
             pending=dict(pending),
+            chance_key=row.chance_key,
         )
 
     def _cache(self, table: LiveTable) -> None:
@@ -380,11 +395,11 @@ class Platform:
             )
 
     def _advance_chance(self, table: LiveTable, state: State, start_moves: list[MoveRow]) -> list[MoveRow]:
-        """Sample every chance node from ``state`` on (in place) with the table's seeded generator."""
+        """Sample every chance node from ``state`` on (in place) from the table's chance key (or seed)."""
         moves = list(start_moves)
 
         def draw(s: State) -> int:
-            return sample_chance(s, random.Random(f"chance:{table.seed}:{s.move_number()}"))
+            return chance_draw(s, table.chance_key, table.seed)
 
         def note(s: State, entry: HistoryEntry) -> None:
             assert isinstance(entry, int)
@@ -500,6 +515,12 @@ class Platform:
             return [s for s in d.seats if table.seats[s]["kind"] == "ai" and s not in table.pending]
         return []
 
+    def _agent_seed(self, table: LiveTable, index: int, seat: int) -> int:
+        """An AI seat's seed: from the secret chance key if the table has one, else from its seed."""
+        if table.chance_key is not None:
+            return keyed_agent_seed(table.chance_key, index, seat)
+        return seed_for(table.seed, index, seat)
+
     def _kick(self, table: LiveTable) -> None:
         if self._stopping or (table.ai_task is not None and not table.ai_task.done()):
             return
@@ -523,7 +544,7 @@ class Platform:
                         history,
                         s,
                         str(table.seats[s]["agent"]),
-                        seed_for(table.seed, len(history), s),
+                        self._agent_seed(table, len(history), s),
                     )
                     for s in seats
                 ),
@@ -545,7 +566,7 @@ class Platform:
                         table.notes.append(
                             f"{table.seats[s]['name']} failed to answer ({why}); it played a random move."
                         )
-                        res = random.Random(seed_for(table.seed, len(history), s)).choice(legal)
+                        res = random.Random(self._agent_seed(table, len(history), s)).choice(legal)
                     if table.state.current_player() == SIMULTANEOUS:
                         await self._submit(table, s, int(res))
                     else:
@@ -619,6 +640,15 @@ class Platform:
     # -- replays --------------------------------------------------------------
     def agents(self) -> dict[str, Any]:
         return available_agents()
+
+
+def seed_allowed(game: Game, mode: str, seats: list[dict[str, Any]]) -> bool:
+    """Whether a client may choose a table's seed (and so know every chance outcome in advance).
+
+    Only where that hides nothing from anyone else: the game (with its options) has
+    perfect information, or one person holds every seat (hot-seat, no AI seat).
+    """
+    return game.perfect_information or (mode == "hotseat" and all(spec["kind"] == "human" for spec in seats))
 
 
 def _message(view_text: str, seat: int | None) -> str:
