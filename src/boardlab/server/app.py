@@ -89,6 +89,8 @@ class CreateTableIn(_Body):
     seats: list[SeatIn] | None = Field(default=None, max_length=16)
     seed: int | None = Field(default=None, ge=0, le=2**62)
     host_seat: int | None = Field(default=None, ge=0, le=15)
+    #: An AI match to watch: every seat is an AI seat (refused without it).
+    watch: bool = False
 
 
 class MoveIn(_Body):
@@ -344,6 +346,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             [s.model_dump() for s in body.seats] if body.seats is not None else None,
             body.seed,
             body.host_seat,
+            body.watch,
         )
         base = str(request.base_url).rstrip("/") + f"/table/{table.id}#t="
         if table.mode == "online":
