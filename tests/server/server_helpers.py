@@ -30,3 +30,11 @@ class Api:
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+def stuck_choose(*args: Any) -> int:
+    """Stands in for :func:`boardlab.server.ai.choose` in a worker that never answers (imported there by name)."""
+    import time
+
+    time.sleep(600)
+    return 0

@@ -14,7 +14,7 @@ def serve(
     db: str = typer.Option(
         None, help="Database URL (default: SQLite in ./boardlab-data/boardlab.db; PostgreSQL: postgresql+psycopg://…)."
     ),
-    ai_workers: int = typer.Option(None, help="Processes for AI seats (default: CPU count minus one)."),
+    ai_workers: int = typer.Option(None, help="Processes for AI seats (default: CPU count minus one, at least 2)."),
     ai_delay: float = typer.Option(0.4, help="Minimum seconds an AI move takes, so people can follow the game."),
 ) -> None:
     """Start the web server and print the address to open in a browser."""

@@ -12,7 +12,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--db", default=None, help="database URL (default: SQLite in ./boardlab-data/)")
-    p.add_argument("--ai-workers", type=int, default=None, help="AI worker processes (default: CPUs - 1)")
+    p.add_argument("--ai-workers", type=int, default=None, help="AI worker processes (default: CPUs - 1, at least 2)")
     p.add_argument("--ai-delay", type=float, default=0.4, help="minimum seconds per AI move (default 0.4)")
     a = p.parse_args(argv)
     try:

@@ -3,21 +3,40 @@
 :func:`choose` runs inside a worker: it rebuilds the position from the
 table's history and asks the agent for a move through a
 :class:`~boardlab.core.view.SeatView` (the agent sees only its seat's
-knowledge). :class:`AIPool` owns the process pool and replaces it if a worker
-dies.
+knowledge), with its search capped at the server's per-move time limit.
+
+:class:`AIPool` owns the workers, each a process of its own. Moves wait in one
+queue per table and are handed to free workers round-robin across tables (a
+table already thinking on one worker goes behind tables that are not, and
+no table holds more than all workers but one), so one slow table cannot hold
+the whole pool. A worker that does not answer
+within the move's limit plus a margin is killed and replaced, and the move
+fails with :class:`MoveTimeout` (the table then plays a legal move chosen by
+its own seeded generator).
+
+:func:`check_server_agent` holds server seats to declared bounds: the named
+levels and the cheap agents, with any budget parameters within
+:data:`MAX_ITERATIONS`, :data:`MAX_PLIES` and the server's per-move seconds.
+The CLI and the lab do not call it: there any spec is allowed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import math
 import multiprocessing
 import os
 import random
+import signal
+from collections import OrderedDict, deque
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
 from typing import Any
 
-from ..agents import agent_names, level_names, make_agent
+from ..agents import MCTSAgent, agent_names, level_names, make_agent, parse_agent_spec
 from ..core.driver import replay
 from ..core.game import HistoryEntry
 from ..core.view import SeatView
@@ -25,6 +44,19 @@ from ..games import make_cached
 
 #: Level names offered in the lobby when the agents package defines them.
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
+
+#: The most MCTS iterations a server seat may ask for per move.
+MAX_ITERATIONS = 100_000
+#: The most MCTS plies a server seat may ask for per move (``expert`` uses 250 000).
+MAX_PLIES = 250_000
+#: The most random playouts per action a server ``greedy`` seat may ask for.
+MAX_PLAYOUTS = 200
+#: Agents a server seat may name besides the levels (each cheap or bounded by its parameters).
+SERVER_AGENTS = ("random", "greedy", "mcts")
+
+
+class MoveTimeout(Exception):
+    """A worker did not answer within the move's limit plus the margin (it was replaced)."""
 
 
 def choose(
@@ -35,11 +67,18 @@ def choose(
     seat: int,
     spec: str,
     seed: int,
+    seconds: float | None = None,
 ) -> int:
-    """The agent's action for ``seat`` in the position after ``history`` (runs in a worker)."""
+    """The agent's action for ``seat`` in the position after ``history`` (runs in a worker).
+
+    ``seconds`` caps an MCTS agent's search (a level is one): when it runs
+    out, the best move found so far is played.
+    """
     game = make_cached(game_id, **options)  # per worker process: building a board can take milliseconds
     state = replay(game, history, num_players)
     agent = make_agent(spec, game, seat, seed)
+    if seconds is not None and isinstance(agent, MCTSAgent):
+        agent.seconds = min(agent.seconds if agent.seconds is not None else math.inf, seconds)
     action = agent.step(SeatView(state, seat))
     return int(action)
 
@@ -69,27 +108,101 @@ def available_agents() -> dict[str, Any]:
     }
 
 
+def server_agents() -> dict[str, Any]:
+    """:func:`available_agents` less the agents a server seat may not name (what the lobby offers)."""
+    a = available_agents()
+    allowed = set(a["levels"]) | set(SERVER_AGENTS)
+    others = [n for n in a["agents"] if n in allowed]
+    return {**a, "agents": others, "all": a["levels"] + others}
+
+
+def check_server_agent(spec: str, max_seconds: float) -> None:
+    """Refuse (``ValueError``) an agent spec a server seat may not use: an unknown agent or a budget out of bounds."""
+    name, params = parse_agent_spec(spec)
+    levels = set(level_names())
+    if name not in levels and name not in SERVER_AGENTS:
+        raise ValueError(f"agent {name!r} is not offered on this server")
+    bounds: dict[str, float] = {"seconds": max_seconds}
+    if name in levels or name == "mcts":
+        bounds |= {"iterations": MAX_ITERATIONS, "plies": MAX_PLIES}
+    elif name == "greedy":
+        bounds |= {"playouts": MAX_PLAYOUTS}
+    for key, value in params.items():
+        if key not in bounds:
+            continue
+        try:
+            number = float(value)
+        except ValueError:
+            raise ValueError(f"{name} parameter {key} must be a number; got {value!r}") from None
+        if not math.isfinite(number) or number > bounds[key]:
+            top = bounds[key]
+            raise ValueError(f"{name} parameter {key} must be at most {top:g} on this server; got {value}")
+
+
+@dataclass
+class _Job:
+    key: str
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    limit: float | None
+    future: asyncio.Future[Any] = field(repr=False)
+
+
 class AIPool:
-    """A process pool for AI moves; ``workers=0`` uses the CPU count minus one (at least 1)."""
+    """Worker processes for AI moves, shared fairly between tables.
+
+    ``workers=0`` or ``None`` uses the CPU count minus one, but at least 2, so
+    that one table thinking never leaves the others without a worker.
+    """
+
+    #: Seconds a fresh worker may take to start and import the games.
+    START_SECONDS = 120.0
 
     def __init__(self, workers: int | None = None) -> None:
-        n = workers if workers and workers > 0 else max(1, (os.cpu_count() or 2) - 1)
+        n = workers if workers and workers > 0 else max(2, (os.cpu_count() or 2) - 1)
         self.workers = n
-        self._pool: ProcessPoolExecutor | None = None
         self._ctx = multiprocessing.get_context("spawn")
+        self._pools: list[ProcessPoolExecutor | None] = [None] * n
+        self._warming: list[asyncio.Future[Any] | None] = [None] * n
+        #: The process id of each started worker (its warm-up reports it).
+        self._pids: list[int | None] = [None] * n
+        self._free: list[int] = list(range(n - 1, -1, -1))
+        self._queues: OrderedDict[str, deque[_Job]] = OrderedDict()
+        self._running: dict[str, int] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        #: Workers killed and replaced because they did not answer in time.
+        self.recycled = 0
 
-    def _get(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=self._ctx)
-        return self._pool
+    def _pool(self, i: int) -> ProcessPoolExecutor:
+        pool = self._pools[i]
+        if pool is None:
+            pool = self._pools[i] = ProcessPoolExecutor(max_workers=1, mp_context=self._ctx)
+        return pool
+
+    async def _ready(self, i: int) -> None:
+        """Start worker ``i`` if needed and wait until it has imported the games."""
+        fut = self._warming[i]
+        if fut is None:
+            fut = self._warming[i] = asyncio.wrap_future(self._pool(i).submit(_warm))
+        try:
+            self._pids[i] = await asyncio.wait_for(asyncio.shield(fut), self.START_SECONDS)
+        except (BrokenProcessPool, TimeoutError):
+            self._recycle(i)
+            raise
 
     async def warm(self) -> None:
-        loop = asyncio.get_running_loop()
-        pool = self._get()
-        await asyncio.gather(*(loop.run_in_executor(pool, _warm) for _ in range(self.workers)))
+        await asyncio.gather(*(self._ready(i) for i in range(self.workers)), return_exceptions=True)
+
+    async def run(self, key: str, fn: Callable[..., Any], *args: Any, limit: float | None = None) -> Any:
+        """``fn(*args)`` in a worker, queued fairly under ``key`` (a table); :class:`MoveTimeout` after ``limit`` s."""
+        job = _Job(key, fn, args, limit, asyncio.get_running_loop().create_future())
+        self._queues.setdefault(key, deque()).append(job)
+        self._dispatch()
+        return await job.future
 
     async def choose(
         self,
+        key: str,
         game_id: str,
         options: dict[str, Any],
         num_players: int,
@@ -97,29 +210,98 @@ class AIPool:
         seat: int,
         spec: str,
         seed: int,
+        seconds: float,
+        margin: float,
     ) -> int:
-        loop = asyncio.get_running_loop()
-        for attempt in range(2):
-            try:
-                return await loop.run_in_executor(
-                    self._get(), choose, game_id, options, num_players, history, seat, spec, seed
-                )
-            except BrokenProcessPool:
-                # A worker died (killed, out of memory): start a fresh pool and try once more.
-                self._reset()
-                if attempt:
-                    raise
-        raise RuntimeError("unreachable")
+        """The agent's move, its search capped at ``seconds``; :class:`MoveTimeout` after ``seconds + margin``."""
+        args = (game_id, options, num_players, history, seat, spec, seed, seconds)
+        return int(await self.run(key, choose, *args, limit=seconds + margin))
 
-    def _reset(self) -> None:
-        pool, self._pool = self._pool, None
+    def _dispatch(self) -> None:
+        # One table holds at most all workers but one, so another table always finds a worker soon.
+        share = max(1, self.workers - 1)
+        while self._free and self._queues:
+            # Round-robin over tables, tables with nothing on a worker first.
+            idle = (k for k in self._queues if not self._running.get(k))
+            busy = (k for k in self._queues if self._running.get(k, 0) < share)
+            key = next(idle, None) or next(busy, None)
+            if key is None:
+                return
+            queue = self._queues[key]
+            job = queue.popleft()
+            if queue:
+                self._queues.move_to_end(key)
+            else:
+                del self._queues[key]
+            if job.future.done():  # the caller gave up (its table stopped)
+                continue
+            i = self._free.pop()
+            self._running[key] = self._running.get(key, 0) + 1
+            task = asyncio.ensure_future(self._execute(i, job))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _execute(self, i: int, job: _Job) -> None:
+        try:
+            for attempt in range(2):
+                try:
+                    await self._ready(i)
+                    done = asyncio.wrap_future(self._pool(i).submit(job.fn, *job.args))
+                    result = await asyncio.wait_for(done, job.limit)
+                except TimeoutError:
+                    self._recycle(i)
+                    if not job.future.done():
+                        job.future.set_exception(MoveTimeout(f"no answer within {job.limit:g} s"))
+                    return
+                except BrokenProcessPool:
+                    # The worker died (killed, out of memory): start a fresh one and try once more.
+                    self._recycle(i)
+                    if attempt:
+                        raise
+                    continue
+                if not job.future.done():
+                    job.future.set_result(result)
+                return
+        except Exception as e:
+            if not job.future.done():
+                job.future.set_exception(e)
+        finally:
+            self._running[job.key] -= 1
+            if not self._running[job.key]:
+                del self._running[job.key]
+            self._free.append(i)
+            self._dispatch()
+
+    def _recycle(self, i: int) -> None:
+        """Kill worker ``i`` (it may be stuck) and forget it; the next job starts a fresh one."""
+        pool, pid = self._pools[i], self._pids[i]
+        self._pools[i] = self._warming[i] = self._pids[i] = None
         if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+            self.recycled += 1
+            _kill(pool, pid)
 
     def shutdown(self) -> None:
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        """Stop every worker now (a move still thinking is not stored, so nothing acknowledged is lost)."""
+        for job_queue in self._queues.values():
+            for job in job_queue:
+                if not job.future.done():
+                    job.future.cancel()
+        self._queues.clear()
+        for task in list(self._tasks):
+            task.cancel()
+        for i, pool in enumerate(self._pools):
+            pid = self._pids[i]
+            self._pools[i] = self._warming[i] = self._pids[i] = None
+            if pool is not None:
+                _kill(pool, pid)
+
+
+def _kill(pool: ProcessPoolExecutor, pid: int | None) -> None:
+    """Kill a one-worker pool's process ``pid`` (it may be stuck in a search) and shut the pool down."""
+    if pid is not None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):  # already gone
+            os.kill(pid, signal.SIGTERM if os.name == "nt" else signal.SIGKILL)
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def seed_for(table_seed: int, index: int, seat: int) -> int:

@@ -95,6 +95,8 @@ class CreateTableIn(_Body):
         "human; any other table refuses it (400 seed_not_allowed) and draws chance from a secret key.",
     )
     host_seat: int | None = Field(default=None, ge=0, le=15)
+    #: An AI match to watch: every seat is an AI seat (refused without it).
+    watch: bool = False
 
 
 class MoveIn(_Body):
@@ -350,6 +352,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             [s.model_dump() for s in body.seats] if body.seats is not None else None,
             body.seed,
             body.host_seat,
+            body.watch,
         )
         base = str(request.base_url).rstrip("/") + f"/table/{table.id}#t="
         if table.mode == "online":

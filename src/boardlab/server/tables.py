@@ -41,7 +41,16 @@ from ..core.errors import IllegalActionError
 from ..core.game import Game, HistoryEntry, State
 from ..core.record import outcome
 from ..games import make_cached
-from .ai import AIPool, available_agents, seed_for
+from .ai import (
+    MAX_ITERATIONS,
+    MAX_PLAYOUTS,
+    MAX_PLIES,
+    AIPool,
+    MoveTimeout,
+    check_server_agent,
+    seed_for,
+    server_agents,
+)
 from .chance import draw as chance_draw
 from .chance import keyed_agent_seed, new_key
 from .errors import ApiError, bad_request, conflict, forbidden, illegal, not_found
@@ -60,8 +69,14 @@ NAME_OK = re.compile(r"^[^\x00-\x1f\x7f<>]{1,32}$")
 @dataclass
 class Settings:
     db_url: str | None = None
-    #: AI worker processes (``None``: CPU count minus one, at least 1).
+    #: AI worker processes (``None``: CPU count minus one, at least 2).
     ai_workers: int | None = None
+    #: Seconds an AI move may think: an MCTS search stops there and plays its best move so far, and
+    #: no seat may ask for more (``seconds=…`` in its spec).
+    ai_move_seconds: float = 5.0
+    #: Seconds past ``ai_move_seconds`` after which a worker that has not answered is replaced
+    #: and the table plays a legal move drawn from its own seeded generator.
+    ai_move_margin: float = 3.0
     #: Minimum seconds an AI move takes, so people can follow the game.
     ai_delay: float = 0.4
     #: Tables kept in memory; idle ones beyond this are dropped (they reload from the database).
@@ -159,8 +174,12 @@ class Platform:
         seats: list[dict[str, Any]] | None,
         seed: int | None,
         host_seat: int | None,
+        watch: bool = False,
     ) -> tuple[LiveTable, dict[int, str], str, int | None]:
-        """A new table; returns it with the seat tokens, the spectator token and the host's seat."""
+        """A new table; returns it with the seat tokens, the spectator token and the host's seat.
+
+        A table whose seats are all AI is an AI match to watch, made only when ``watch`` asks for one.
+        """
         try:
             game = self.game_for(game_id, options)
             n = game.resolve_num_players(num_players)
@@ -174,6 +193,10 @@ class Platform:
             raise bad_request("a game against the AI needs at least one AI seat")
         if mode in ("hotseat", "online") and not humans:
             raise bad_request(f"a {mode} game needs at least one human seat")
+        if not humans and not watch:
+            raise bad_request('a table with no human seat is an AI match to watch: ask for one with "watch": true')
+        if watch and humans:
+            raise bad_request('"watch": true asks for an AI match to watch; make every seat an AI seat')
         if host_seat is not None and host_seat not in humans:
             raise bad_request(f"host_seat must be one of the human seats {humans}; got {host_seat}")
         host = host_seat if host_seat is not None else (humans[0] if humans else None)
@@ -233,7 +256,7 @@ class Platform:
         return table, tokens, spectator, host
 
     def _seat_specs(self, game: Game, n: int, mode: str, seats: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
-        agents = available_agents()
+        agents = server_agents()
         if seats is None:
             if mode == "ai":
                 seats = [{"kind": "human"}] + [{"kind": "ai", "agent": agents["default"]}] * (n - 1)
@@ -257,6 +280,7 @@ class Platform:
                 agent = str(spec.get("agent") or agents["default"])
                 try:
                     make_agent(agent, game, s, 0)
+                    check_server_agent(agent, self.settings.ai_move_seconds)
                 except Exception as e:
                     raise bad_request(f"seat {s}: {e}; available: {', '.join(agents['all'])}") from None
                 out.append({"kind": "ai", "agent": agent, "name": name or f"Seat {s} ({agent} AI)"})
@@ -538,6 +562,7 @@ class Platform:
             results = await asyncio.gather(
                 *(
                     self.ai.choose(
+                        table.id,
                         table.game.id,
                         dict(table.game.params),
                         state.num_players,
@@ -545,6 +570,8 @@ class Platform:
                         s,
                         str(table.seats[s]["agent"]),
                         self._agent_seed(table, len(history), s),
+                        self.settings.ai_move_seconds,
+                        self.settings.ai_move_margin,
                     )
                     for s in seats
                 ),
@@ -561,7 +588,10 @@ class Platform:
                 for s, res in zip(seats, results):
                     legal = table.state.legal_actions(s)
                     if isinstance(res, BaseException) or res not in legal:
-                        why = res if isinstance(res, BaseException) else f"illegal answer {res!r}"
+                        if isinstance(res, MoveTimeout):
+                            why = f"it took too long: {res}"
+                        else:
+                            why = res if isinstance(res, BaseException) else f"illegal answer {res!r}"
                         log.warning("table %s: AI seat %s failed (%s); playing a random legal move", table.id, s, why)
                         table.notes.append(
                             f"{table.seats[s]['name']} failed to answer ({why}); it played a random move."
@@ -639,7 +669,16 @@ class Platform:
 
     # -- replays --------------------------------------------------------------
     def agents(self) -> dict[str, Any]:
-        return available_agents()
+        """The agents a seat here may name (levels first), with this server's bounds."""
+        return {
+            **server_agents(),
+            "bounds": {
+                "seconds": self.settings.ai_move_seconds,
+                "iterations": MAX_ITERATIONS,
+                "plies": MAX_PLIES,
+                "playouts": MAX_PLAYOUTS,
+            },
+        }
 
 
 def seed_allowed(game: Game, mode: str, seats: list[dict[str, Any]]) -> bool:

@@ -143,6 +143,8 @@ async function create(ev) {
   }
   const m = mode();
   const body = { game: g.id, options: readOptions(), num_players: n, mode: m, seats };
+  // Every seat an AI: the player asked for an AI match to watch, which the server wants said explicitly.
+  if (seats.every((s) => s.kind === "ai")) body.watch = true;
   $("create-go").disabled = true;
   $("create-error").textContent = "";
   try {

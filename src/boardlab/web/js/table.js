@@ -142,6 +142,7 @@ function clearBoard() {
   root.querySelector(".zones").replaceChildren();
   root.querySelector(".buttons").replaceChildren();
   root.querySelector(".legal-list").replaceChildren();
+  root.dataset.seat = ""; // no seat's view is shown until the next one is drawn
 }
 
 function fatal(message) {
