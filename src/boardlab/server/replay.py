@@ -23,6 +23,7 @@ from ..core.record import GameRecord, outcome
 from ..core.scene import SEAT_COLOURS
 from ..games import make_cached
 from .errors import bad_request, not_found
+from .views import log_rows
 
 MAX_STEPS = 20000
 #: keep one position in this many (a frame replays at most this many steps)
@@ -116,14 +117,7 @@ class Replay:
             setup_text=game.setup_text,
             names=[seat_label(game, s) for s in range(self.final.num_players)],
         )
-        out: list[list[Any]] = []
-        for line in lines:
-            if line["actor"] == SIMULTANEOUS:
-                parts = [f"{self.names[s]}: {t}" for s, t in enumerate(line["parts"]) if t is not None]
-                out.append([line["actor"], "revealed together — " + "; ".join(parts)])
-            else:
-                out.append([line["actor"], line["text"]])
-        return out
+        return log_rows(lines, list(self.names))
 
 
 class ReplayCache:

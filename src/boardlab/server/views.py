@@ -118,18 +118,19 @@ def log_entries(table: LiveTable, viewer: int | None) -> list[list[Any]]:
     _SEEN.move_to_end(table.id)
     while len(_SEEN) > MAX_SEEN_LOGS:
         _SEEN.popitem(last=False)
+    names = ["you" if s == viewer else seat_name(table, s) for s in range(state.num_players)]
+    return log_rows(log.lines(state, viewer), names)
+
+
+def log_rows(lines: list[dict[str, Any]], names: list[str]) -> list[list[Any]]:
+    """The core's log lines as the browser shows them: ``[actor, text]``, a simultaneous step's parts named."""
     out: list[list[Any]] = []
-    for line in log.lines(state, viewer):
-        actor = line["actor"]
-        if actor == SIMULTANEOUS:
-            parts = [
-                f"{'you' if s == viewer else seat_name(table, s)}: {text}"
-                for s, text in enumerate(line["parts"])
-                if text is not None
-            ]
-            out.append([actor, "revealed together — " + "; ".join(parts)])
+    for line in lines:
+        if line["actor"] == SIMULTANEOUS:
+            parts = [f"{names[s]}: {text}" for s, text in enumerate(line["parts"]) if text is not None]
+            out.append([line["actor"], "revealed together — " + "; ".join(parts)])
         else:
-            out.append([actor, line["text"]])
+            out.append([line["actor"], line["text"]])
     return out
 
 
