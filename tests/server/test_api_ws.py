@@ -116,3 +116,38 @@ def test_undo_over_the_socket(api: Api, client) -> None:
         ws.send_text(json.dumps({"type": "undo", "id": 2, "seat": 1, "revision": 1}))
         assert next_view(ws)["move_number"] == 0
         assert ws.receive_json() == {"type": "ack", "id": 2, "ok": True, "revision": 2}
+
+
+def view_where(ws: Any, test: Any) -> dict[str, Any]:
+    """The next view that passes ``test`` (presence updates may come first); acknowledgements are skipped."""
+    while True:
+        v = next_view(ws)
+        if test(v):
+            return v
+
+
+def test_a_simultaneous_reveal_clears_every_sealed_choice_in_pushed_and_cached_views(api: Api, client) -> None:
+    """Once both Dragon Fight seats have sealed, nobody's view still shows a sealed choice pending."""
+    d = api.create(game="dragon-fight", options={}, mode="online")
+    t, tok0, tok1 = d["id"], d["tokens"]["0"], d["tokens"]["1"]
+    with client.websocket_connect(f"/api/tables/{t}/ws") as ws0, client.websocket_connect(f"/api/tables/{t}/ws") as ws1:
+        hello(ws0, [tok0])
+        hello(ws1, [tok1])
+        v0 = view_where(ws0, lambda v: v["your_turn"] and all(s["present"] for s in v["seats"]))
+        v1 = view_where(ws1, lambda v: v["your_turn"] and all(s["present"] for s in v["seats"]))
+        assert v0["current"] == -2  # both choose at once
+        move0 = {"type": "move", "id": 1, "seat": 0, "action": v0["legal"][0][0], "revision": v0["revision"]}
+        ws0.send_text(json.dumps(move0))
+        sealed = view_where(ws0, lambda v: v["submitted_seats"])  # sealing changes no revision
+        assert sealed["submitted_seats"] == [0] and sealed["banner"]["kind"] == "submitted"
+        v1 = view_where(ws1, lambda v: v["submitted_seats"])
+        assert v1["submitted_seats"] == [0] and v1["your_turn"] and v1["revision"] == sealed["revision"]
+        move1 = {"type": "move", "id": 2, "seat": 1, "action": v1["legal"][0][0], "revision": v1["revision"]}
+        ws1.send_text(json.dumps(move1))
+        after0 = view_where(ws0, lambda v: v["revision"] > sealed["revision"])
+        after1 = view_where(ws1, lambda v: v["revision"] > sealed["revision"])
+        for view in (after0, after1, api.view(t, tok0), api.view(t, tok1)):
+            assert view["revision"] == sealed["revision"] + 1
+            assert view["submitted_seats"] == [] and view["submitted"] is None
+            assert not any(s["submitted"] for s in view["seats"])
+            assert view["banner"]["kind"] != "submitted" and view["undo_label"] == "Undo"

@@ -457,7 +457,6 @@ class Platform:
                 raise illegal(e.explanation) from None
             moves = self._advance_chance(table, new, [MoveRow(SIMULTANEOUS, joint, labels)])
             await self._persist(table, new, moves, clear_pending=True)
-            table.pending = {}
         else:
             try:
                 await self._write(self.store.op_set_pending, table.id, seat, action, table.revision)
@@ -488,6 +487,8 @@ class Platform:
         table.state = new
         table.labels = table.labels + [m.label for m in moves]
         table.revision = new_rev
+        if clear_pending:
+            table.pending = {}  # before the views go out: nobody is still "choosing" once the choices are revealed
         self._broadcast(table)
 
     # -- undo -----------------------------------------------------------------
