@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -92,3 +93,18 @@ def test_a_replay_log_is_what_the_chosen_viewer_read_then(client) -> None:
     assert seat0[1] == [-1, "dealt a card to seat 1"]
     end = client.get(f"/api/replays/{s['id']}/{s['steps']}").json()["log"]
     assert end[1][1] != "dealt a card to seat 1" and all("a card" not in text for _, text in end[:2])
+
+
+def test_the_replay_cache_is_bounded_by_bytes_as_well_as_count() -> None:
+    from boardlab.server.replay import ReplayCache
+
+    records = [record(board_side=5, seed=s) for s in range(6)]
+    cache = ReplayCache(size=32, max_bytes=1)  # nothing fits: only the newest is kept, so the viewer can use it
+    for rec in records:
+        kept = cache.add(rec)
+        assert cache.get(kept.id) is kept and len(cache._items) == 1
+    one = len(json.dumps(records[0], sort_keys=True, separators=(",", ":")))
+    cache = ReplayCache(size=32, max_bytes=3 * one)
+    ids = [cache.add(rec).id for rec in records]
+    assert cache.bytes <= 3 * one and 1 <= len(cache._items) <= 3
+    assert ids[-1] in cache._items and ids[0] not in cache._items  # the oldest went first

@@ -81,6 +81,21 @@ def test_malformed_bodies(client) -> None:
     assert r.status_code == 400
 
 
+def test_a_chunked_body_is_counted_as_it_streams(client) -> None:
+    """No Content-Length (chunked upload): the body limit still holds, and nothing of the body is replayed."""
+
+    def chunks(total: int):
+        yield b'{"record": {"meta": "'
+        for _ in range(total // 65536):
+            yield b"x" * 65536
+        yield b'"}}'
+
+    r = client.post("/api/replays", content=chunks(3_000_000), headers={"Content-Type": "application/json"})
+    assert r.status_code == 413 and r.json()["error"] == "too_large"
+    r = client.post("/api/replays", content=chunks(100_000), headers={"Content-Type": "application/json"})
+    assert r.status_code == 400  # under the limit: read, and refused as a record
+
+
 # -- viewing --------------------------------------------------------------------
 def test_tokens_decide_who_sees_what(api: Api, client) -> None:
     d = online(api)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import os
 import signal
 import subprocess
@@ -25,6 +26,25 @@ def serve(*args: str) -> subprocess.Popen[str]:
     )
 
 
+def chunked_upload(port: int, size: int) -> int:
+    """POST ``size`` bytes to /api/replays with no Content-Length (chunked); the status of the answer."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.putrequest("POST", "/api/replays")
+    conn.putheader("Content-Type", "application/json")
+    conn.putheader("Transfer-Encoding", "chunked")
+    conn.endheaders()
+    chunk = b"x" * 65536
+    try:
+        for _ in range(size // len(chunk)):
+            conn.send(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        conn.send(b"0\r\n\r\n")
+    except OSError:
+        pass  # the server may close the connection once it has answered
+    status = conn.getresponse().status
+    conn.close()
+    return status
+
+
 def test_serve_prints_the_address_and_answers(tmp_path) -> None:
     port = free_port()
     proc = serve("--port", str(port), "--db", f"sqlite:///{tmp_path}/cli.db", "--ai-workers", "1")
@@ -40,6 +60,7 @@ def test_serve_prints_the_address_and_answers(tmp_path) -> None:
             except OSError:
                 assert time.monotonic() < deadline, "the server did not answer"
                 time.sleep(0.1)
+        assert chunked_upload(port, 20_000_000) == 413  # a 20 MB chunked body is cut off at the 2 MB limit
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=20)

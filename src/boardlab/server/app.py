@@ -208,9 +208,31 @@ class LimitsMiddleware:
                     await _send_json(send, 413, body)
                     return
         api = scope.get("path", "").startswith("/api/")
+        received = 0
+        started = refused = False
+
+        async def receive_counted() -> dict[str, Any]:
+            # A chunked body has no Content-Length: count the bytes as they stream and stop at the limit. The
+            # refusal goes out at once; the application is told the client left, and whatever it answers is dropped.
+            nonlocal received, refused
+            if refused:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > MAX_BODY and not started:
+                    refused = True
+                    body = {"error": "too_large", "message": f"request bodies are limited to {MAX_BODY} bytes"}
+                    await _send_json(send, 413, body)
+                    return {"type": "http.disconnect"}
+            return message
 
         async def send_with_headers(message: dict[str, Any]) -> None:
+            nonlocal started
+            if refused:
+                return
             if message["type"] == "http.response.start":
+                started = True
                 headers = list(message.get("headers", []))
                 names = {k.lower() for k, _ in headers}
                 extra = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer")]
@@ -220,7 +242,7 @@ class LimitsMiddleware:
                 message = {**message, "headers": headers}
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        await self.app(scope, receive_counted, send_with_headers)
 
 
 async def _send_json(send: Any, status: int, body: dict[str, Any]) -> None:

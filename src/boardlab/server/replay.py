@@ -121,9 +121,23 @@ class Replay:
 
 
 class ReplayCache:
-    def __init__(self, size: int = 32) -> None:
+    """The replays the server holds: at most ``size`` of them, weighing at most ``max_bytes`` together.
+
+    A replay weighs the bytes of its record's canonical JSON (what was uploaded, less whitespace): the positions
+    kept beside it are bounded by the record's length (one in every ``EVERY`` steps, at most ``MAX_STEPS`` steps).
+    The least recently used go first.
+    """
+
+    def __init__(self, size: int = 32, max_bytes: int = 16_000_000) -> None:
         self.size = size
+        self.max_bytes = max_bytes
         self._items: OrderedDict[str, Replay] = OrderedDict()
+        self._weights: dict[str, int] = {}
+
+    @property
+    def bytes(self) -> int:
+        """The weight of the replays held now."""
+        return sum(self._weights.values())
 
     def add(self, data: Any) -> Replay:
         """Check a record (a JSON object) and keep its replay; ``ApiError`` 400 if it is not a valid record."""
@@ -149,8 +163,10 @@ class ReplayCache:
         names = [str(x)[:48] for x in record.seats[:n]] if len(record.seats) >= n else [f"Seat {s}" for s in range(n)]
         replay = Replay(rid, record, checkpoints, final, seens, names)
         self._items[rid] = replay
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
+        self._weights[rid] = len(canonical)
+        while len(self._items) > 1 and (len(self._items) > self.size or self.bytes > self.max_bytes):
+            old, _ = self._items.popitem(last=False)
+            del self._weights[old]
         return replay
 
     def get(self, rid: str) -> Replay:
