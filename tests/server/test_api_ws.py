@@ -94,6 +94,28 @@ def test_bad_hello_is_refused(api: Api, client, first: dict[str, Any], code: int
         assert e.value.code == code
 
 
+def test_binary_frames_and_deep_nesting_get_an_error_and_keep_the_socket(api: Api, client) -> None:
+    d = api.create(**BR)
+    with client.websocket_connect(f"/api/tables/{d['id']}/ws") as ws:
+        ws.send_bytes(b"\x00\x01hello")  # as the first message: refused with a close code, not dropped
+        assert "binary" in ws.receive_json()["message"]
+        with pytest.raises(WebSocketDisconnect) as e:
+            ws.receive_json()
+        assert e.value.code == 4400
+    with client.websocket_connect(f"/api/tables/{d['id']}/ws") as ws:
+        hello(ws, [d["tokens"]["0"]])
+        view = next_view(ws)
+        ws.send_bytes(json.dumps({"type": "ping"}).encode())
+        err = ws.receive_json()
+        assert err["type"] == "error" and err["error"] == "bad_request" and "binary" in err["message"]
+        ws.send_text("[" * 4000 + "]" * 10)
+        err = ws.receive_json()
+        assert err["error"] == "bad_request" and "nested" in err["message"]
+        ws.send_text(json.dumps({"type": "ping"}))
+        assert ws.receive_json() == {"type": "pong"}  # the socket still works
+        assert view["revision"] == 0
+
+
 def test_unknown_table_socket(client) -> None:
     with client.websocket_connect("/api/tables/nothing/ws") as ws:
         ws.send_text(json.dumps({"type": "hello", "tokens": ["x"]}))

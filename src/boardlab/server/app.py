@@ -466,7 +466,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await websocket.close(code=code)
 
         try:
-            first = await asyncio.wait_for(websocket.receive_text(), timeout=15)
+            first = await asyncio.wait_for(_receive(websocket), timeout=15)
         except WebSocketDisconnect:
             return
         except TimeoutError:
@@ -558,7 +558,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         platform.connect(table, conn)
         try:
             while True:
-                raw = await websocket.receive_text()
+                raw = await _receive(websocket)
                 try:
                     msg = _parse_ws(raw)
                     kind = msg.get("type")
@@ -588,13 +588,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-def _parse_ws(raw: str) -> dict[str, Any]:
+async def _receive(websocket: WebSocket) -> str | bytes:
+    """The next message of a socket, text or binary; ``WebSocketDisconnect`` once the client has gone."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    return text if text is not None else message.get("bytes") or b""
+
+
+def _parse_ws(raw: str | bytes) -> dict[str, Any]:
+    if isinstance(raw, bytes):
+        raise bad_request("messages are JSON objects sent as text frames, not binary")
     if len(raw) > MAX_WS_MESSAGE:
         raise bad_request("message too long")
     try:
         msg = json.loads(raw)
     except json.JSONDecodeError:
         raise bad_request("messages are JSON objects") from None
+    except RecursionError:
+        raise bad_request("messages are JSON objects of a few levels, not deeply nested") from None
     if not isinstance(msg, dict):
         raise bad_request("messages are JSON objects")
     return msg
