@@ -64,3 +64,15 @@ def test_pages_and_static_files(client) -> None:
         r = client.get(path)
         assert r.status_code == 200, path
     assert "nosniff" in client.get("/").headers["x-content-type-options"]
+
+
+def test_security_headers_on_every_page(client) -> None:
+    """Only the app's own scripts run, pages are never framed, no Referer leaves (tokens live in URL fragments)."""
+    for path in ("/", "/table/abc", "/replay", "/rules/radius", "/static/js/table.js", "/api/games"):
+        h = client.get(path).headers
+        policy = dict(part.strip().split(" ", 1) for part in h["content-security-policy"].split(";"))
+        assert policy["script-src"] == "'self'" and policy["default-src"] == "'self'", path
+        assert policy["frame-ancestors"] == "'none'" and h["x-frame-options"] == "DENY", path
+        assert h["referrer-policy"] == "no-referrer", path
+    assert client.get("/api/docs").status_code == 404  # Swagger UI needs a CDN; the OpenAPI document stays
+    assert client.get("/api/openapi.json").json()["info"]["title"] == "boardlab"

@@ -67,6 +67,18 @@ log = logging.getLogger("boardlab.server")
 WEB_DIR = pathlib.Path(__file__).resolve().parent.parent / "web"
 MAX_BODY = 2_000_000
 MAX_WS_MESSAGE = 4096
+#: Sent with every HTTP response. The pages run only the app's own scripts and styles, connect only to their own
+#: server (its WebSocket included), are never framed, and never send a Referer (tokens travel in URL fragments).
+SECURITY_HEADERS = (
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        b"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+)
 MAX_QUEUE = 256
 
 
@@ -235,7 +247,7 @@ class LimitsMiddleware:
                 started = True
                 headers = list(message.get("headers", []))
                 names = {k.lower() for k, _ in headers}
-                extra = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer")]
+                extra = [*SECURITY_HEADERS]
                 if api:
                     extra.append((b"cache-control", b"no-store"))
                 headers.extend((k, v) for k, v in extra if k not in names)
@@ -273,7 +285,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(
         title="boardlab",
         lifespan=lifespan,
-        docs_url="/api/docs",
+        docs_url=None,  # Swagger UI would load its scripts from a CDN, which the page policy forbids
         openapi_url="/api/openapi.json",
         redoc_url=None,
     )

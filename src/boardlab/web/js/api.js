@@ -50,6 +50,8 @@ export function el(tag, attrs = {}, ...children) {
     if (v === undefined || v === null || v === false) continue;
     if (k === "class") node.className = v;
     else if (k === "text") node.textContent = v;
+    // styles through the CSSOM: the page's Content-Security-Policy refuses inline style attributes
+    else if (k === "style") Object.assign(node.style, v);
     else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
     else node.setAttribute(k, v === true ? "" : String(v));
   }

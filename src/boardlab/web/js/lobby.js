@@ -23,7 +23,7 @@ function gameCard(g) {
   const card = el("article", { class: "game-card", "data-game": g.id },
     el("h3", {}, g.title),
     el("div", { class: "facts" }, `${players} player${g.max_players > 1 ? "s" : ""}${g.playing_time ? ` · ${g.playing_time}` : ""}`),
-    g.summary ? el("p", { class: "small", style: "margin:0" }, g.summary) : null,
+    g.summary ? el("p", { class: "small", style: { margin: "0" } }, g.summary) : null,
     chips);
   if (g.inventions && g.inventions.length) {
     card.append(el("details", { class: "inventions" },

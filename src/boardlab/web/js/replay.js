@@ -60,7 +60,7 @@ async function show(k) {
   renderScene(root, frame.scene, { interactive: false });
   $("status-panel").classList.toggle("hidden", !(frame.scene.status || []).length);
   $("seats").replaceChildren(...frame.seats.map((s) => el("li", {},
-    el("span", { class: "swatch", style: `background:${colour(s.colour, "#888")}` }), el("span", { class: "name" }, s.name))));
+    el("span", { class: "swatch", style: { background: colour(s.colour, "#888") } }), el("span", { class: "name" }, s.name))));
   const log = $("log");
   log.replaceChildren(...frame.log.map(([actor, text], i) => el("li", { class: i === frame.log.length - 1 ? "last" : "", value: i + 1 },
     el("span", { class: "who" }, `${actorName(actor, frame.seats, null)}: `), text)));

@@ -212,7 +212,7 @@ function drawSeats(v) {
     if (s.thinking) tags.push(el("span", { class: "tag" }, "thinking…"));
     if (s.submitted) tags.push(el("span", { class: "tag on" }, "has chosen"));
     const li = el("li", { class: s.to_act ? "to-act" : "", "data-seat": s.seat },
-      el("span", { class: "swatch", style: `background:${colour(s.colour, "#888")}` }),
+      el("span", { class: "swatch", style: { background: colour(s.colour, "#888") } }),
       el("span", { class: "name" }, s.name), ...tags);
     const detail = [p && p.name && p.name !== s.name ? p.name : null, p && p.detail].filter(Boolean).join(" · ");
     if (detail) li.append(el("span", { class: "detail" }, detail));
