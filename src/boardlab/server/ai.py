@@ -29,6 +29,8 @@ import multiprocessing
 import os
 import random
 import signal
+import threading
+import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -81,6 +83,20 @@ def choose(
         agent.seconds = min(agent.seconds if agent.seconds is not None else math.inf, seconds)
     action = agent.step(SeatView(state, seat))
     return int(action)
+
+
+def _watch_parent(parent: int) -> None:
+    """Runs first in every worker: the worker ends itself once the server that started it is gone.
+
+    So no worker outlives its server, however the server ended (even ``kill -9``, or a signal during start-up).
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="boardlab-watch-parent", daemon=True).start()
 
 
 def _warm() -> int:
@@ -176,7 +192,9 @@ class AIPool:
     def _pool(self, i: int) -> ProcessPoolExecutor:
         pool = self._pools[i]
         if pool is None:
-            pool = self._pools[i] = ProcessPoolExecutor(max_workers=1, mp_context=self._ctx)
+            pool = self._pools[i] = ProcessPoolExecutor(
+                max_workers=1, mp_context=self._ctx, initializer=_watch_parent, initargs=(os.getpid(),)
+            )
         return pool
 
     async def _ready(self, i: int) -> None:
@@ -297,10 +315,12 @@ class AIPool:
 
 
 def _kill(pool: ProcessPoolExecutor, pid: int | None) -> None:
-    """Kill a one-worker pool's process ``pid`` (it may be stuck in a search) and shut the pool down."""
-    if pid is not None:
+    """Kill a one-worker pool's process (it may be stuck in a search, or still starting) and shut the pool down."""
+    pids = {pid} if pid is not None else set()
+    pids.update(getattr(pool, "_processes", None) or ())  # also a worker that has not reported its pid yet
+    for p in pids:
         with contextlib.suppress(ProcessLookupError, PermissionError):  # already gone
-            os.kill(pid, signal.SIGTERM if os.name == "nt" else signal.SIGKILL)
+            os.kill(p, signal.SIGTERM if os.name == "nt" else signal.SIGKILL)
     pool.shutdown(wait=False, cancel_futures=True)
 
 

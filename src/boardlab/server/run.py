@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import logging
 import sys
+from types import FrameType
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -47,7 +48,7 @@ def serve(
     gc.set_threshold(20000, 50, 1000)
     print(f"boardlab is running at http://{shown}:{port}/  (database: {describe_url(url)}; Ctrl+C stops it)")
     sys.stdout.flush()
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -58,3 +59,16 @@ def serve(
         backlog=2048,
         timeout_keep_alive=75,
     )
+    server = uvicorn.Server(config)
+    # SIGTERM and Ctrl+C ask the server to stop, and a stop that was asked for is a clean exit (status 0). uvicorn
+    # shuts down gracefully (in-flight requests finish; sockets get close code 1012, "service restart", so pages
+    # reconnect; the lifespan stops the AI workers and the database), then would raise the signal again and die
+    # of it (status 143, with no clean-up at exit): forget the signal once it has been handled.
+    handle_exit = server.handle_exit
+
+    def stop(sig: int, frame: FrameType | None) -> None:
+        handle_exit(sig, frame)
+        server._captured_signals.clear()
+
+    server.handle_exit = stop  # type: ignore[method-assign]
+    server.run()
