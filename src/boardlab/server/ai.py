@@ -317,7 +317,7 @@ class AIPool:
 def _kill(pool: ProcessPoolExecutor, pid: int | None) -> None:
     """Kill a one-worker pool's process (it may be stuck in a search, or still starting) and shut the pool down."""
     pids = {pid} if pid is not None else set()
-    pids.update(getattr(pool, "_processes", None) or ())  # also a worker that has not reported its pid yet
+    pids.update(pool._processes or ())  # also a worker that has not reported its pid yet
     for p in pids:
         with contextlib.suppress(ProcessLookupError, PermissionError):  # already gone
             os.kill(p, signal.SIGTERM if os.name == "nt" else signal.SIGKILL)
