@@ -149,6 +149,7 @@ def test_a_table_whose_ai_does_not_answer_plays_a_seeded_legal_move(tmp_path, mo
         )
         platform = Platform(settings)
         await platform.start()
+        await platform.ai.warm()  # time the stuck move, not the workers' start-up (slow on a loaded machine)
         try:
             seats = [{"kind": "ai", "agent": "hard"}, {"kind": "human"}]
             table, _tokens, _spectator, _host = await platform.create("blast-radius", {}, None, "ai", seats, 11, None)

@@ -108,3 +108,20 @@ def test_the_replay_cache_is_bounded_by_bytes_as_well_as_count() -> None:
     ids = [cache.add(rec).id for rec in records]
     assert cache.bytes <= 3 * one and 1 <= len(cache._items) <= 3
     assert ids[-1] in cache._items and ids[0] not in cache._items  # the oldest went first
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"format": "chess-pgn"}, "format is 'boardlab-record/1'"),
+        ({"seats": ["Ann", "B\no"]}, "printable"),
+        ({"seats": ["x" * 65, "Bo"]}, "1-64"),
+        ({"seats": "Ann"}, "seats are"),
+        ({"meta": {"junk": "x" * 70_000}}, "meta is a JSON object of at most"),
+        ({"options": {"board_side": "5"}}, "is a number (int), not '5'"),
+    ],
+)
+def test_uploaded_records_are_checked_strictly(client, change: dict[str, Any], words: str) -> None:
+    rec = {**record(board_side=5), **change}
+    r = client.post("/api/replays", json={"record": rec})
+    assert r.status_code == 400 and words in r.json()["message"], r.text

@@ -269,3 +269,12 @@ def test_record_of_unfinished_perfect_information_game(api: Api) -> None:
     r = api.c.get(f"/api/tables/{d['id']}/record", headers=auth(d["spectator_token"]))
     assert r.status_code == 200 and r.json()["history"] == []
     assert api.c.get(f"/api/tables/{d['id']}/record").status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [({"board_side": "6"}, "is a number (int), not '6'"), ({"pie": 1}, "is true or false, not 1")],
+)
+def test_options_are_not_coerced_from_other_json_types(client, options: dict, words: str) -> None:
+    r = client.post("/api/tables", json={"game": "blast-radius", "options": options, "mode": "hotseat"})
+    assert r.status_code == 400 and words in r.json()["message"], r.text

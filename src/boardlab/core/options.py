@@ -103,6 +103,27 @@ def validate_options(game_id: str, spec: Iterable[Option], given: Mapping[str, A
     return {o.name: (o.coerce(game_id, given[o.name]) if o.name in given else o.default) for o in spec}
 
 
+def check_json_types(game_id: str, spec: Iterable[Option], given: Mapping[str, Any]) -> None:
+    """``ValueError`` unless every given option is already of its JSON type (no ``"6"`` for 6, no ``1`` for true).
+
+    For values that arrive as JSON (the web API, records), where a string for a number is a mistake to report,
+    not text to convert as it is on a command line. Unknown names are left to :func:`validate_options`.
+
+    >>> check_json_types("blast-radius", [Option("board_side", int, 6, (5, 6, 7), "")], {"board_side": "6"})
+    Traceback (most recent call last):
+    ...
+    ValueError: option 'board_side' of 'blast-radius' is a number (int), not '6'
+    """
+    kinds = {bool: (bool,), int: (int,), float: (int, float), str: (str,)}
+    words = {bool: "true or false", int: "a number (int)", float: "a number", str: "a string"}
+    for o in spec:
+        if o.name not in given:
+            continue
+        v = given[o.name]
+        if not isinstance(v, kinds.get(o.type, (object,))) or (isinstance(v, bool) and o.type is not bool):
+            raise ValueError(f"option {o.name!r} of {game_id!r} is {words.get(o.type, o.type.__name__)}, not {v!r}")
+
+
 def parse_option_pairs(pairs: Iterable[str]) -> dict[str, str]:
     """``["board_side=5", "pie=true"]`` → ``{"board_side": "5", "pie": "true"}``."""
     out: dict[str, str] = {}

@@ -25,6 +25,7 @@ from typing import Any
 
 from .driver import replay, replay_states
 from .game import Game, HistoryEntry, State
+from .options import check_json_types
 
 #: ``make(game_id, **options) -> Game``, raising ``ValueError`` for an unknown game or option.
 GameMaker = Callable[..., Game]
@@ -42,6 +43,14 @@ def registry() -> GameMaker:
     if not _registry:
         raise RuntimeError("no game registry installed: import boardlab (or pass make=boardlab.make)")
     return _registry[0]
+
+
+#: The format every record names (records without one are read as this).
+FORMAT = "boardlab-record/1"
+#: Limits on what a record may carry beside its moves: seats, the length of a seat's name, meta as JSON text.
+MAX_SEATS = 16
+MAX_NAME = 64
+MAX_META = 65_536
 
 
 @dataclass
@@ -70,7 +79,7 @@ class GameRecord:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "format": "boardlab-record/1",
+            "format": FORMAT,
             "game": self.game,
             "options": self.options,
             "rules_version": self.rules_version,
@@ -92,6 +101,18 @@ class GameRecord:
         missing = [k for k in ("game", "history") if k not in data]
         if missing:
             raise ValueError(f"game record lacks {', '.join(missing)}")
+        if data.get("format", FORMAT) != FORMAT:
+            raise ValueError(f"a record's format is {FORMAT!r}, not {data['format']!r}")
+        seats = data.get("seats") or []
+        if (
+            not isinstance(seats, list)
+            or len(seats) > MAX_SEATS
+            or not all(isinstance(n, str) and 0 < len(n) <= MAX_NAME and n.isprintable() for n in seats)
+        ):
+            raise ValueError(f"a record's seats are at most {MAX_SEATS} names of 1-{MAX_NAME} printable characters")
+        meta = data.get("meta") or {}
+        if not isinstance(meta, dict) or len(json.dumps(meta)) > MAX_META:
+            raise ValueError(f"a record's meta is a JSON object of at most {MAX_META:,} characters")
         history = data["history"]
         if not isinstance(history, list) or not all(
             (isinstance(h, int) and not isinstance(h, bool))
@@ -103,6 +124,7 @@ class GameRecord:
         if not isinstance(options, dict):
             raise ValueError("a record's options are a JSON object")
         game = (make or registry())(str(data["game"]), **options)
+        check_json_types(game.id, game.options, options)  # a record is JSON: "6" for 6 is a mistake, not text
         num_players = data.get("num_players")
         return cls(
             game=game.id,
@@ -110,9 +132,9 @@ class GameRecord:
             rules_version=str(data.get("rules_version", game.rules_version)),
             num_players=game.resolve_num_players(num_players),
             history=history,
-            seats=list(data.get("seats") or []),
+            seats=list(seats),
             result=data.get("result"),
-            meta=dict(data.get("meta") or {}),
+            meta=dict(meta),
         )
 
     @classmethod

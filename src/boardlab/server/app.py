@@ -125,6 +125,30 @@ class ReplayIn(_Body):
     record: dict[str, Any]
 
 
+class ErrorOut(BaseModel):
+    """Every refusal: a stable machine word and a sentence for people (some add details, e.g. ``revision``)."""
+
+    model_config = ConfigDict(extra="allow")
+    error: str
+    message: str
+
+
+#: The refusals any API request may meet, declared in the OpenAPI document with their real bodies.
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorOut, "description": what}
+    for status, what in (
+        (400, "Bad request: not JSON, a wrong field or value (nothing changed)"),
+        (401, "No token, or a token in the wrong form"),
+        (403, "The token does not allow this"),
+        (404, "No such game, table, replay or step"),
+        (409, "Stale revision or a move that cannot be undone: look again and retry"),
+        (413, "The body is over the size limit"),
+        (422, "An illegal move, with the rules' reason"),
+        (429, "Too many requests: retry after the time in Retry-After"),
+    )
+}
+
+
 # -- helpers --------------------------------------------------------------------
 def fast_json(data: Any, status: int = 200) -> Response:
     """A JSON response encoded with the standard library (FastAPI's generic encoder is slow on big views)."""
@@ -286,6 +310,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="boardlab",
         lifespan=lifespan,
         docs_url=None,  # Swagger UI would load its scripts from a CDN, which the page policy forbids
+        responses=ERROR_RESPONSES,
         openapi_url="/api/openapi.json",
         redoc_url=None,
     )
@@ -303,7 +328,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        return JSONResponse({"error": code, "message": str(exc.detail)}, status_code=exc.status_code)
+        body = {"error": code, "message": str(exc.detail)}
+        return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)  # 405 keeps its Allow
 
     # -- pages ------------------------------------------------------------------
     def page(name: str) -> FileResponse:

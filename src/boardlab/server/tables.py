@@ -39,8 +39,9 @@ from ..core.driver import advance, apply_entry, next_decision, play, replay, und
 from ..core.driver import undo_point as driver_undo_point
 from ..core.errors import IllegalActionError
 from ..core.game import Game, HistoryEntry, State
+from ..core.options import check_json_types
 from ..core.record import outcome
-from ..games import make_cached
+from ..games import game_class, make_cached
 from .ai import (
     MAX_ITERATIONS,
     MAX_PLAYOUTS,
@@ -181,6 +182,7 @@ class Platform:
         A table whose seats are all AI is an AI match to watch, made only when ``watch`` asks for one.
         """
         try:
+            check_json_types(game_id, game_class(game_id).options, options)
             game = self.game_for(game_id, options)
             n = game.resolve_num_players(num_players)
         except ValueError as e:
