@@ -36,7 +36,8 @@ def test_hello_view_presence_and_moves(api: Api, client) -> None:
         with client.websocket_connect(f"/api/tables/{t}/ws") as ws1:
             hello(ws1, [tok1])
             assert next_view(ws1)["seats"][0]["present"]
-            assert next_view(ws0)["seats"][1]["present"]  # seat 0 learns that seat 1 arrived
+            # seat 0 learns that seat 1 arrived, in a small message rather than a whole view
+            assert ws0.receive_json() == {"type": "presence", "present": [True, True]}
             ws0.send_text(json.dumps({"type": "move", "id": 7, "seat": 0, "action": v["legal"][0][0], "revision": 0}))
             moved = next_view(ws0)
             assert moved["revision"] == 1
@@ -57,9 +58,23 @@ def test_hello_view_presence_and_moves(api: Api, client) -> None:
             assert ws1.receive_json()["error"] == "bad_request"
             ws1.send_text(json.dumps({"type": "dance"}))
             assert "unknown message" in ws1.receive_json()["message"]
-        gone = next_view(ws0)
-        assert gone["seats"][1]["present"] is False  # seat 1 left
+        assert ws0.receive_json() == {"type": "presence", "present": [True, False]}  # seat 1 left
+        assert api.view(t, tok0)["seats"][1]["present"] is False  # and views say so
     assert api.view(t, tok0)["revision"] == 1
+
+
+def test_spectators_coming_and_going_send_nothing_to_the_players(api: Api, client) -> None:
+    d = api.create(**BR)
+    t, tok0 = d["id"], d["tokens"]["0"]
+    with client.websocket_connect(f"/api/tables/{t}/ws") as ws0:
+        hello(ws0, [tok0])
+        next_view(ws0)
+        for _ in range(5):
+            with client.websocket_connect(f"/api/tables/{t}/ws") as spectator:
+                hello(spectator, [d["spectator_token"]])
+                assert next_view(spectator)["seat"] is None
+        ws0.send_text(json.dumps({"type": "ping"}))
+        assert ws0.receive_json() == {"type": "pong"}  # the first message seat 0 got since its view
 
 
 def test_view_as_switches_between_seat_and_public_views(api: Api, client) -> None:
@@ -154,9 +169,10 @@ def test_a_simultaneous_reveal_clears_every_sealed_choice_in_pushed_and_cached_v
     t, tok0, tok1 = d["id"], d["tokens"]["0"], d["tokens"]["1"]
     with client.websocket_connect(f"/api/tables/{t}/ws") as ws0, client.websocket_connect(f"/api/tables/{t}/ws") as ws1:
         hello(ws0, [tok0])
+        v0 = view_where(ws0, lambda v: v["your_turn"])
         hello(ws1, [tok1])
-        v0 = view_where(ws0, lambda v: v["your_turn"] and all(s["present"] for s in v["seats"]))
-        v1 = view_where(ws1, lambda v: v["your_turn"] and all(s["present"] for s in v["seats"]))
+        v1 = view_where(ws1, lambda v: v["your_turn"])
+        assert ws0.receive_json()["type"] == "presence"
         assert v0["current"] == -2  # both choose at once
         move0 = {"type": "move", "id": 1, "seat": 0, "action": v0["legal"][0][0], "revision": v0["revision"]}
         ws0.send_text(json.dumps(move0))

@@ -639,13 +639,32 @@ class Platform:
         return text, gid
 
     def connect(self, table: LiveTable, conn: Connection) -> None:
+        """A socket joined: it gets its view; the others hear only of a seat that came online (spectators: nothing)."""
+        before = table.present
         table.connections.append(conn)
-        self._broadcast(table)
+        changed = table.present != before
+        if changed:
+            table.touch()  # cached views show presence
+        self.push_view(table, conn)
+        if changed:
+            self._send_presence(table, skip=conn)
 
     def disconnect(self, table: LiveTable, conn: Connection) -> None:
         if conn in table.connections:
+            before = table.present
             table.connections.remove(conn)
-            self._broadcast(table)
+            if table.present != before:
+                table.touch()
+                self._send_presence(table)
+
+    def _send_presence(self, table: LiveTable, skip: Connection | None = None) -> None:
+        """A small message, not a view per socket: who is online now, one flag per seat (AI seats always are)."""
+        present = table.present
+        flags = [spec["kind"] == "ai" or s in present for s, spec in enumerate(table.seats)]
+        message = json.dumps({"type": "presence", "present": flags}, separators=(",", ":"))
+        for c in list(table.connections):
+            if c is not skip:
+                c.send(message)
 
     def push_view(self, table: LiveTable, conn: Connection) -> None:
         text, gid = self._cached_view(table, conn.view_seat)

@@ -201,6 +201,13 @@ function drawView() {
   drawInvite(v);
 }
 
+// who is online changed: the server sends one flag per seat instead of a whole view
+function onPresence(present) {
+  if (!view || !Array.isArray(present)) return;
+  for (const s of view.seats) if (typeof present[s.seat] === "boolean") s.present = present[s.seat];
+  drawSeats(view);
+}
+
 function drawSeats(v) {
   const players = v.scene.players || [];
   const list = v.seats.map((s) => {
@@ -372,6 +379,7 @@ function connect() {
       if (done) { acks.delete(m.id); done(m); }
     } else if (m.type === "geometry") rememberGeometry(m.geometry);
     else if (m.type === "view") onView(m.view);
+    else if (m.type === "presence") onPresence(m.present);
     else if (m.type === "error") toast(m.message);
   };
   sock.onclose = (e) => {
