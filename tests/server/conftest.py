@@ -18,6 +18,7 @@ from sealed_game import register
 from server_helpers import Api
 
 from boardlab.server import Settings, create_app
+from boardlab.server.limits import NO_QUOTAS
 
 register()
 
@@ -25,7 +26,7 @@ register()
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     db = tmp_path_factory.mktemp("db") / "test.db"
-    app = create_app(Settings(db_url=f"sqlite:///{db}", ai_workers=1, ai_delay=0.0))
+    app = create_app(Settings(db_url=f"sqlite:///{db}", ai_workers=1, ai_delay=0.0, quotas=NO_QUOTAS))
     with TestClient(app, raise_server_exceptions=True) as c:
         yield c
 

@@ -23,6 +23,7 @@ import boardlab
 from boardlab.core.constants import CHANCE
 from boardlab.server import Settings, create_app
 from boardlab.server.chance import check_chance, draw, keyed_uniform
+from boardlab.server.limits import NO_QUOTAS
 from boardlab.server.live import token_hash
 from boardlab.server.store import MoveRow, Store, TableRow, moves_t, pending_t, tables_t
 
@@ -31,7 +32,7 @@ CARDS = ["Claudius", "Gertrude", "Hamlet", "Laertes", "Ophelia", "Polonius", "Ro
 
 
 def app_client(store_url: str) -> TestClient:
-    return TestClient(create_app(Settings(db_url=store_url, ai_workers=1, ai_delay=0.0)))
+    return TestClient(create_app(Settings(db_url=store_url, ai_workers=1, ai_delay=0.0, quotas=NO_QUOTAS)))
 
 
 def load(url: str, table_id: str) -> TableRow:

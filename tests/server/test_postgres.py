@@ -30,6 +30,7 @@ from test_restart import test_sigkill_and_restart_resume_every_table  # noqa: F4
 from test_store import test_group_commit_isolates_a_stale_write, test_pending_and_truncate  # noqa: F401
 
 from boardlab.server import Settings, create_app
+from boardlab.server.limits import NO_QUOTAS
 from boardlab.server.store import Store, describe_url
 from pg_cluster import PostgresCluster, skip_or_fail_if_missing
 
@@ -62,7 +63,7 @@ def server_db(pg: PostgresCluster) -> str:
 
 @pytest.fixture(scope="module")
 def client(pg: PostgresCluster) -> Iterator[TestClient]:
-    app = create_app(Settings(db_url=pg.new_database("api"), ai_workers=1, ai_delay=0.0))
+    app = create_app(Settings(db_url=pg.new_database("api"), ai_workers=1, ai_delay=0.0, quotas=NO_QUOTAS))
     with TestClient(app, raise_server_exceptions=True) as c:
         yield c
 

@@ -319,7 +319,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(exc.body(), status_code=exc.status)
+        wait = exc.extra.get("retry_after")
+        headers = {"Retry-After": str(wait)} if exc.status == 429 and wait else None
+        return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -404,6 +406,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTableIn, request: Request) -> Response:
+        platform.limits.table_created(_client(request))
         table, tokens, spectator, host = await platform.create(
             body.game,
             body.options,
@@ -446,15 +449,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/tables/{table_id}/moves")
     async def post_move(
-        table_id: str, body: MoveIn, view: bool = Query(default=True), authorization: str | None = Header(default=None)
+        table_id: str,
+        body: MoveIn,
+        request: Request,
+        view: bool = Query(default=True),
+        authorization: str | None = Header(default=None),
     ) -> Response:
+        platform.limits.move_sent(_client(request))
         table, seat = await _table_and_seat(table_id, authorization)
         await platform.act(table, seat, body.action, body.label, body.revision)
         head = f'{{"ok":true,"revision":{table.revision}'
         return json_text(head + (f',"view":{platform.view_json(table, seat)}}}' if view else "}"))
 
     @app.post("/api/tables/{table_id}/undo")
-    async def post_undo(table_id: str, body: UndoIn, authorization: str | None = Header(default=None)) -> Response:
+    async def post_undo(
+        table_id: str, body: UndoIn, request: Request, authorization: str | None = Header(default=None)
+    ) -> Response:
+        platform.limits.move_sent(_client(request))
         table, seat = await _table_and_seat(table_id, authorization)
         await platform.undo(table, seat, body.revision)
         return json_text(f'{{"ok":true,"revision":{table.revision},"view":{platform.view_json(table, seat)}}}')
@@ -498,6 +509,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.websocket("/api/tables/{table_id}/ws")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
+        client = websocket.client.host if websocket.client else ""
 
         async def refuse(code: int, err: ApiError) -> None:
             await websocket.send_text(json.dumps({"type": "error", **err.body()}))
@@ -524,6 +536,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 raise bad_request("'tokens' must be a list of 1-16 token strings")
             table = await platform.get(table_id)
             seats = [table.seat_of(t) for t in tokens]
+            platform.limits.may_open_socket(sum(c.client == client for c in table.connections))
             # "view": a token to view as; null for the public view; absent for the first seat held
             if "view" in hello:
                 view_token = hello["view"]
@@ -533,7 +546,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             else:
                 view_seat = next((s for s in seats if s is not None), None)
         except ApiError as e:
-            await refuse({401: 4401, 403: 4403, 404: 4404}.get(e.status, 4400), e)
+            await refuse({401: 4401, 403: 4403, 404: 4404, 429: 4429}.get(e.status, 4400), e)
             return
 
         queue: asyncio.Queue[str | None] = asyncio.Queue()
@@ -549,6 +562,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             present={s for s in seats if s is not None},
             view_seat=view_seat,
             close=lambda: queue.put_nowait(None),
+            client=client,
         )
 
         async def sender() -> None:
@@ -568,6 +582,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 ):
                     rid = None
                     raise bad_request("'id' must be a number or a short string")
+                platform.limits.move_sent(client)
                 seat = msg.get("seat")
                 if type(seat) is not int or seat not in conn.present:
                     raise forbidden("this connection holds no token for that seat (say which seat in 'seat')")
@@ -633,6 +648,11 @@ async def _receive(websocket: WebSocket) -> str | bytes:
         raise WebSocketDisconnect(message.get("code", 1000))
     text = message.get("text")
     return text if text is not None else message.get("bytes") or b""
+
+
+def _client(request: Request) -> str:
+    """The address a request came from, as quotas count it."""
+    return request.client.host if request.client else ""
 
 
 def _parse_ws(raw: str | bytes) -> dict[str, Any]:

@@ -34,6 +34,8 @@ class Connection:
     close: Callable[[], None]
     #: Geometry ids already sent on this socket.
     geometries: set[str] = field(default_factory=set)
+    #: The address it came from (quotas count sockets per table and address).
+    client: str = ""
 
 
 @dataclass

@@ -29,7 +29,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
 
@@ -55,6 +55,7 @@ from .ai import (
 from .chance import draw as chance_draw
 from .chance import keyed_agent_seed, new_key
 from .errors import ApiError, bad_request, conflict, forbidden, illegal, not_found
+from .limits import Limits, Quotas
 from .live import Connection, LiveTable, token_hash
 from .store import GroupWriter, MoveRow, StaleRevision, Store, TableRow
 from .views import build_view, geometry_text
@@ -84,6 +85,8 @@ class Settings:
     max_cached_tables: int = 5000
     #: Reload unfinished tables with AI seats at start so their AIs carry on.
     resume_ai: bool = True
+    #: Per-client limits on new tables, moves and sockets (:mod:`boardlab.server.limits`).
+    quotas: Quotas = field(default_factory=Quotas)
 
 
 class Platform:
@@ -96,6 +99,7 @@ class Platform:
         self.writer = GroupWriter(self.store)
         self._db_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="boardlab-db-read")
         self.ai = AIPool(self.settings.ai_workers)
+        self.limits = Limits(self.settings.quotas)
         self.tables: OrderedDict[str, LiveTable] = OrderedDict()
         self._loading: dict[str, asyncio.Future[LiveTable]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
