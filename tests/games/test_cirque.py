@@ -304,6 +304,6 @@ def test_the_scene_draws_coloured_squares_shape_outlines_and_stones() -> None:
     assert len([e for e in scene["edges"] if e["kind"] == "wall"]) == 80  # 4 inner lines of 10 sides each way
     assert {p["at"] for p in scene["pieces"]} == {"j5", "b2"}
     assert {t["at"] for t in scene["targets"]} == legal_labels(s)
-    assert "b2 (yellow)" in scene["prompt"]
+    assert "b2 on yellow" in scene["prompt"]
     text = scene_text(scene, [label for _, label in legal])
     assert "Blue: place a stone" in text

@@ -366,7 +366,7 @@ def _prompt(game: CirqueGame, obs: dict[str, Any], legal: list[tuple[int, str]])
     if not obs["this_turn"]:
         return f"{who}: place a stone ({more})."
     b = game.board
-    placed = ", ".join(f"{b.labels[i]} ({b.colour_names[i]})" for i in obs["this_turn"])
+    placed = ", ".join(f"{b.labels[i]} on {b.colour_names[i]}" for i in obs["this_turn"])
     return (
         f"{who}: place a stone ({more}). Against each stone of this turn ({placed}): "
         "touching it needs its colour, and its colour needs touching it."
