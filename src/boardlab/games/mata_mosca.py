@@ -247,6 +247,10 @@ class MataMoscaState(PhasedState):
         self.moved: list[int] = []  # spots this turn's moves touched, in order
         self.last: list[int] = []  # the previous turn's
         self.first_fly = -1  # with split_steps: where the first fly went
+        #: The flies that may move now and where (§4), or the Spider's legal actions (§6); replaced, never
+        #: changed in place, so copies may share them.
+        self.table: dict[int, dict[int, int]] = {}
+        self.spider_legal: list[int] = []
         self.winner = -1
         self.reason = ""
         self.phase = PICK
@@ -287,8 +291,15 @@ class MataMoscaState(PhasedState):
                 out[land] = 2
         return out
 
-    def flies_that_move(self, one_step_only: bool = False, skip: int = -1) -> list[int]:
-        return [i for i, c in enumerate(self.content) if c == FLY and i != skip and self.fly_moves(i, one_step_only)]
+    def fly_table(self, one_step_only: bool = False, skip: int = -1) -> dict[int, dict[int, int]]:
+        """Every fly that can move (but ``skip``), with its moves (§4): computed once per step of a turn."""
+        out = {}
+        for i, c in enumerate(self.content):
+            if c == FLY and i != skip:
+                m = self.fly_moves(i, one_step_only)
+                if m:
+                    out[i] = m
+        return out
 
     def spider_moves(self) -> list[int]:
         """The Spider's legal actions from its spot (§6, §7)."""
@@ -349,7 +360,8 @@ class MataMoscaState(PhasedState):
             self._start_flies_turn()
 
     def _start_flies_turn(self) -> None:
-        if self.flies_that_move():
+        self.table = self.fly_table()
+        if self.table:
             self.phase = PICK
         elif self.game.params["flies_stuck"] == "lose":  # §10
             self._finish(SPIDER_SEAT, "the flies cannot move")
@@ -358,7 +370,8 @@ class MataMoscaState(PhasedState):
 
     def _start_spider_turn(self) -> None:
         self.phase = SPIDER_TURN
-        if self.spider_moves():
+        self.spider_legal = self.spider_moves()
+        if self.spider_legal:
             return
         if self.game.params["spider_stuck"] == "flies_win":  # §8.3
             self._finish(FLIES, "the spider cannot move")
@@ -393,16 +406,16 @@ def _side(side: int):
 
 
 def _pick_legal(s: MataMoscaState, player: int) -> list[int]:
-    return s.flies_that_move()
+    return list(s.table)
 
 
 def _pick2_legal(s: MataMoscaState, player: int) -> list[int]:
-    return [*s.flies_that_move(True, skip=s.first_fly), s.game.stop_action]
+    return [*s.table, s.game.stop_action]
 
 
 def _dest_legal(s: MataMoscaState, player: int) -> list[int]:
     base = s.game.to_base
-    return sorted(base + t for t in s.fly_moves(s.chosen, s.phase == DEST2))
+    return sorted(base + t for t in s.table[s.chosen])
 
 
 def _pick(s: MataMoscaState, action: int) -> None:
@@ -413,7 +426,7 @@ def _pick(s: MataMoscaState, action: int) -> None:
 def _move_fly(s: MataMoscaState, action: int) -> None:
     t = action - s.game.to_base
     f = s.chosen
-    steps = s.fly_moves(f, s.phase == DEST2)[t]
+    steps = s.table[f][t]
     s.content[f] = EMPTY
     s.content[t] = FLY
     s.moved += [f, t]
@@ -421,10 +434,12 @@ def _move_fly(s: MataMoscaState, action: int) -> None:
     s.chosen = -1
     if s._flies_checks():
         return
-    if not second and steps == 1 and s.game.params["split_steps"] and s.flies_that_move(True, skip=t):
-        s.first_fly = t
-        s.phase = PICK2  # §4.4: another fly may take the second step
-        return
+    if not second and steps == 1 and s.game.params["split_steps"]:
+        s.table = s.fly_table(True, skip=t)
+        if s.table:
+            s.first_fly = t
+            s.phase = PICK2  # §4.4: another fly may take the second step
+            return
     s._end_turn(SPIDER_SEAT)
 
 
@@ -477,8 +492,7 @@ def _explain_dest(s: MataMoscaState, player: int, action: int) -> str | None:
 
 
 def _spider_legal(s: MataMoscaState, player: int) -> list[int]:
-    moves = s.spider_moves()
-    return [*moves, s.game.stop_action] if s.phase == CHAIN else moves
+    return [*s.spider_legal, s.game.stop_action] if s.phase == CHAIN else list(s.spider_legal)
 
 
 def _spider_move(s: MataMoscaState, action: int) -> None:
@@ -504,7 +518,8 @@ def _spider_move(s: MataMoscaState, action: int) -> None:
         return
     if action >= game.capture_base and game.params["multi_capture"]:
         s.phase = CHAIN
-        if len(s.spider_moves()) > 0:
+        s.spider_legal = s.spider_moves()
+        if s.spider_legal:
             return  # §6.3: it may capture again, or stop
     s._end_turn(FLIES)
 
