@@ -937,7 +937,7 @@ def _turn_prompt(obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
 
 def _power_prompt(obs: dict[str, Any], legal: list[tuple[int, str]], what: str) -> str:
     if not legal:
-        return f"{NAMES[obs['active']]} is using a {CLASSES[obs['power']['class']][0]} power."
+        return f"{NAMES[obs['active']]} is using the {CLASSES[obs['power']['class']][0]} power."
     return f"{what} ({obs['power']['left']} to go)."
 
 

@@ -168,7 +168,7 @@ class TrainBoilerGame(Game):
         return len(DEALS)
 
     def max_game_length(self) -> int:
-        return self.max_rounds * (3 + 2 * HAND)  # per round: two goal draws, the deal, fourteen plays
+        return self.max_rounds * (3 + 2 * HAND) + 1  # per round: two goal draws, the deal, fourteen plays
 
     def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
         return _scene(self, observation, legal)
