@@ -21,9 +21,11 @@ can work out in both.
 
 from __future__ import annotations
 
+import random
 from math import comb
 from typing import Any
 
+from ..core import hidden
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
 from ..core.constants import CHANCE, TERMINAL
@@ -212,6 +214,16 @@ class TrainBoilerState(PhasedState):
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < 2:
             raise ValueError(f"no seat {player!r} in Train Boiler; seats are 0 and 1 (None: a spectator)")
         return player
+
+    def resample(self, player: int | None, rng: random.Random) -> TrainBoilerState:
+        """§8.1: a player sees every step exactly (both goals and the deal are his by complement), so his only
+        consistent world is this one; a spectator's worlds are the core's (the ★★ goals and the deal redrawn)."""
+        v = self._viewer(player)
+        if v is not None:
+            return self.clone()
+        state = hidden.resample(self, v, rng)
+        assert isinstance(state, TrainBoilerState)
+        return state
 
     def observation(self, player: int | None = None) -> dict[str, Any]:
         v = self._viewer(player)
