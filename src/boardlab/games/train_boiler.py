@@ -506,7 +506,7 @@ def _scene(game: TrainBoilerGame, obs: dict[str, Any], legal: list[tuple[int, st
         text = "a draw" if w is None else f"{NAMES[w]} won"
         goals = "; ".join(f"{NAMES[q]}: {goals_text(q, r['hot'], r['hottest'])}" for q in (0, 1))
         s["status"].append(f"Round {r['round']}: {r['temperature']}, {text} ({goals})")
-    s["status"].insert(0, f"Round wins: Orange {obs['wins'][0]}, Blue {obs['wins'][1]}")
+    s["status"][:0] = [f"Boiler: {obs['temperature']}", f"Round wins: Orange {obs['wins'][0]}, Blue {obs['wins'][1]}"]
     if v is not None and obs["hands"][v] is not None:
         for kind, name in enumerate(KINDS):
             a = kind
