@@ -377,3 +377,20 @@ def test_random_games_end_and_keep_the_limits() -> None:  # §5.3, §5.4, §11
                     total = [sum(s.at(p, q)[t] for q in range(25)) + s.reserve[p][t] + s.queue.count(t) * (
                         p == s.mover) for t in range(4)]  # fmt: skip
                     assert total == [2, 2, 2, 1]
+
+
+@pytest.mark.parametrize(("layout", "reachable"), [("unique_v1", True), ("symmetric", False)])
+def test_first_turn_cavalry_against_the_keep(layout: str, reachable: bool) -> None:  # §1.2 (decision)
+    """With unique_v1 a Cavalry on Red's Village reaches Black's Keep on the first turn; the symmetric board
+    keeps every Keep out of a first-turn reach."""
+    s = game(layout=layout).new_initial_state()
+    for c in range(4):
+        s.apply_action(c)
+    act(s, "start in the north")
+    act(s, "to the keep", "to the keep", "to the keep", "to the keep")
+    act(s, "to the village", "to the village", "to the village", "to the village")
+    keep = LABELS[s.game.keep["north"]]
+    village = LABELS[s.game.village["south"]]
+    assert s.mover == RED and s.phase == MOVE
+    assert (f"cavalry {village}-{keep}" in moves(s)) is reachable
+    assert not any(m.startswith("cavalry") and m.endswith(f"-{keep}") for m in moves(s)) is not reachable
