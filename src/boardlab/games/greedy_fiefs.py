@@ -1010,48 +1010,27 @@ GreedyFiefsState.phases = PHASES
 SHAPES = ("triangle", "square", "diamond", "disc")
 
 
+def _troops(s: dict[str, Any], at: str, seat: int, c: list[int], carrier: bool) -> None:
+    """One piece per troop type on a square, its count shown as a stack and in its label ("I2")."""
+    for t in range(4):
+        if c[t]:
+            label = LETTER[t] + (str(c[t]) if c[t] > 1 else "") + ("*" if t == HERO and carrier else "")
+            s["pieces"].append(sc.piece(at, seat, TROOPS[t], label=label, height=c[t], shape=SHAPES[t]))
+
+
 def _scene(game: GreedyFiefsGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     s = sc.new_scene(_prompt(game, obs, legal), (0, 0, SIZE, SIZE))
     s["cells"] = [dict(c) for c in game._cells]
     battle = obs["battle"]
     for seat in (0, 1):
         for q in range(N):
-            c = obs["units"][seat][q]
-            for t in range(4):
-                if c[t]:
-                    art = t == HERO and obs["carrier"] == seat
-                    s["pieces"].append(
-                        sc.piece(
-                            LABELS[q],
-                            seat,
-                            TROOPS[t],
-                            label=LETTER[t] + ("*" if art else ""),
-                            height=c[t],
-                            shape=SHAPES[t],
-                        )
-                    )
-    if battle is not None:  # the attackers in the fight stand on the square too
+            _troops(s, LABELS[q], seat, obs["units"][seat][q], obs["carrier"] == seat)
+    if battle is not None:  # the attackers in the fight, and the stacks still waiting, stand on the square too
         mover = obs["mover"]
-        for t in range(4):
-            if battle["attackers"][t]:
-                s["pieces"].append(
-                    sc.piece(
-                        LABELS[battle["square"]],
-                        mover,
-                        TROOPS[t],
-                        label=LETTER[t],
-                        height=battle["attackers"][t],
-                        shape=SHAPES[t],
-                    )
-                )
+        at = LABELS[battle["square"]]
+        _troops(s, at, mover, battle["attackers"], obs["carrier"] == mover)
         for _o, c in battle["waiting"]:
-            for t in range(4):
-                if c[t]:
-                    s["pieces"].append(
-                        sc.piece(
-                            LABELS[battle["square"]], mover, TROOPS[t], label=LETTER[t], height=c[t], shape=SHAPES[t]
-                        )
-                    )
+            _troops(s, at, mover, c, obs["carrier"] == mover)
         s["highlights"].append({"at": LABELS[battle["square"]], "kind": "warning"})
     cave_items = []
     for k, cave in enumerate(obs["caves"]):
