@@ -933,6 +933,20 @@ def _generic(text: str) -> Any:
 # -- prompts ----------------------------------------------------------------------------------------
 
 
+PHASE_WORDS = {
+    AREA: "chooses a starting area",
+    PLACE: "sets up",
+    BUILD: "builds",
+    MOVE: "moves",
+    ORDER: "chooses which attacking stack fights first",
+    STRIKE: "chooses a first strike",
+    KILL: "chooses kills",
+    DISCARD: "discards troops over the stacking limit",
+    EXPLORE: "may explore a cave",
+    REINFORCE: "places new troops",
+}
+
+
 def _mine(obs: dict[str, Any]) -> bool:
     return obs["viewer"] is not None and obs["viewer"] == obs["to_move"]
 
@@ -952,7 +966,7 @@ def _prompt(game: GreedyFiefsGame, obs: dict[str, Any], legal: list[tuple[int, s
         return "Choose your kills (the other player chooses at the same time)."
     name = NAMES[who] if who in (0, 1) else ""
     if not _mine(obs):
-        return f"{name}: {phase}."
+        return f"{name} {PHASE_WORDS.get(phase, 'decides')}."
     if phase == AREA:
         return "Choose your starting area; your opponent starts opposite and moves first."
     if phase == PLACE:
