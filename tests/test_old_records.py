@@ -17,13 +17,26 @@ from boardlab.core.driver import apply_entry
 from boardlab.core.record import GameRecord
 
 RECORDS = sorted((pathlib.Path(__file__).parent / "data" / "records-before-core-v2").glob("*.json"))
+#: The games registered at Core v2; games added since then have no record from before it.
+CORE_V2_GAMES = {
+    "ant-trails",
+    "blast-radius",
+    "chevrons",
+    "dragon-fight",
+    "hamlet",
+    "new-rule",
+    "posies",
+    "radius",
+    "trivalent",
+}
 
 
 def test_there_is_an_old_record_for_every_game() -> None:
     import boardlab
 
     have = {json.loads(p.read_text())["game"] for p in RECORDS}
-    assert set(boardlab.games()) <= have
+    assert set(boardlab.games()) >= CORE_V2_GAMES
+    assert have >= CORE_V2_GAMES
 
 
 @pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
