@@ -340,3 +340,10 @@ def test_every_random_game_plays_all_fourteen_cards(options: dict[str, Any]) -> 
         assert sum(len(t) for t in s.towers) + len(s.discard) == 14
         if not options.get("cheating"):
             assert not any(e >= 5 for t in s.towers for e in t)  # nothing face down without the variant
+
+
+def test_a_play_may_be_typed_by_its_slot() -> None:
+    """§3b: in the terminal, 'play the held card' or just 'drawn' names the play as well as its card does."""
+    s = run(["1 floor", "5 floors", "10 floors"])
+    assert s.string_to_action(BLUE, "play the held card") == PLAY_HELD
+    assert s.string_to_action(BLUE, "drawn") == PLAY_DRAWN

@@ -223,6 +223,15 @@ class TowerBuildersState(PhasedState):
         self.to_move = o
         self._start_turn()
 
+    def _parse_action(self, player: int, text: str) -> int | None:
+        """Also accept ``play the drawn card``, ``play held``, ``drawn``, ``held``."""
+        words = set(text.lower().split())
+        if "drawn" in words:
+            return PLAY_DRAWN
+        if "held" in words and "face" not in words:
+            return PLAY_HELD
+        return None
+
     # -- what a viewer knows (§8) -------------------------------------------------------------------
     def _entry(self, entry: int, owner: int, viewer: int | None) -> dict[str, Any]:
         if entry < DOWN:

@@ -214,7 +214,7 @@ class TwoMayorsState(PhasedState):
 
     # -- helpers ----------------------------------------------------------------------------------
     def countryside(self) -> int:
-        return sum(self.deck) if self.phase != "deal" else 0
+        return sum(self.deck) if self.phase not in ("coin", "deal") else 0
 
     def barred_for(self, seat: int) -> int:
         return self.barred[1] if self.barred[0] == seat else -1
