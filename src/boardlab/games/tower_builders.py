@@ -20,8 +20,10 @@ per-viewer move log come from that.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+from ..core import hidden
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
 from ..core.constants import CHANCE, TERMINAL
@@ -231,6 +233,55 @@ class TowerBuildersState(PhasedState):
         if "held" in words and "face" not in words:
             return PLAY_HELD
         return None
+
+    def resample(self, player: int | None, rng: random.Random) -> TowerBuildersState:
+        """A world ``player`` cannot tell from this one; with public slots, a faster equal of the core's.
+
+        With ``slot_public`` (and no cheating) every card a player ever played is known with the deal or draw
+        it came from, so what a viewer has not seen is only the cards in other hands now: the held card (and
+        a card just drawn) of each player it is not. They and the deck are a random arrangement of the cards
+        the viewer has not seen, so they are drawn from those, by count. Otherwise the core's search redraws
+        the history (which card was played from which slot is then hidden too).
+        """
+        game = self.game
+        if game.cheating or not game.slot_public:
+            return hidden.resample(self, player, rng)  # type: ignore[return-value]
+        unseen = list(self.deck)
+        origin: dict[int, int] = {}  # history index of each unplayed card's deal or draw -> its seat's slot
+        r = TowerBuildersState(game, self.num_players)
+        slots: list[list[int]] = [[-1, -1], [-1, -1]]  # per seat: the history index of the held and drawn card
+        for i, entry in enumerate(self._history):
+            assert isinstance(entry, int)
+            phase = r.phase
+            if phase == "deal":
+                slots[_deal_to(r)][0] = i
+            elif phase == "draw":
+                slots[r.to_move][1] = i
+            elif phase in ("play", "last"):
+                held, drawn = slots[r.to_move]
+                slots[r.to_move] = [drawn, -1] if entry == PLAY_HELD else [held, -1]
+            r.apply_legal(entry)
+        for seat in (0, 1):
+            if seat == player:
+                continue
+            for i, card in zip(slots[seat], (self.held[seat], self.drawn if seat == self.to_move else -1)):
+                if i >= 0 and card >= 0:
+                    origin[i] = card
+                    unseen[card] += 1
+        history = list(self._history)
+        for i in sorted(origin):
+            n = sum(unseen)
+            x = rng.random() * n
+            k = 0
+            while x >= unseen[k] or not unseen[k]:
+                x -= unseen[k]
+                k += 1
+            unseen[k] -= 1
+            history[i] = k
+        out = TowerBuildersState(game, self.num_players)
+        for entry in history:
+            out.apply_legal(entry)  # type: ignore[arg-type]
+        return out
 
     # -- what a viewer knows (§8) -------------------------------------------------------------------
     def _entry(self, entry: int, owner: int, viewer: int | None) -> dict[str, Any]:

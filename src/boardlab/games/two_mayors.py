@@ -51,7 +51,7 @@ CHARACTERS: tuple[dict[str, Any], ...] = (
         "name": "Thief",
         "copies": 3,
         "value": "T",
-        "suit": "✋",
+        "suit": "✂",
         "colour": "#0072B2",
         "effect": "Arrest: no effect. Admit: the sender steals a random card from the receiver's hand.",
     },
@@ -737,7 +737,7 @@ def _resample(s: TwoMayorsState, player: int | None, rng: random.Random) -> TwoM
 
 def _card(id: str, kind: int, detail: str | None = None) -> dict[str, Any]:
     c = CHARACTERS[kind]
-    return sc.item(id, c["name"], value=c["value"], suit=c["suit"], colour=c["colour"], detail=detail or c["effect"])
+    return sc.item(id, c["name"], value=c["value"], suit=c["suit"], colour=c["colour"], detail=detail)
 
 
 def _scene(game: TwoMayorsGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
@@ -759,7 +759,8 @@ def _scene(game: TwoMayorsGame, obs: dict[str, Any], legal: list[tuple[int, str]
                 sc.item(f"hand{seat}-{i}", "a character card", face_down=True, owner=seat)
                 for i in range(obs["hand_sizes"][seat])
             ]
-        hand = sc.zone(f"hand{seat}", f"{name} hand: {obs['hand_sizes'][seat]} cards", items, owner=seat)
+        n = obs["hand_sizes"][seat]
+        hand = sc.zone(f"hand{seat}", f"{name} hand: {n} card{'s' if n != 1 else ''}", items, owner=seat)
         gate_items = []
         title = f"{name} city gate"
         if gate is not None and gate["mayor"] == seat:
@@ -785,7 +786,7 @@ def _scene(game: TwoMayorsGame, obs: dict[str, Any], legal: list[tuple[int, str]
         if seat == seats[0]:
             s["zones"] += [hand, prison, city, gate_zone]
             country = [sc.item(f"country{i}", "a face-down card", face_down=True) for i in range(obs["countryside"])]
-            s["zones"].append(sc.zone("countryside", f"Countryside: {obs['countryside']} cards", country))
+            s["zones"].append(sc.zone("countryside", "Countryside (face down)", country))
         else:
             s["zones"] += [gate_zone, city, prison, hand]
     s["zones"].append(
@@ -802,7 +803,7 @@ def _scene(game: TwoMayorsGame, obs: dict[str, Any], legal: list[tuple[int, str]
             s["targets"].append({"at": f"ref{a - NAME0}", "action": a, "label": label})
     barred = obs["barred"]
     s["status"] = [f"{NAMES[k]}: {obs['hand_sizes'][k]} in hand, {len(obs['prisons'][k])} in prison" for k in (0, 1)]
-    s["status"].append(f"Countryside: {obs['countryside']}")
+    s["status"].append(f"Countryside: {obs['countryside']} card{'s' if obs['countryside'] != 1 else ''}")
     if barred is not None:
         s["status"].append(f"{NAMES[barred['mayor']]} may not place {a_(KINDS.index(barred['character']))} this turn")
     am = obs["active"]
