@@ -296,7 +296,7 @@ def test_a_right_call_catches_the_cheat() -> None:
     assert s.observation(ORANGE)["towers"][ORANGE][-1] == {"card": "10 floors", "face_down": True}
     assert log(s, BLUE)[-1] == "placed the held card face down on the tower (caught)"
     assert log(s, ORANGE)[-1] == "placed the held card face down on the tower (caught); it is 10 floors"
-    assert s.scores()[ORANGE] == 6  # §7b: 2 + 2 + 2, the face-down 10 floors scores nothing
+    assert s.scores()[ORANGE] == 6  # §7b, §7d's example: 2 + 2 + 2, the face-down 10 floors scores nothing
 
 
 def test_a_wrong_call_has_no_effect() -> None:

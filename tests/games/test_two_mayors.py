@@ -228,7 +228,8 @@ def test_an_admitted_thief_steals_a_random_card_seen_by_both_mayors() -> None:
 
 
 def test_a_blackmailer_bars_placing_the_named_character_for_one_turn() -> None:
-    """§7d: Orange names Thief; Blue, holding only Thieves with the Countryside empty, must pass (§3c)."""
+    """§7d's example: Orange names Thief; Blue, holding only Thieves with the Countryside empty, must pass (§3c);
+    on Blue's next turn the Thieves may be sent again."""
     s = run(BARRED)
     assert log(s, None)[-1] == "names Thief: Blue may not place a Thief next turn"
     assert s.current_player() == BLUE and labels(s) == ["pass"]
