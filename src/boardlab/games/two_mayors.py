@@ -15,8 +15,11 @@ Hidden information goes through the core (``_seen``): a card dealt or
 recruited is seen by its new owner; the card placed on a gate by its sender
 until the verdict reveals it; a stolen card by both mayors (§9c). Declarations,
 verdicts and revealed cards are public. The per-viewer move log comes from
-that; ``resample`` is a faster equivalent of the core's default (see
-:meth:`TwoMayorsState.resample`).
+that. ``resample`` is the game's own (see the section above ``_worlds``): the
+posterior over the hidden cards when chance is fair and a hidden hand chooses
+uniformly among its legal moves. The core's default search samples the same
+worlds with an approximation of those weights; the conformance suite checks
+that the two agree where the core's is exact (the deal).
 """
 
 from __future__ import annotations
