@@ -14,8 +14,9 @@ remaining card, equally likely.
 Hidden information goes through the core (``_seen``): a deal and a draw are
 seen by the player who gets the card; a play shows the card to everyone, and
 by default also whether it was the card drawn or the card held (§8); a card
-placed face down is known to its owner only. The default ``resample`` and the
-per-viewer move log come from that.
+placed face down is known to its owner only. The per-viewer move log comes from
+that, and so does ``resample`` where slots are hidden (the core's search); with
+public slots the game's own is a faster equal of it (``TowerBuildersState.resample``).
 """
 
 from __future__ import annotations
