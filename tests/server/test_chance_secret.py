@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 import warnings
 from collections import Counter
 from collections.abc import Iterator
@@ -241,8 +242,8 @@ def test_a_database_from_before_chance_keys_opens_and_old_tables_keep_their_seed
                 "result": None,
                 "seat_hashes": json.dumps([token_hash("tok0"), token_hash("tok1")]),
                 "spectator_hash": token_hash("spec"),
-                "created_at": 0.0,
-                "updated_at": 0.0,
+                "created_at": time.time(),  # a table in play (one from 1970 would have expired long ago)
+                "updated_at": time.time(),
             },
         )
         for i, m in enumerate(moves):
