@@ -12,6 +12,7 @@ POST     /api/tables                           create a table (returns seat toke
 GET      /api/tables/{id}                      the view of the token's seat (or spectator)
 POST     /api/tables/{id}/moves                play ``{"action": n | "label": s, "revision": r}``
 POST     /api/tables/{id}/undo                 take back within the rules ``{"revision": r}``
+POST     /api/tables/{id}/rematch              a finished table's rematch, seats moved one place on
 GET      /api/tables/{id}/record               the game record (JSON) for download
 WS       /api/tables/{id}/ws                   live views, presence, moves
 GET      /api/geometry/{gid}                   board shapes referred to by views
@@ -470,6 +471,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table, seat = await _table_and_seat(table_id, authorization)
         await platform.undo(table, seat, body.revision)
         return json_text(f'{{"ok":true,"revision":{table.revision},"view":{platform.view_json(table, seat)}}}')
+
+    @app.post("/api/tables/{table_id}/rematch")
+    async def post_rematch(
+        table_id: str, request: Request, authorization: str | None = Header(default=None)
+    ) -> Response:
+        """A finished table's rematch (the same one however often asked): its id, the asking seat's new seat and link.
+
+        Every page of the old table then finds ``rematch`` in its view, with its own seat's link only.
+        """
+        table, seat = await _table_and_seat(table_id, authorization)
+        if seat is not None and table.rematch is None:
+            platform.limits.table_created(_client(request))
+        r = await platform.rematch(table, seat)
+        base = str(request.base_url).rstrip("/")
+        return fast_json({**r, "url": base + r["link"]})
 
     @app.get("/api/tables/{table_id}/record")
     async def get_record(table_id: str, authorization: str | None = Header(default=None)) -> Response:
