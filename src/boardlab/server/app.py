@@ -17,7 +17,7 @@ GET      /api/tables/{id}/record               the game record (JSON) for downlo
 WS       /api/tables/{id}/ws                   live views, presence, moves
 GET      /api/geometry/{gid}                   board shapes referred to by views
 POST     /api/replays                          check a record, returns a replay id and summary
-GET      /api/replays/{rid}/{step}?seat=k      one replay frame
+GET      /api/replays/{rid}/{step}?seat=k      one replay frame (``reveal=true``: the whole record's log)
 =======  ====================================  =============================================
 
 Seat and spectator tokens travel in ``Authorization: Bearer <token>`` (on the
@@ -519,8 +519,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return fast_json(replay.summary())
 
     @app.get("/api/replays/{rid}/{step}")
-    async def get_frame(rid: str, step: int, seat: int | None = Query(default=None)) -> Response:
-        return fast_json(replays.get(rid).frame(step, seat))
+    async def get_frame(
+        rid: str, step: int, seat: int | None = Query(default=None), reveal: bool = Query(default=False)
+    ) -> Response:
+        """One frame as ``seat`` saw it (none: a spectator); ``reveal=true``: the log of the whole record."""
+        return fast_json(replays.get(rid).frame(step, seat, reveal))
 
     # -- live updates ------------------------------------------------------------
     @app.websocket("/api/tables/{table_id}/ws")

@@ -191,7 +191,7 @@ function drawView() {
   const replay = $("replay-link");
   replay.classList.toggle("hidden", !v.terminal);
   // the replay opens in any browser from this link: it carries the public (spectator) token where this page has it
-  const pub = seatToken.get("spectator");
+  const pub = seatToken.get("spectator") || tokenOfLink((savedTables()[tableId] || {}).links?.spectator || "");
   replay.href = `/replay?table=${encodeURIComponent(tableId)}${pub ? `#t=${encodeURIComponent(pub)}` : ""}`;
   const mover = v.seat !== null ? colour(v.seats[v.seat].colour, undefined) : undefined;
   const scene = expandScene(v.scene);
@@ -237,7 +237,9 @@ function drawResult(v) {
   $("new-game").href = `/#new=${encodeURIComponent(v.table.game)}`;
 }
 
-const tokenOfLink = (link) => decodeURIComponent(String(link).split("#t=")[1] || "");
+function tokenOfLink(link) {
+  return decodeURIComponent(String(link).split("#t=")[1] || "");
+}
 
 async function rematch() {
   if (!view || !view.terminal) return;
