@@ -351,6 +351,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def replay_page() -> FileResponse:
         return page("replay.html")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        """Browsers ask for it on pages that name no icon (a JSON page, a document opened by hand)."""
+        return FileResponse(
+            WEB_DIR / "favicon.svg", media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"}
+        )
+
     @app.get("/rules/{game_id}", include_in_schema=False)
     async def rules_page(game_id: str) -> HTMLResponse:
         text = rules_markdown(game_id)
@@ -361,7 +368,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return HTMLResponse(
             "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
             "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-            f"<title>{title} · rules · boardlab</title><link rel='stylesheet' href='/static/style.css'></head>"
+            f"<title>{title} · rules · boardlab</title><link rel='icon' href='/static/favicon.svg' type='image/svg+xml'>"
+            "<link rel='stylesheet' href='/static/style.css'></head>"
             "<body class='rules-page'><header class='top'><a class='brand' href='/'>boardlab</a>"
             f"<span class='crumb'>{title} · rules</span></header><main class='rules'>{body}</main></body></html>"
         )
