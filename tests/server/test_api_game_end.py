@@ -1,5 +1,5 @@
-"""Rematch: POST /api/tables/{id}/rematch makes a finished table's rematch (same game, options, mode and seat
-kinds, every seat one place on) and tells every page of the old table where it is, each seat its own link only."""
+"""The end of a game. Rematch: POST /api/tables/{id}/rematch makes a finished table's rematch (same game, options, mode and seat
+kinds, every seat one place on) and tells every page of the old table where it is, each seat its own link only. The result in the viewer's terms; nothing stale once the game is over."""
 
 from __future__ import annotations
 
@@ -118,3 +118,18 @@ def test_result_in_the_viewers_terms(api: Api) -> None:
     assert api.view(d["id"], d["tokens"][str(winner)])["banner"]["title"] == "You win!"
     assert api.view(d["id"], d["tokens"][str(1 - winner)])["banner"]["title"] == f"You lose: {names[winner]} wins."
     assert api.view(d["id"], d["spectator_token"])["banner"]["title"] == f"{names[winner]} wins."
+
+
+def test_no_choice_shows_as_pending_once_the_game_is_over(api: Api, client) -> None:
+    """Even with a sealed choice left behind, a finished table shows nobody choosing and offers no withdrawal."""
+    d = api.create(**BR, mode="online")
+    t, tokens = d["id"], d["tokens"]
+    finish(api, t, tokens)
+    table = client.app.state.platform.tables[t]
+    table.pending = {0: 3}  # left over (the view must not trust it once the game is over)
+    table.touch()
+    v = api.view(t, tokens["0"])
+    assert v["terminal"] and v["submitted"] is None and v["submitted_seats"] == []
+    assert not any(s["submitted"] for s in v["seats"])
+    assert v["undo_label"] == "Undo" and not v["can_undo"]
+    assert v["banner"]["kind"] == "result"
