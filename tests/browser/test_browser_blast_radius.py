@@ -74,12 +74,14 @@ def test_full_game_against_the_ai_then_replay(server, new_page) -> None:
     record = json.loads(pathlib.Path(dl.value.path()).read_text())
     assert record["game"] == "blast-radius" and len(record["history"]) == moves
 
-    # the replay viewer steps through the same game
+    # the replay viewer steps through the same game, from the start
     page.click("#replay-link")
-    page.wait_for_selector(f"#replay-root[data-ready='1'][data-step='{moves}']")
+    page.wait_for_selector("#replay-root[data-ready='1'][data-step='0']")
+    assert page.locator("#log li").count() == 0
+    page.click("#last")
+    page.wait_for_selector(f"#replay-root[data-step='{moves}']")
     page.click("#first")
     page.wait_for_selector("#replay-root[data-step='0']")
-    assert page.locator("#log li").count() == 0
     for k in (1, 2, 3):
         page.click("#next")
         page.wait_for_selector(f"#replay-root[data-step='{k}']")
@@ -109,15 +111,16 @@ def test_upload_a_record_to_the_replay_viewer(server, new_page, tmp_path) -> Non
     page.goto(server.url + "/replay")
     page.set_input_files("#file", str(path))
     n = len(state.history())
-    page.wait_for_selector(f"#replay-root[data-step='{n}']")
+    page.wait_for_selector("#replay-root[data-ready='1'][data-step='0']")
     assert "Ann" in page.inner_text("#seats")
-    page.click("#first")
-    page.wait_for_selector("#replay-root[data-step='0']")
+    page.click("#last")
+    page.wait_for_selector(f"#replay-root[data-step='{n}']")
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"game": "blast-radius", "history": [0, 0]}))
     page.set_input_files("#file", str(bad))
-    page.wait_for_selector("#toast:not(.hidden)")
-    assert "step 1" in page.inner_text("#toast")
+    page.wait_for_selector("#banner-title:has-text('This record cannot be replayed')")
+    assert "step 1" in page.inner_text("#banner-detail")  # said once, in the banner
+    assert page.locator("#toast:not(.hidden)").count() == 0
 
 
 def test_rules_are_one_click_away(server, new_page) -> None:

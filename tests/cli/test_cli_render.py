@@ -178,3 +178,47 @@ def test_cards_dice_pictures_and_face_down_pieces_in_the_terminal() -> None:
     coloured = _ansi(_demo_scene(0))
     assert any(blue_rgb in line and "▒" in line for line in coloured.splitlines())
     assert f"{red_rgb}" in _ansi(_demo_scene(1)).split("Red's hand")[1].splitlines()[0]
+
+
+def test_exclusion_zones_show_without_colour() -> None:
+    """Blast Radius's exclusion zones (cells filled "zone") are shaded, as the browser shades them, with a legend."""
+    g = boardlab.make("blast-radius", board_side=5)
+    s = g.new_initial_state(2)
+    rng = random.Random(1)
+    for _ in range(6):
+        s.apply_action(rng.choice(s.legal_actions()))
+    scene = g.scene(s.observation(s.current_player()), s.legal_moves(s.current_player()))
+    zoned = [c["label"] for c in scene["cells"] if c.get("fill") == "zone"]
+    assert zoned
+    text = scene_text(scene)
+    assert "░░" in text and "░ in a zone" in text
+    board = board_text(scene)
+    assert not any(f" {label} " in f" {board} " for label in zoned)  # a zone cell shows its shade, not a move
+    free = [t["at"] for t in scene["targets"]]
+    assert all(label in board for label in free)
+
+
+def test_highlights_as_the_browser_draws_them() -> None:
+    from boardlab.cli.render import board_lines
+
+    s = hex_scene()
+    s["highlights"] = [
+        {"at": "b2", "kind": "last"},
+        {"at": "b2", "kind": "selected"},
+        {"at": "a1", "kind": "warning"},
+        {"at": "c2", "kind": "hint"},
+    ]
+    s["targets"] = [{"at": "b1", "action": 0, "label": "b1"}]
+    text = board_text(s)
+    assert "<●3]" in text  # selected and the last move: both marks
+    assert "!a1!" in text and "(c2)" in text
+    line = next(t for t in board_lines(s) if "b1" in t.plain)
+    at = line.plain.index("b1")
+    assert any(span.start <= at < span.end and "underline" in str(span.style) for span in line.spans)
+
+
+def test_a_highlighted_edge_is_bracketed() -> None:
+    s = sc.new_scene("", (0, 0, 4, 1))
+    s["edges"] = [sc.edge("e1", (0.0, 0.5), (4.0, 0.5))]
+    s["highlights"] = [{"at": "e1", "kind": "last"}]
+    assert "[" in board_text(s) and "]" in board_text(s)

@@ -240,7 +240,7 @@ class Coop(Tiny):
     ("game", "returns", "viewer", "text"),
     [
         (Tiny(), [1, -1], 0, "You win!"),
-        (Tiny(), [1, -1], 1, "Ann wins."),
+        (Tiny(), [1, -1], 1, "You lose: Ann wins."),
         (Tiny(), [1, -1], None, "Ann wins."),
         (Tiny(), [-1, 1], None, "Bo wins."),
         (Tiny(), [0, 0], 0, "The game is a draw."),

@@ -38,6 +38,15 @@ def test_one_game_and_its_rules(client) -> None:
     assert page.status_code == 200 and "<ol>" in page.text
 
 
+def test_pages_have_an_icon(client) -> None:
+    """The rules pages name the icon as the app's pages do, and /favicon.ico answers (no 404 in any browser)."""
+    page = client.get("/rules/blast-radius").text
+    assert "<link rel='icon' href='/static/favicon.svg' type='image/svg+xml'>" in page
+    assert client.get("/static/favicon.svg").status_code == 200
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
+
+
 def test_unknown_game_is_a_json_404(client) -> None:
     for path in ("/api/games/no-such-game", "/api/games/no-such-game/rules", "/rules/no-such-game"):
         r = client.get(path)

@@ -7,7 +7,11 @@ coordinates: the smallest distance between two cells becomes one column step
 hexagonal and square boards square. Each cell shows its piece (a seat glyph in
 the seat's colour, plus the piece's label, e.g. a tower's height), or, when
 empty, its coordinate (or ``·`` when the coordinates are printed along the
-edges). Fills colour a cell's background; the last move is bracketed ``[ ]``.
+edges). Fills colour a cell's background; an empty cell in a zone (e.g. an
+exclusion zone) is shaded ``░``, a blocked one ``▓``, so they show without colour
+too. Highlights bracket their place as the browser outlines it: the last move
+``[ ]``, a selection ``< >``, a warning ``! !``, a hint ``( )``; places the mover
+may play are underlined.
 Below the board come the zones (hands, piles, tokens, dice), the players, the
 status lines and the prompt. A card shows its value and suit (``[7♥]``), in its
 colour; a die its face and number (``⟨⚄ 5⟩``); a picture is drawn in block or
@@ -52,6 +56,14 @@ NEUTRAL_GLYPH = "◇"
 FACE_DOWN = "▒"
 ARROWS = "↑↗→↘↓↙←↖"
 HIGHLIGHT_MARKS = {"last": ("[", "]"), "selected": ("<", ">"), "warning": ("!", "!"), "hint": ("(", ")")}
+#: Which highlight of a place shows first (a place with two shows the first's left mark, the second's right one),
+#: and the colour of each, as the browser draws them (last: yellow, selected: ink, warning: red, hint: grey).
+HIGHLIGHT_ORDER = ("selected", "warning", "last", "hint")
+HIGHLIGHT_INK = {"last": "yellow", "selected": "bright_white", "warning": "red", "hint": "grey50"}
+#: Empty cells filled with these palette names are shaded, so they show without colour too
+#: (``zone``: under a rule's shadow, e.g. Blast Radius's exclusion zones; ``blocked``: no play there).
+SHADES = {"zone": "░", "blocked": "▓"}
+SHADE_NAMES = {"zone": "in a zone (e.g. an exclusion zone)", "blocked": "blocked"}
 ITEM_BRACKETS = {"card": ("[", "]"), "token": ("(", ")"), "coin": ("(", ")"), "die": ("⟨", "⟩"), "counter": ("", "")}
 
 #: Background colours for cell fills named by the scene palette.
@@ -238,9 +250,8 @@ def board_lines(scene: dict[str, Any]) -> list[Text]:
     if not cells and not edges:
         return []
     contents = _cell_contents(scene)
-    highlights: dict[str, str] = {}
-    for h in scene.get("highlights", []):
-        highlights.setdefault(h["at"], h.get("kind", "last"))
+    highlights = _highlight_kinds(scene)
+    targets = {t["at"] for t in scene.get("targets", [])}
 
     centres = [(float(c["center"][0]), float(c["center"][1])) for c in cells]
     d = _min_distance(centres) if len(centres) > 1 else math.inf
@@ -311,19 +322,19 @@ def board_lines(scene: dict[str, Any]) -> list[Text]:
             shown = next((q for q in ps if not q.get("face_down")), ps[0])
             fg = piece_colour(shown) or (_text_on(bg) if bg else None)
             style = Style(color=fg, bgcolor=bg, bold=True)
+        elif c.get("fill") in SHADES:  # an excluded or blocked cell: shaded, with or without colour
+            text = SHADES[c["fill"]] * slot
+            style = Style(color=_text_on(bg) if bg else "grey50", bgcolor=bg, dim=True)
         else:
             text = "·" if complete or not c.get("label") else _clip(c["label"], slot)
             style = Style(color=_text_on(bg) if bg else "grey50", bgcolor=bg, dim=not bg)
+        if c["id"] in targets:  # a place the mover may play (the browser marks it with a dot)
+            style += Style(underline=True, dim=False)
         start = p.col - half
         if bg:
             canvas.put(p.line, start, " " * slot, Style(bgcolor=bg))
         canvas.put(p.line, start + max(0, slot - len(text)) // 2, text, style)
-        kind = highlights.get(c["id"])
-        if kind:
-            left, right = HIGHLIGHT_MARKS.get(kind, HIGHLIGHT_MARKS["last"])
-            mark = Style(color="yellow", bold=True)
-            canvas.put(p.line, start - 1, left, mark)
-            canvas.put(p.line, start + slot, right, mark)
+        _mark(canvas, highlights.get(c["id"]), p.line, start - 1, start + slot)
     # Pieces standing on edges sit at the edge's midpoint.
     for e in edges:
         for piece in contents.get(e["id"], []):
@@ -336,6 +347,14 @@ def board_lines(scene: dict[str, Any]) -> list[Text]:
                 t,
                 Style(color=piece_colour(piece), bold=True),
             )
+    # Highlighted edges: marks either side of the midpoint (around a piece standing there).
+    for e in edges:
+        if e["id"] in highlights:
+            mx = (e["from"][0] + e["to"][0]) / 2
+            my = (e["from"][1] + e["to"][1]) / 2
+            w = max((len(piece_text(q)) for q in contents.get(e["id"], [])), default=1)
+            col = round((mx - x0) * sx) - w // 2
+            _mark(canvas, highlights[e["id"]], round((my - y0) * sy), col - 1, col + w)
 
     lines = canvas.lines()
     if not lines:
@@ -370,6 +389,41 @@ def board_lines(scene: dict[str, Any]) -> list[Text]:
     if cols:
         out.append(out[0].copy())
     return out
+
+
+def _highlight_kinds(scene: dict[str, Any]) -> dict[str, list[str]]:
+    """Each highlighted place's kinds, first the one that shows first (:data:`HIGHLIGHT_ORDER`)."""
+    out: dict[str, list[str]] = {}
+    for h in scene.get("highlights", []):
+        kind = h.get("kind", "last")
+        kinds = out.setdefault(h["at"], [])
+        if kind not in kinds:
+            kinds.append(kind)
+    rank = {k: i for i, k in enumerate(HIGHLIGHT_ORDER)}
+    for kinds in out.values():
+        kinds.sort(key=lambda k: rank.get(k, len(rank)))
+    return out
+
+
+def _mark(canvas: _Canvas, kinds: list[str] | None, line: int, left_col: int, right_col: int) -> None:
+    """Bracket a place by its highlights: the first kind's left mark, the last kind's right mark, in their colours."""
+    if not kinds:
+        return
+    first, last = kinds[0], kinds[-1]
+    left = HIGHLIGHT_MARKS.get(first, HIGHLIGHT_MARKS["hint"])[0]
+    right = HIGHLIGHT_MARKS.get(last, HIGHLIGHT_MARKS["hint"])[1]
+    canvas.put(line, left_col, left, Style(color=HIGHLIGHT_INK.get(first, "grey50"), bold=True))
+    canvas.put(line, right_col, right, Style(color=HIGHLIGHT_INK.get(last, "grey50"), bold=True))
+
+
+def shade_legend(scene: dict[str, Any]) -> Text | None:
+    """What the shaded cells on the board mean (only the shades it shows), or ``None``."""
+    used = {c.get("fill") for c in scene.get("cells", [])} & set(SHADES)
+    pieces = {p.get("at") for p in scene.get("pieces", [])}
+    used = {f for f in used if any(c.get("fill") == f and c["id"] not in pieces for c in scene.get("cells", []))}
+    if not used:
+        return None
+    return Text("   ".join(f"{SHADES[f]} {SHADE_NAMES[f]}" for f in SHADES if f in used), Style(dim=True))
 
 
 def _draw_edge(canvas: _Canvas, e: dict[str, Any], sx: float, sy: float, x0: float, y0: float) -> None:
@@ -542,6 +596,9 @@ def render_scene(
     if title:
         parts.append(Text(title, Style(bold=True, underline=True)))
     parts.extend(board_lines(scene))
+    legend = shade_legend(scene)
+    if legend is not None:
+        parts.append(legend)
     zones = zone_lines(scene)
     if zones:
         parts.append(Text(""))

@@ -259,7 +259,9 @@ def result_text(game: Game, returns: Sequence[float], names: Sequence[str], view
     >>> import boardlab
     >>> g = boardlab.make("blast-radius", board_side=5)
     >>> result_text(g, [1, -1], ["Ann", "Bo"], 0), result_text(g, [1, -1], ["Ann", "Bo"], 1)
-    ('You win!', 'Ann wins.')
+    ('You win!', 'You lose: Ann wins.')
+    >>> result_text(g, [1, -1], ["Ann", "Bo"])
+    'Ann wins.'
     >>> result_text(g, [0, 0], ["Ann", "Bo"]), result_text(g, [1, 1, -1], ["Ann", "Bo", "Cy"], 1)
     ('The game is a draw.', 'You win, with Ann!')
     """
@@ -274,7 +276,8 @@ def result_text(game: Game, returns: Sequence[float], names: Sequence[str], view
         others = [names[w] for w in winners if w != viewer]
         return "You win!" if not others else f"You win, with {', '.join(others)}!"
     won = [names[w] for w in winners]
-    return f"{' and '.join(won)} {'wins' if len(won) == 1 else 'win'}."
+    text = f"{' and '.join(won)} {'wins' if len(won) == 1 else 'win'}."
+    return f"You lose: {text}" if viewer is not None else text
 
 
 # -- undo -------------------------------------------------------------------

@@ -12,11 +12,12 @@ POST     /api/tables                           create a table (returns seat toke
 GET      /api/tables/{id}                      the view of the token's seat (or spectator)
 POST     /api/tables/{id}/moves                play ``{"action": n | "label": s, "revision": r}``
 POST     /api/tables/{id}/undo                 take back within the rules ``{"revision": r}``
+POST     /api/tables/{id}/rematch              a finished table's rematch, seats moved one place on
 GET      /api/tables/{id}/record               the game record (JSON) for download
 WS       /api/tables/{id}/ws                   live views, presence, moves
 GET      /api/geometry/{gid}                   board shapes referred to by views
 POST     /api/replays                          check a record, returns a replay id and summary
-GET      /api/replays/{rid}/{step}?seat=k      one replay frame
+GET      /api/replays/{rid}/{step}?seat=k      one replay frame (``reveal=true``: the whole record's log)
 =======  ====================================  =============================================
 
 Seat and spectator tokens travel in ``Authorization: Bearer <token>`` (on the
@@ -350,6 +351,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def replay_page() -> FileResponse:
         return page("replay.html")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        """Browsers ask for it on pages that name no icon (a JSON page, a document opened by hand)."""
+        return FileResponse(
+            WEB_DIR / "favicon.svg", media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"}
+        )
+
     @app.get("/rules/{game_id}", include_in_schema=False)
     async def rules_page(game_id: str) -> HTMLResponse:
         text = rules_markdown(game_id)
@@ -360,7 +368,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return HTMLResponse(
             "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
             "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-            f"<title>{title} · rules · boardlab</title><link rel='stylesheet' href='/static/style.css'></head>"
+            f"<title>{title} · rules · boardlab</title><link rel='icon' href='/static/favicon.svg' type='image/svg+xml'>"
+            "<link rel='stylesheet' href='/static/style.css'></head>"
             "<body class='rules-page'><header class='top'><a class='brand' href='/'>boardlab</a>"
             f"<span class='crumb'>{title} · rules</span></header><main class='rules'>{body}</main></body></html>"
         )
@@ -471,6 +480,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await platform.undo(table, seat, body.revision)
         return json_text(f'{{"ok":true,"revision":{table.revision},"view":{platform.view_json(table, seat)}}}')
 
+    @app.post("/api/tables/{table_id}/rematch")
+    async def post_rematch(
+        table_id: str, request: Request, authorization: str | None = Header(default=None)
+    ) -> Response:
+        """A finished table's rematch (the same one however often asked): its id, the asking seat's new seat and link.
+
+        Every page of the old table then finds ``rematch`` in its view, with its own seat's link only.
+        """
+        table, seat = await _table_and_seat(table_id, authorization)
+        if seat is not None and table.rematch is None:
+            platform.limits.table_created(_client(request))
+        r = await platform.rematch(table, seat)
+        base = str(request.base_url).rstrip("/")
+        return fast_json({**r, "url": base + r["link"]})
+
     @app.get("/api/tables/{table_id}/record")
     async def get_record(table_id: str, authorization: str | None = Header(default=None)) -> Response:
         table, _seat = await _table_and_seat(table_id, authorization)
@@ -503,8 +527,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return fast_json(replay.summary())
 
     @app.get("/api/replays/{rid}/{step}")
-    async def get_frame(rid: str, step: int, seat: int | None = Query(default=None)) -> Response:
-        return fast_json(replays.get(rid).frame(step, seat))
+    async def get_frame(
+        rid: str, step: int, seat: int | None = Query(default=None), reveal: bool = Query(default=False)
+    ) -> Response:
+        """One frame as ``seat`` saw it (none: a spectator); ``reveal=true``: the log of the whole record."""
+        return fast_json(replays.get(rid).frame(step, seat, reveal))
 
     # -- live updates ------------------------------------------------------------
     @app.websocket("/api/tables/{table_id}/ws")

@@ -62,6 +62,9 @@ class LiveTable:
     #: Bumped on every change that a view shows; ``view_cache[seat] = (stamp, json)``.
     stamp: int = 0
     view_cache: dict[int | None, tuple[int, str, str | None]] = field(default_factory=dict)
+    #: The rematch of this finished table, once someone asked for one (in memory only):
+    #: ``{"id": table id, "seats": {old seat: new seat}, "tokens": {new seat: token}, "spectator": token}``.
+    rematch: dict[str, Any] | None = None
 
     def touch(self) -> None:
         self.stamp += 1
@@ -96,6 +99,19 @@ class LiveTable:
         if hmac.compare_digest(self.spectator_hash, h):
             return None
         raise forbidden("this token does not belong to this table")
+
+    def rematch_for(self, seat: int | None) -> dict[str, Any] | None:
+        """Where ``seat`` (``None``: a spectator) plays this table's rematch: its id, the new seat and a link.
+
+        Only ``seat``'s own new token is in it (a spectator, or a seat that is an AI seat in the
+        rematch, gets the rematch's spectator link).
+        """
+        r = self.rematch
+        if r is None:
+            return None
+        new = r["seats"][seat] if seat is not None else None
+        token = r["tokens"].get(new) if new is not None else None
+        return {"table": r["id"], "seat": new, "link": f"/table/{r['id']}#t={token or r['spectator']}"}
 
     def human_seats(self) -> list[int]:
         return [s for s, spec in enumerate(self.seats) if spec["kind"] == "human"]

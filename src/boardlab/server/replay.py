@@ -4,7 +4,7 @@ A record is replayed once (every step checked by the engine) and kept in a
 small LRU cache under the SHA-256 of its canonical JSON; the viewer then asks
 for frames by that id. A frame is the scene at one step, seen by a chosen seat
 or by a spectator, with the move log up to that step as that viewer read it
-then (the core's per-viewer log; everything at the final step of a finished game).
+then (the core's per-viewer log, also at the end; the whole record's log when asked for).
 """
 
 from __future__ import annotations
@@ -66,7 +66,12 @@ class Replay:
             "result": outcome(final.returns()) if final.is_terminal() else None,
         }
 
-    def frame(self, step: int, seat: int | None) -> dict[str, Any]:
+    def frame(self, step: int, seat: int | None, reveal: bool = False) -> dict[str, Any]:
+        """The position after ``step`` steps as ``seat`` saw it (``None``: a spectator).
+
+        The log is what that viewer read then, even once the game is over (a spectator never
+        reads the cards dealt face down); ``reveal``: the whole record's log, every step in words.
+        """
         steps = self.steps
         if not 0 <= step <= steps:
             raise bad_request(f"step must lie between 0 and {steps}; got {step}")
@@ -101,7 +106,7 @@ class Replay:
             "seat": seat,
             "scene": scene,
             "banner": {"kind": "result" if cp == TERMINAL else "wait", "title": title, "detail": detail},
-            "log": self.log(step, seat, reveal=cp == TERMINAL),
+            "log": self.log(step, seat, reveal=reveal),
             "seats": [{"seat": s, "name": self.names[s], "colour": colours[s]} for s in range(n)],
             "terminal": cp == TERMINAL,
         }

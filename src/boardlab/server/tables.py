@@ -266,6 +266,38 @@ class Platform:
         self._kick(table)
         return table, tokens, spectator, host
 
+    async def rematch(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
+        """The rematch of a finished table: the same game, options, mode and seats, every seat moved one place on.
+
+        Asked by a seat (not a spectator) once the game is over; asking again gives the same
+        rematch. Every page connected to the old table is told where it is (``rematch`` in
+        its view, with that seat's own new link, never another seat's). Kept in memory only.
+        """
+        if seat is None:
+            raise forbidden("a spectator cannot ask for a rematch; a player can")
+        async with table.lock:
+            if not table.state.is_terminal():
+                raise conflict("not_finished", "A rematch can be asked for once the game is over.")
+            if table.rematch is None:
+                n = table.state.num_players
+                moved = {s: (s + 1) % n for s in range(n)}
+                specs: list[dict[str, Any]] = [{} for _ in range(n)]
+                for old, new in moved.items():
+                    spec = table.seats[old]
+                    specs[new] = {"kind": spec["kind"], "agent": spec.get("agent"), "name": _own_name(spec, old)}
+                new_table, tokens, spectator, _host = await self.create(
+                    table.game.id,
+                    dict(table.game.params),
+                    n,
+                    table.mode,
+                    specs,
+                    None,
+                    None,
+                )
+                table.rematch = {"id": new_table.id, "seats": moved, "tokens": tokens, "spectator": spectator}
+                self._broadcast(table)
+            return table.rematch_for(seat) or {}
+
     def _seat_specs(self, game: Game, n: int, mode: str, seats: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
         agents = server_agents()
         if seats is None:
@@ -531,7 +563,7 @@ class Platform:
         return driver_undo_point(table.state, seat, table.mode, table.human_seats())
 
     def can_undo(self, table: LiveTable, seat: int | None) -> bool:
-        if seat is not None and seat in table.pending:
+        if seat is not None and seat in table.pending and not table.state.is_terminal():
             return True
         return self.undo_point(table, seat) is not None
 
@@ -733,6 +765,13 @@ class Platform:
                 "playouts": MAX_PLAYOUTS,
             },
         }
+
+
+def _own_name(spec: dict[str, Any], seat: int) -> str | None:
+    """A seat's name if someone chose it; ``None`` for the name the server gave (it names the new seat afresh)."""
+    name = str(spec.get("name") or "")
+    given = f"Seat {seat}" if spec["kind"] == "human" else f"Seat {seat} ({spec.get('agent')} AI)"
+    return None if name == given else name
 
 
 def seed_allowed(game: Game, mode: str, seats: list[dict[str, Any]]) -> bool:

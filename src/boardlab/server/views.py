@@ -153,8 +153,10 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
     cp = state.current_player()
     terminal = cp == TERMINAL
     acting = to_act(table)
-    submitted_seats = sorted(table.pending)
-    mine_pending = table.pending.get(seat) if seat is not None else None
+    # once the game is over nobody is still choosing (a choice left pending shows nowhere)
+    pending = {} if terminal else table.pending
+    submitted_seats = sorted(pending)
+    mine_pending = pending.get(seat) if seat is not None else None
     if seat is not None and seat in acting:
         legal = state.legal_moves(seat)
         scene = state.game.scene(state.observation(seat), legal)
@@ -174,12 +176,13 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
             "present": spec["kind"] == "ai" or s in table.present,
             "thinking": s in table.thinking,
             "to_act": s in acting,
-            "submitted": s in table.pending,
+            "submitted": s in pending,
             "you": s == seat,
         }
         for s, spec in enumerate(table.seats)
     ]
     prompt = str(scene.get("prompt") or "")
+    rematch = table.rematch_for(seat) if terminal else None
     if terminal:
         names = [seat_name(table, s) for s in range(state.num_players)]
         banner = {"kind": "result", "title": result_text(table.game, state.returns(), names, seat), "detail": prompt}
@@ -231,4 +234,5 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
         "log": log_entries(table, seat),
         "record_available": terminal or table.game.perfect_information,
         "notes": list(table.notes[-5:]),
+        "rematch": rematch,
     }

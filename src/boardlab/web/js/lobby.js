@@ -175,6 +175,13 @@ async function init() {
     const titles = Object.fromEntries(data.games.map((g) => [g.id, g.title]));
     drawMyTables(titles);
     $("lobby").dataset.ready = "1";
+    // "New game" at the end of a table: /#new=<game> opens that game's new-table form
+    const m = /^#new=([^&]+)$/.exec(location.hash);
+    const wanted = m && data.games.find((g) => g.id === decodeURIComponent(m[1]));
+    if (wanted) {
+      history.replaceState(null, "", location.pathname);
+      openCreate(wanted);
+    }
   } catch (e) {
     $("games").textContent = `The games could not be loaded: ${e.message}`;
   }

@@ -8,31 +8,43 @@ const root = $("replay-root");
 let record = null;
 let summary = null;
 let step = 0;
-let seat = null;
+let seat = null; // the viewer whose knowledge is shown: a seat, null (a spectator) or "all" (the whole record)
 let timer = null;
 let loading = 0;
 
+// A record that cannot be replayed: said once, in the banner (no toast besides); the upload box comes back.
+function refuse(title, message) {
+  $("banner").classList.remove("hidden");
+  $("banner").dataset.kind = "wait";
+  $("banner-title").textContent = title;
+  $("banner-detail").textContent = message;
+  $("drop").classList.remove("hidden");
+  root.dataset.ready = "error";
+}
+
 async function load(rec) {
+  let s;
   try {
-    summary = await api("/api/replays", { method: "POST", body: { record: rec } });
+    s = await api("/api/replays", { method: "POST", body: { record: rec } });
   } catch (e) {
-    toast(e.message);
-    $("banner").classList.remove("hidden");
-    $("banner-title").textContent = "This record cannot be replayed";
-    $("banner-detail").textContent = e.message;
+    refuse("This record cannot be replayed", e.message);
     return;
   }
+  summary = s;
   record = rec;
   $("crumb").textContent = `${summary.title} · replay`;
   document.title = `${summary.title} · replay · boardlab`;
   const viewAs = $("view-as");
   viewAs.replaceChildren(el("option", { value: "" }, "Spectator"),
-    ...summary.seats.map((name, s) => el("option", { value: s }, name)));
+    ...summary.seats.map((name, s) => el("option", { value: s }, name)),
+    el("option", { value: "all" }, "Full record (every card)"));
+  if (typeof seat === "number" && seat >= summary.seats.length) seat = null;
+  viewAs.value = seat === null ? "" : String(seat);
   $("slider").max = String(summary.steps);
   for (const id of ["banner", "controls", "side"]) $(id).classList.remove("hidden");
-  $("drop").classList.add("compact");
+  $("drop").classList.add("hidden"); // out of the way: "Open another record" brings the file chooser back
   root.dataset.steps = String(summary.steps);
-  await show(summary.finished ? summary.steps : 0);
+  await show(0); // a replay starts at the start
 }
 
 async function show(k) {
@@ -41,7 +53,8 @@ async function show(k) {
   const ticket = ++loading;
   let frame;
   try {
-    frame = await api(`/api/replays/${summary.id}/${k}${seat === null ? "" : `?seat=${seat}`}`);
+    const query = seat === "all" ? "?reveal=true" : seat === null ? "" : `?seat=${seat}`;
+    frame = await api(`/api/replays/${summary.id}/${k}${query}`);
   } catch (e) {
     if (e.status === 404 && record) {
       summary = await api("/api/replays", { method: "POST", body: { record } });
@@ -80,7 +93,12 @@ $("prev").addEventListener("click", () => { stop(); show(step - 1); });
 $("next").addEventListener("click", () => { stop(); show(step + 1); });
 $("last").addEventListener("click", () => { stop(); show(summary ? summary.steps : 0); });
 $("slider").addEventListener("input", (e) => { stop(); show(Number(e.target.value)); });
-$("view-as").addEventListener("change", (e) => { seat = e.target.value === "" ? null : Number(e.target.value); show(step); });
+$("view-as").addEventListener("change", (e) => {
+  const v = e.target.value;
+  seat = v === "" ? null : v === "all" ? "all" : Number(v);
+  show(step);
+});
+$("open-other").addEventListener("click", () => $("file").click());
 $("play").addEventListener("click", () => {
   if (timer) { stop(); return; }
   if (summary && step >= summary.steps) show(0);
@@ -102,10 +120,11 @@ $("file").addEventListener("change", async (e) => {
   const f = e.target.files && e.target.files[0];
   if (!f) return;
   let rec;
+  e.target.value = ""; // the same file chosen again is a new choice
   try {
     rec = JSON.parse(await f.text());
   } catch {
-    toast("That file is not JSON.");
+    refuse("This file cannot be replayed", "That file is not JSON: a game record is a JSON file.");
     return;
   }
   stop();
@@ -116,8 +135,11 @@ async function init() {
   const params = new URLSearchParams(location.search);
   const tableId = params.get("table");
   if (!tableId) return;
+  // a token in the fragment (the table's public link carries one) works in any browser; else one this browser holds
+  const m = /(?:^|[#&])t=([^&]*)/.exec(location.hash);
+  const given = m ? decodeURIComponent(m[1]).split(",").filter(Boolean) : [];
   const saved = savedTables()[tableId] || {};
-  const token = (saved.tokens || [])[0];
+  const token = given[0] || (saved.tokens || [])[0];
   if (!token) {
     toast("This browser holds no link for that table; open a record file instead.");
     return;

@@ -186,10 +186,13 @@ function drawView() {
   const undo = $("undo");
   undo.disabled = !v.can_undo;
   undo.textContent = v.undo_label || "Undo";
+  undo.classList.toggle("hidden", v.terminal); // nothing to take back or withdraw once the game is over
   $("record").classList.toggle("hidden", !v.record_available);
   const replay = $("replay-link");
   replay.classList.toggle("hidden", !v.terminal);
-  replay.href = `/replay?table=${encodeURIComponent(tableId)}`;
+  // the replay opens in any browser from this link: it carries the public (spectator) token where this page has it
+  const pub = seatToken.get("spectator") || tokenOfLink((savedTables()[tableId] || {}).links?.spectator || "");
+  replay.href = `/replay?table=${encodeURIComponent(tableId)}${pub ? `#t=${encodeURIComponent(pub)}` : ""}`;
   const mover = v.seat !== null ? colour(v.seats[v.seat].colour, undefined) : undefined;
   const scene = expandScene(v.scene);
   renderScene(root, scene, { interactive: v.your_turn, onAction: play, legal: v.legal, moverColour: mover });
@@ -199,7 +202,76 @@ function drawView() {
   $("notes").replaceChildren(...(v.notes || []).map((n) => el("p", {}, n)));
   $("notes").classList.toggle("hidden", !(v.notes || []).length);
   drawInvite(v);
+  drawResult(v);
 }
+
+// -- the end of a game: a result panel in view, with Rematch, New game and Back to the lobby --------------
+let resultHidden = false; // the player hid the panel to look at the board (the "Result" button brings it back)
+
+function drawResult(v) {
+  const panel = $("result");
+  $("show-result").classList.toggle("hidden", !v.terminal || !resultHidden);
+  if (!v.terminal) {
+    panel.classList.add("hidden");
+    resultHidden = false;
+    return;
+  }
+  panel.classList.toggle("hidden", resultHidden);
+  $("result-title").textContent = v.banner.title;
+  $("result-how").textContent = v.banner.detail || "";
+  const winners = (v.result && v.result.winners) || [];
+  $("result-seats").replaceChildren(...v.seats.map((s) => el("li", { class: winners.includes(s.seat) ? "won" : "", "data-seat": s.seat },
+    el("span", { class: "swatch", style: { background: colour(s.colour, "#888") } }),
+    el("span", { class: "name" }, s.you ? `${s.name} (you)` : s.name),
+    winners.includes(s.seat) ? el("span", { class: "tag on" }, "winner") : "")));
+  const scores = (expandScene(v.scene).status || []).map((line) => el("li", {}, String(line)));
+  $("result-scores").replaceChildren(...scores);
+  $("result-scores").classList.toggle("hidden", !scores.length);
+  const button = $("rematch");
+  const player = mySeats.length > 0;
+  button.classList.toggle("hidden", !player && !v.rematch);
+  button.textContent = v.rematch ? (player ? "Play the rematch" : "Watch the rematch") : "Rematch";
+  const note = $("result-note");
+  note.textContent = v.rematch ? "A rematch is ready: the same game, everyone one seat on." : "";
+  note.classList.toggle("hidden", !v.rematch);
+  $("new-game").href = `/#new=${encodeURIComponent(v.table.game)}`;
+}
+
+function tokenOfLink(link) {
+  return decodeURIComponent(String(link).split("#t=")[1] || "");
+}
+
+async function rematch() {
+  if (!view || !view.terminal) return;
+  const button = $("rematch");
+  button.disabled = true;
+  try {
+    const held = mySeats.map((s) => seatToken.get(s)).filter(Boolean);
+    if (!held.length) {
+      if (view.rematch) location.href = view.rematch.link;
+      return;
+    }
+    // one request per seat this browser holds: each answers with that seat's own place in the rematch
+    let table = null;
+    const tokens = [];
+    for (const t of held) {
+      const r = await api(`/api/tables/${encodeURIComponent(tableId)}/rematch`, { method: "POST", token: t });
+      table = r.table;
+      const tok = tokenOfLink(r.link);
+      if (tok && !tokens.includes(tok)) tokens.push(tok);
+    }
+    saveTable(table, { game: view.table.game, mode: view.table.mode, created: Date.now(), rematch_of: tableId, tokens });
+    location.href = `/table/${encodeURIComponent(table)}#t=${tokens.map(encodeURIComponent).join(",")}`;
+  } catch (e) {
+    toast(e.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+$("rematch").addEventListener("click", rematch);
+$("result-close").addEventListener("click", () => { resultHidden = true; if (view) drawResult(view); $("show-result").focus(); });
+$("show-result").addEventListener("click", () => { resultHidden = false; if (view) drawResult(view); });
 
 // who is online changed: the server sends one flag per seat instead of a whole view
 function onPresence(present) {
