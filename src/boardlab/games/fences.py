@@ -224,6 +224,8 @@ class FencesGame(Game):
         "Which cards make a fence: the cards drawing the shortest closed loop through the new line (option "
         "fence_cards).",
         "A player who has a card to play but no legal place for it skips the turn and keeps the card.",
+        "When the card can both complete a fence of the player's and be laid without completing one, the player "
+        "is first asked which.",
         "A turn limit (turn_limit, 200 by default) ends a game that goes on as a draw; it is a safeguard, not a rule.",
     )
 
