@@ -1021,6 +1021,12 @@ def _scene(game: FencesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) 
     if obs["lay"] is not None and held is not None:
         side, turn = obs["lay"]
         s["zones"].append(sc.zone("chosen", "Laid like this", [_side_item(game, "chosen", held, side, turn)]))
+    if obs["table"]:  # the table in words, for players who cannot see the drawing's colours
+        laid = ", ".join(
+            f"{game.card_names[card]}{SIDES[side]} {TURNS[turn]} at {CELL_LABELS[y * TABLE + x]}"
+            for card, side, turn, x, y in obs["table"]
+        )
+        s["status"].append(f"on the table: {laid}")
     s["status"].append(f"turn {obs['turn']}; four cards in hand win")
     s["players"] = [
         sc.player(p, NAMES[p], detail=f"{len(obs['hands'][p])} cards in hand", colour=INKS[p])
