@@ -97,8 +97,11 @@ def test_the_deal_and_the_hands_are_open() -> None:
     assert s.hands == [tuple(range(7)), tuple(range(7, 14))] and s.current_player() == RED
     for viewer in (RED, BLUE, None):
         assert s.observation(viewer)["hands"] == [list(range(7)), list(range(7, 14))]
-    log = [e["text"] for e in s.move_log(BLUE)]
-    assert log[:2] == ["deals T1 to Red", "deals Q1 to Blue"]
+    assert [e["text"] for e in s.move_log(BLUE)] == ["The tiles were dealt, seven to each player."]
+    fresh = game().new_initial_state()
+    assert fresh.action_to_string(CHANCE, 0) == "deals T1 to Red"
+    fresh.apply_action(0)
+    assert fresh.action_to_string(CHANCE, 7) == "deals Q1 to Blue"
     assert game().game_type.information == Information.PERFECT
 
 

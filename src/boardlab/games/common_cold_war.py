@@ -125,6 +125,7 @@ class CommonColdWarGame(Game):
     game_type = GameType(chance=Chance.EXPLICIT)
     playing_time = "5 min"
     seat_names = NAMES
+    setup_text = "The tiles were dealt, seven to each player."
     inventions = (
         "The action symbols of the tiles are missing: the fourteen tiles of tile set default_v1 (Flip 31, "
         "Protection 10, Destroy 5, Return 5, Overtake 5 edges) are our design, kept as data so the real tiles can "
@@ -192,6 +193,7 @@ class CommonColdWarState(PhasedState):
         self.held = -1
         self.turn = 0  # the chosen quarter turns
         self.spots: dict[int, tuple[int, ...]] = {}  # quarter turns → legal top-left squares of the held tile
+        self.options: dict[int, dict[int, tuple[int, ...]]] = {}  # the same for each tile that fits (§4.2)
         self.plays = 0
         self.last: tuple[int, ...] = ()  # the tile last placed
         self.report = ""  # what the last placement did (§5), in words
@@ -234,70 +236,63 @@ class CommonColdWarState(PhasedState):
         return f"deals {self.game.names[action]} to {NAMES[(self.game.tiles - len(self.pool)) % 2]}"
 
     # -- the table -------------------------------------------------------------------------
-    def _fits(self, w: int, h: int, x: int, y: int) -> bool:
-        """§4.2: inside the play area, on no tile, sharing a full unit edge with a tile (or the first tile)."""
+    def _places(self) -> dict[tuple[int, int], tuple[int, ...]]:
+        """For each tile size lying one way (2 x 1, 1 x 2, 2 x 2), its legal top-left squares (§4.2)."""
         lo, hi = self.game.area
-        if x < lo or y < lo or x + w > hi or y + h > hi:
-            return False
-        cells = self.cells
-        squares = [(y + dy) * TABLE + x + dx for dy in range(h) for dx in range(w)]
-        if any(c in cells for c in squares):
-            return False
-        if not cells:
-            return (x, y) == ((lo + hi - w) // 2, (lo + hi - h) // 2)
-        for c in squares:
+        near = set()
+        for c in self.cells:
             cx, cy = c % TABLE, c // TABLE
             for dx, dy in STEPS:
-                nx, ny = cx + dx, cy + dy
-                if 0 <= nx < TABLE and 0 <= ny < TABLE and ny * TABLE + nx in cells:
-                    return True
-        return False
-
-    def _spots_of(self, tile: int) -> dict[int, tuple[int, ...]]:
-        """For each quarter turn of ``tile``, its legal top-left squares (§4.1, §4.2)."""
-        out: dict[int, tuple[int, ...]] = {}
-        lo, hi = self.game.area
-        size = self.game.sizes[tile]
-        by_size: dict[tuple[int, int], tuple[int, ...]] = {}
-        if self.cells:
-            near = set()
-            for c in self.cells:
-                cx, cy = c % TABLE, c // TABLE
-                for dx, dy in STEPS:
-                    near.add((cx + dx, cy + dy))
-        for q in range(4):
-            w, h = size_of(size, q)
-            if (w, h) not in by_size:
-                if not self.cells:
-                    cand = {((lo + hi - w) // 2, (lo + hi - h) // 2)}
-                else:
-                    cand = {(nx - dx, ny - dy) for nx, ny in near for dx in range(w) for dy in range(h)}
-                by_size[(w, h)] = tuple(sorted(y * TABLE + x for x, y in cand if self._fits(w, h, x, y)))
-            if by_size[(w, h)]:
-                out[q] = by_size[(w, h)]
+                near.add((cx + dx, cy + dy))
+        out = {}
+        for w, h in ((2, 1), (1, 2), (2, 2)):
+            if not self.cells:
+                cand = {((lo + hi - w) // 2, (lo + hi - h) // 2)}
+            else:
+                cand = {(nx - dx, ny - dy) for nx, ny in near for dx in range(w) for dy in range(h)}
+            # a candidate has a square next to a tile, so it touches one unless it lies on one
+            cells = self.cells
+            free = [
+                (x, y)
+                for x, y in cand
+                if lo <= x
+                and lo <= y
+                and x + w <= hi
+                and y + h <= hi
+                and not any((y + dy) * TABLE + x + dx in cells for dy in range(h) for dx in range(w))
+            ]
+            out[(w, h)] = tuple(sorted(y * TABLE + x for x, y in free))
         return out
+
+    def _spots_of(self, tile: int, places: dict[tuple[int, int], tuple[int, ...]]) -> dict[int, tuple[int, ...]]:
+        """For each quarter turn of ``tile``, its legal top-left squares (§4.1, §4.2)."""
+        size = self.game.sizes[tile]
+        return {q: places[size_of(size, q)] for q in range(4) if places[size_of(size, q)]}
 
     # -- §4: a turn ------------------------------------------------------------------------------
     def _start_turn(self, p: int) -> None:
         """§4.5: a player with no tiles is skipped; §6: the game ends when both hands are empty."""
-        self.held, self.spots = -1, {}
+        self.held, self.spots, self.options = -1, {}, {}
         if self.plays >= MAX_PLAYS:  # §6.3: the safety cap
             self.phase = OVER
             return
         for seat in (p, 1 - p):
             if self.hands[seat]:
                 self.to_move = seat
-                self.phase = PICK if any(self._spots_of(t) for t in self.hands[seat]) else DISCARD
+                places = self._places()
+                options = {t: self._spots_of(t, places) for t in self.hands[seat]}
+                self.options = {t: spots for t, spots in options.items() if spots}
+                self.phase = PICK if self.options else DISCARD
                 return
         self.phase = OVER
 
     def _pick_legal(self, player: int) -> list[int]:
         base = self.game.play_base
-        return [base + t for t in self.hands[player] if self._spots_of(t)]
+        return [base + t for t in sorted(self.options)]
 
     def _pick(self, action: int) -> None:
         self.held = action - self.game.play_base
-        self.spots = self._spots_of(self.held)
+        self.spots = self.options[self.held]
         self.phase = TURN
 
     def _pick_explain(self, player: int, action: int) -> str | None:
