@@ -664,6 +664,15 @@ def _scene(game: CommonColdWarGame, obs: dict[str, Any], legal: list[tuple[int, 
         )
     red, blue = obs["counts"]
     s["status"] = [f"on the table: Red {red}, Blue {blue}"]
+    if obs["table"]:  # the table in words, for players who cannot see the drawing's colours
+        s["status"].append(
+            "tiles: "
+            + ", ".join(
+                f"{game.names[t]} {NAMES[c].lower()} {''.join(sy)} at {CELL_LABELS[y * TABLE + x]}"
+                for t, c, x, y, _, _, sy in obs["table"]
+            )
+            + " (edges north, east, south, west)"
+        )
     if obs["report"]:
         s["status"].append(f"last tile: {obs['report']}")
     s["status"].append("edges: " + ", ".join(f"{k} {v}" for k, v in SYMBOLS.items()))
