@@ -148,13 +148,16 @@ class Picture(TypedDict):
 
     ``cells``: the filled squares ``[column, row]``; ``strokes``: polylines of
     ``[x, y]`` points in the same units (0…columns, 0…rows); ``colour``: their
-    colour (default: the item's colour).
+    colour (default: the item's colour); ``stroke_colours``: optionally one
+    colour per stroke, in order (a line drawing in several colours), overriding
+    ``colour`` for the strokes it covers.
     """
 
     grid: Annotated[list[int], Words(minItems=2, maxItems=2)]
     cells: NotRequired[list[Annotated[list[int], Words(minItems=2, maxItems=2)]]]
     strokes: NotRequired[list[Annotated[list[XY], Words(minItems=2)]]]
     colour: NotRequired[Colour]
+    stroke_colours: NotRequired[list[Colour]]
 
 
 class Item(TypedDict):
@@ -477,11 +480,14 @@ def picture(
     cells: Iterable[tuple[int, int]] = (),
     strokes: Iterable[Iterable[Point]] = (),
     colour: str | None = None,
+    stroke_colours: Iterable[str] | None = None,
 ) -> dict[str, Any]:
     """A :class:`Picture`: filled ``cells`` and/or ``strokes`` on a ``grid`` of ``(columns, rows)``.
 
     >>> picture((3, 2), cells=[(0, 0), (1, 0), (2, 0), (1, 1)])  # a T tetromino
     {'grid': [3, 2], 'cells': [[0, 0], [1, 0], [2, 0], [1, 1]]}
+    >>> picture((1, 1), strokes=[[(0, 0), (1, 0)], [(0, 1), (1, 1)]], stroke_colours=["#d04040", "seat1"])
+    {'grid': [1, 1], 'strokes': [[[0.0, 0.0], [1.0, 0.0]], [[0.0, 1.0], [1.0, 1.0]]], 'stroke_colours': ['#d04040', 'seat1']}
     """
     p: dict[str, Any] = {"grid": [int(grid[0]), int(grid[1])]}
     filled = [[int(c), int(r)] for c, r in cells]
@@ -492,6 +498,8 @@ def picture(
         p["strokes"] = lines
     if colour is not None:
         p["colour"] = colour
+    if stroke_colours is not None:
+        p["stroke_colours"] = list(stroke_colours)
     return p
 
 

@@ -592,7 +592,8 @@ function dieFace(it) {
   return fig;
 }
 
-// A picture (filled squares and strokes on a small grid) fitted, centred, into the box x, y, w, h.
+// A picture (filled squares and strokes on a small grid) fitted, centred, into the box x, y, w, h;
+// stroke_colours, when given, colours each stroke in turn.
 function drawPicture(parent, pic, x, y, w, h, ink) {
   const [cols, rows] = pic.grid || [1, 1];
   const s = Math.min(w / Math.max(1, cols), h / Math.max(1, rows));
@@ -603,8 +604,10 @@ function drawPicture(parent, pic, x, y, w, h, ink) {
   for (const [c, r] of pic.cells || []) {
     g.append(svg("rect", { x: ox + c * s + s * 0.06, y: oy + r * s + s * 0.06, width: s * 0.88, height: s * 0.88, rx: s * 0.12, fill, class: "picture-cell" }));
   }
-  for (const line of pic.strokes || []) {
-    g.append(svg("polyline", { points: pts(line.map(([px, py]) => [ox + px * s, oy + py * s])), fill: "none", stroke: fill, "stroke-width": Math.max(1.2, s * 0.16), "stroke-linecap": "round", "stroke-linejoin": "round", class: "picture-stroke" }));
+  const strokeColours = pic.stroke_colours || [];
+  for (const [k, line] of (pic.strokes || []).entries()) {
+    const ink_ = strokeColours[k] ? colour(strokeColours[k], fill) : fill;
+    g.append(svg("polyline", { points: pts(line.map(([px, py]) => [ox + px * s, oy + py * s])), fill: "none", stroke: ink_, "stroke-width": Math.max(1.2, s * 0.16), "stroke-linecap": "round", "stroke-linejoin": "round", class: "picture-stroke" }));
   }
   parent.append(g);
 }

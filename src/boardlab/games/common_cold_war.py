@@ -1,0 +1,684 @@
+"""Common Cold War: lay virus and antibody tiles; the symbols on their edges flip, destroy, return and overtake.
+
+Rules: ``docs/rules/common-cold-war.md``; clause numbers are cited as ``§n``.
+
+The tiles are data (``data/common-cold-war.json``): the designer's action
+symbols are missing, so the default set ``default_v1`` is ours, and a designer
+can add the real tiles there as another value of the option ``tileset``.
+
+Seat 0 is Red (the cold virus), seat 1 Blue (the antibodies). A turn is a
+short sequence of decisions by the same seat (§4), each a legal action on its own:
+
+* ``play T3`` (segment ``play``): the tile from the hand;
+* ``no turn`` / ``a quarter turn right`` / … (segment ``turn``): how it is turned (§4.1);
+* ``place at e7`` (segment ``place``: a square of the table): where its top-left square goes (§4.2);
+* ``discard T3`` (segment ``discard``): only when no tile of the hand fits anywhere (§4.4).
+
+Chance outcomes are tile numbers, dealt one at a time, Red first (§3). All
+fourteen tiles are dealt, so each player knows the other hand by elimination;
+the game therefore shows every hand to everyone (§3.2): perfect information
+with explicit chance.
+
+A tile on the table keeps its symbols as seen on the table, in the order
+north, east, south, west. When a tile is placed, the resolution (§5) is a
+pure function of the table: a queue of actors, each acting once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+from ..core import scene as sc
+from ..core.actions import ActionSpace, Segment
+from ..core.constants import CHANCE, TERMINAL
+from ..core.game import Game, win_loss
+from ..core.gametype import Chance, GameType
+from ..core.hidden import Seen
+from ..core.options import Option
+from ..core.phases import Phase, PhasedState, phase_table
+
+DATA = Path(__file__).with_name("data") / "common-cold-war.json"
+NAMES = ("Red", "Blue")
+ROLES = ("the virus", "the antibodies")
+SYMBOLS = {"F": "flip", "D": "destroy", "R": "return", "P": "protection", "O": "overtake"}
+#: Symbol inks in pictures and on the table.
+INKS = {"F": "#E69F00", "D": "#1f1d1a", "R": "#CC79A7", "P": "#56B4E9", "O": "#009E73"}
+SIDE_NAMES = ("north", "east", "south", "west")
+TURNS = ("no turn", "a quarter turn right", "a half turn", "a quarter turn left")
+#: The table: TABLE x TABLE unit squares (§4.2); the option board = 10x10 uses the middle 10 x 10.
+TABLE = 24
+COLUMNS = "abcdefghijklmnopqrstuvwx"
+CELL_LABELS = tuple(f"{COLUMNS[i % TABLE]}{i // TABLE + 1}" for i in range(TABLE * TABLE))
+#: Unit steps to the north, east, south and west (y grows downward).
+STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))
+MARGIN = 3
+#: Safety cap, not a rule (§6.3): placements and discards in all.
+MAX_PLAYS = 80
+#: Effect order (§5.3).
+PRIORITY = ("D", "R", "F", "O")
+
+DEAL, PICK, TURN, PLACE, DISCARD, OVER = "deal", "pick", "turn", "place", "discard", "over"
+
+
+def _load(name: str) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...], tuple[str, ...]]:
+    """Tile names, sizes (columns, rows, lying flat) and edge symbols (N, E, S, W) of tile set ``name`` (§1)."""
+    data = json.loads(DATA.read_text())
+    tiles = data["tilesets"][name]["tiles"]
+    names = tuple(str(t["name"]) for t in tiles)
+    sizes = tuple((int(t["size"][0]), int(t["size"][1])) for t in tiles)
+    edges = tuple(str(t["edges"]) for t in tiles)
+    for n, size, e in zip(names, sizes, edges, strict=True):
+        if size not in ((2, 1), (2, 2)) or len(e) != 4 or any(c not in SYMBOLS for c in e):
+            raise ValueError(f"tile {n}: a tile is 2 x 1 or 2 x 2 with four edge symbols from {''.join(SYMBOLS)}")
+    return names, sizes, edges
+
+
+def turned(edges: str, q: int) -> str:
+    """The symbols (N, E, S, W) of a tile turned ``q`` quarter turns clockwise (§4.1)."""
+    return "".join(edges[(d - q) % 4] for d in range(4))
+
+
+def size_of(size: tuple[int, int], q: int) -> tuple[int, int]:
+    return size if q % 2 == 0 else (size[1], size[0])
+
+
+def mirrored(edges: str, w: int, h: int) -> str:
+    """A tile flipped over about its long axis (a 2 x 2 about its east-west axis): the long sides swap (§5.4)."""
+    n, e, s, wst = edges
+    return f"{n}{wst}{s}{e}" if h > w else f"{s}{e}{n}{wst}"
+
+
+class CommonColdWarGame(Game):
+    id = "common-cold-war"
+    title = "Common Cold War"
+    summary = "Lay virus and antibody tiles; their edge symbols flip, destroy, return and take over their neighbours."
+    min_players = 2
+    max_players = 2
+    options = (
+        Option(
+            "tileset",
+            str,
+            "default_v1",
+            ("default_v1",),
+            "The action symbols of the fourteen tiles (§1): default_v1 is our design, the designer's being missing.",
+        ),
+        Option(
+            "board",
+            str,
+            "unbounded",
+            ("unbounded", "10x10"),
+            "Where tiles may go (§4.2): anywhere (a 24 x 24 table) or inside the 10 x 10 handkerchief.",
+        ),
+        Option(
+            "flip",
+            str,
+            "colour_only",
+            ("colour_only", "mirror"),
+            "What a flip does to the symbols (§5.4): nothing, or the tile is turned over so its long sides swap.",
+        ),
+    )
+    rules_version = "1"
+    mechanics = ("tile laying", "hidden hands", "chain reactions")
+    game_type = GameType(chance=Chance.EXPLICIT)
+    playing_time = "5 min"
+    seat_names = NAMES
+    setup_text = "The tiles were dealt, seven to each player."
+    inventions = (
+        "The action symbols of the tiles are missing: the fourteen tiles of tile set default_v1 (Flip 31, "
+        "Protection 10, Destroy 5, Return 5, Overtake 5 edges) are our design, kept as data so the real tiles can "
+        "be added.",
+        "Resolution: the placed tile acts on each tile it touches, through the edge it touches; a touched edge "
+        "showing Protection shields its tile; effects go Destroy, Return, Flip, then Overtake; each tile acts at "
+        "most once per placement.",
+        "A flip changes only the colour; the symbols stay where they are (option flip = mirror turns the tile over).",
+        "Both players place their own colour up.",
+        "Hands are open: every tile is dealt, so each player knows the other's hand by elimination, and the game "
+        "shows both hands to everyone.",
+        "A player with no tiles is skipped; the game ends when both hands are empty.",
+        "The table is a square of 24 x 24 unit squares, the first tile in its middle (option board = 10x10 for the "
+        "handkerchief).",
+        "A safety cap of 80 plays ends a game that goes on, scored as it stands; it is a safeguard, not a rule.",
+    )
+
+    def _setup(self) -> None:
+        self.names, self.sizes, self.edges = _load(self.params["tileset"])
+        self.tiles = len(self.names)
+        if self.params["board"] == "10x10":
+            lo = (TABLE - 10) // 2
+            self.area = (lo, lo + 10)
+        else:
+            self.area = (0, TABLE)
+        self.action_space = ActionSpace(
+            Segment("play", (("tile", self.names),), "play {tile}"),
+            Segment("turn", (("turn", TURNS),), "{turn}"),
+            Segment("place", (("square", CELL_LABELS),), "place at {square}"),
+            Segment("discard", (("tile", self.names),), "discard {tile}"),
+        )
+        space = self.action_space
+        self.play_base = space.offset("play")
+        self.turn_base = space.offset("turn")
+        self.place_base = space.offset("place")
+        self.discard_base = space.offset("discard")
+
+    def max_chance_outcomes(self) -> int:
+        return self.tiles
+
+    def max_game_length(self) -> int:
+        # §3: one deal per tile; §6.3: at most MAX_PLAYS plays of at most 3 decisions.
+        return self.tiles + 3 * MAX_PLAYS + 1
+
+    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+        return _scene(self, observation, legal)
+
+
+#: A tile on the table: (colour face up: 0 red, 1 blue; x, y of its top-left square; width, height; symbols N E S W).
+Laid = tuple[int, int, int, int, int, str]
+
+
+class CommonColdWarState(PhasedState):
+    game: CommonColdWarGame
+    copied = ("hands", "table", "cells")
+
+    def __init__(self, game: CommonColdWarGame, num_players: int) -> None:
+        super().__init__(game, num_players)
+        self.pool: tuple[int, ...] = tuple(range(game.tiles))  # §3.1: not dealt yet
+        self.hands: list[tuple[int, ...]] = [(), ()]
+        self.table: dict[int, Laid] = {}
+        self.cells: dict[int, int] = {}  # square → tile
+        self.phase = DEAL
+        self.to_move = 0
+        self.held = -1
+        self.turn = 0  # the chosen quarter turns
+        self.spots: dict[int, tuple[int, ...]] = {}  # quarter turns → legal top-left squares of the held tile
+        self.options: dict[int, dict[int, tuple[int, ...]]] = {}  # the same for each tile that fits (§4.2)
+        self.plays = 0
+        self.last: tuple[int, ...] = ()  # the tile last placed
+        self.report = ""  # what the last placement did (§5), in words
+        self.discarded: tuple[int, ...] = ()
+
+    # -- turn order and result (§4.5, §6) -----------------------------------------------
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase == DEAL:
+            return CHANCE
+        return TERMINAL if phase == OVER else self.to_move
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def counts(self) -> list[int]:
+        """Tiles on the table showing each colour (§6.1)."""
+        red = sum(1 for t in self.table.values() if t[0] == 0)
+        return [red, len(self.table) - red]
+
+    def returns(self) -> list[float]:
+        if self.phase != OVER:
+            return [0.0, 0.0]
+        red, blue = self.counts()
+        return win_loss(0 if red > blue else 1 if blue > red else None)
+
+    # -- §3: the deal --------------------------------------------------------------------
+    def _deal_outcomes(self) -> list[tuple[int, float]]:
+        pr = 1 / len(self.pool)
+        return [(t, pr) for t in self.pool]
+
+    def _deal(self, action: int) -> None:
+        seat = (self.game.tiles - len(self.pool)) % 2  # Red, Blue, Red, …
+        self.pool = tuple(t for t in self.pool if t != action)
+        self.hands[seat] = tuple(sorted((*self.hands[seat], action)))
+        if not self.pool:
+            self._start_turn(0)
+
+    def _deal_label(self, player: int, action: int) -> str:
+        return f"deals {self.game.names[action]} to {NAMES[(self.game.tiles - len(self.pool)) % 2]}"
+
+    # -- the table -------------------------------------------------------------------------
+    def _places(self) -> dict[tuple[int, int], tuple[int, ...]]:
+        """For each tile size lying one way (2 x 1, 1 x 2, 2 x 2), its legal top-left squares (§4.2)."""
+        lo, hi = self.game.area
+        near = set()
+        for c in self.cells:
+            cx, cy = c % TABLE, c // TABLE
+            for dx, dy in STEPS:
+                near.add((cx + dx, cy + dy))
+        out = {}
+        for w, h in ((2, 1), (1, 2), (2, 2)):
+            if not self.cells:
+                cand = {((lo + hi - w) // 2, (lo + hi - h) // 2)}
+            else:
+                cand = {(nx - dx, ny - dy) for nx, ny in near for dx in range(w) for dy in range(h)}
+            # a candidate has a square next to a tile, so it touches one unless it lies on one
+            cells = self.cells
+            free = [
+                (x, y)
+                for x, y in cand
+                if lo <= x
+                and lo <= y
+                and x + w <= hi
+                and y + h <= hi
+                and not any((y + dy) * TABLE + x + dx in cells for dy in range(h) for dx in range(w))
+            ]
+            out[(w, h)] = tuple(sorted(y * TABLE + x for x, y in free))
+        return out
+
+    def _spots_of(self, tile: int, places: dict[tuple[int, int], tuple[int, ...]]) -> dict[int, tuple[int, ...]]:
+        """For each quarter turn of ``tile``, its legal top-left squares (§4.1, §4.2)."""
+        size = self.game.sizes[tile]
+        return {q: places[size_of(size, q)] for q in range(4) if places[size_of(size, q)]}
+
+    # -- §4: a turn ------------------------------------------------------------------------------
+    def _start_turn(self, p: int) -> None:
+        """§4.5: a player with no tiles is skipped; §6: the game ends when both hands are empty."""
+        self.held, self.spots, self.options = -1, {}, {}
+        if self.plays >= MAX_PLAYS:  # §6.3: the safety cap
+            self.phase = OVER
+            return
+        for seat in (p, 1 - p):
+            if self.hands[seat]:
+                self.to_move = seat
+                places = self._places()
+                options = {t: self._spots_of(t, places) for t in self.hands[seat]}
+                self.options = {t: spots for t, spots in options.items() if spots}
+                self.phase = PICK if self.options else DISCARD
+                return
+        self.phase = OVER
+
+    def _pick_legal(self, player: int) -> list[int]:
+        base = self.game.play_base
+        return [base + t for t in sorted(self.options)]
+
+    def _pick(self, action: int) -> None:
+        self.held = action - self.game.play_base
+        self.spots = self.options[self.held]
+        self.phase = TURN
+
+    def _pick_explain(self, player: int, action: int) -> str | None:
+        game = self.game
+        if not game.play_base <= action < game.play_base + game.tiles:
+            return "first choose a tile from your hand to play (§4)"
+        tile = action - game.play_base
+        if tile not in self.hands[player]:
+            return f"{game.names[tile]} is not in your hand (§4)"
+        return f"{game.names[tile]} fits nowhere on the table (§4.2)"
+
+    def _turn_legal(self, player: int) -> list[int]:
+        return [self.game.turn_base + q for q in sorted(self.spots)]
+
+    def _turn(self, action: int) -> None:
+        self.turn = action - self.game.turn_base
+        self.phase = PLACE
+
+    def _turn_explain(self, player: int, action: int) -> str | None:
+        if not self.game.turn_base <= action < self.game.turn_base + 4:
+            return f"first choose how {self.game.names[self.held]} is turned (§4.1)"
+        return "turned that way the tile fits nowhere (§4.2)"
+
+    def _place_legal(self, player: int) -> list[int]:
+        return [self.game.place_base + c for c in self.spots[self.turn]]
+
+    def _place(self, action: int) -> None:
+        game = self.game
+        square = action - game.place_base
+        tile, q, p = self.held, self.turn, self.to_move
+        w, h = size_of(game.sizes[tile], q)
+        x, y = square % TABLE, square // TABLE
+        self.hands[p] = tuple(t for t in self.hands[p] if t != tile)
+        self._lay(tile, (p, x, y, w, h, turned(game.edges[tile], q)))  # §4.3: own colour up
+        self.report = self._resolve(tile)
+        self.last = (tile,)
+        self.plays += 1
+        self._start_turn(1 - p)
+
+    def _place_explain(self, player: int, action: int) -> str | None:
+        game = self.game
+        if not game.place_base <= action < game.place_base + TABLE * TABLE:
+            return "first choose the square for the tile's top-left corner (§4.2)"
+        square = action - game.place_base
+        w, h = size_of(game.sizes[self.held], self.turn)
+        x, y = square % TABLE, square // TABLE
+        lo, hi = game.area
+        if x < lo or y < lo or x + w > hi or y + h > hi:
+            return "the tile would leave the play area (§4.2)"
+        if any((y + dy) * TABLE + x + dx in self.cells for dy in range(h) for dx in range(w)):
+            return "tiles may not lie on one another (§4.2)"
+        if not self.cells:
+            return "the first tile goes in the middle of the table (§4.2)"
+        return "the tile must share a full unit edge with a tile on the table (§4.2)"
+
+    def _place_seen(self, actor: int, entry: Any) -> Seen:
+        after = self.clone()
+        after._apply(entry)
+        label = self._action_to_string(actor, entry)
+        return Seen(f"{label}: {after.report}" if after.report else label)
+
+    def _discard_legal(self, player: int) -> list[int]:
+        base = self.game.discard_base
+        return [base + t for t in self.hands[player]]
+
+    def _discard(self, action: int) -> None:
+        tile = action - self.game.discard_base
+        p = self.to_move
+        self.hands[p] = tuple(t for t in self.hands[p] if t != tile)
+        self.discarded = (*self.discarded, tile)
+        self.report = ""
+        self.last = ()
+        self.plays += 1
+        self._start_turn(1 - p)
+
+    def _discard_explain(self, player: int, action: int) -> str | None:
+        if self.game.discard_base <= action < self.game.discard_base + self.game.tiles:
+            return "you can discard only a tile in your hand (§4.4)"
+        return "none of your tiles fits anywhere, so you must discard one (§4.4)"
+
+    # -- §5: the resolution -----------------------------------------------------------------------
+    def _lay(self, tile: int, laid: Laid) -> None:
+        self.table[tile] = laid
+        _, x, y, w, h, _ = laid
+        for dy in range(h):
+            for dx in range(w):
+                self.cells[(y + dy) * TABLE + x + dx] = tile
+
+    def _remove(self, tile: int) -> None:
+        _, x, y, w, h, _ = self.table.pop(tile)
+        for dy in range(h):
+            for dx in range(w):
+                del self.cells[(y + dy) * TABLE + x + dx]
+
+    def touching(self, tile: int) -> list[tuple[int, int]]:
+        """(side of ``tile``, neighbour) for every tile touching ``tile`` along a unit edge, in side order."""
+        _, x, y, w, h, _ = self.table[tile]
+        out: list[tuple[int, int]] = []
+        for side, squares in enumerate(
+            (
+                [(x + i, y - 1) for i in range(w)],
+                [(x + w, y + j) for j in range(h)],
+                [(x + i, y + h) for i in range(w)],
+                [(x - 1, y + j) for j in range(h)],
+            )
+        ):
+            seen: list[int] = []
+            for sx, sy in squares:
+                t = self.cells.get(sy * TABLE + sx) if 0 <= sx < TABLE and 0 <= sy < TABLE else None
+                if t is not None and t not in seen:
+                    seen.append(t)
+            out += [(side, t) for t in seen]
+        return out
+
+    def _resolve(self, placed: int) -> str:
+        """§5: the placed tile acts, then every tile it overtakes, in order; returns what happened, in words."""
+        game = self.game
+        names = game.names
+        mirror = game.params["flip"] == "mirror"
+        queue = deque([placed])
+        acted = {placed}
+        words: list[str] = []
+        while queue:
+            actor = queue.popleft()
+            if actor not in self.table:  # §5.5: removed before its turn to act
+                continue
+            symbols = self.table[actor][5]
+            received: dict[int, set[str]] = {}
+            for side, t in self.touching(actor):
+                sym = symbols[side]
+                if sym == "P" or self.table[t][5][(side + 2) % 4] == "P":  # §5.2: Protection shields
+                    continue
+                received.setdefault(t, set()).add(sym)  # §5.3: each effect at most once per actor
+            for t, effects in received.items():
+                if t not in self.table:
+                    continue
+                if "D" in effects:  # §5.3: Destroy first
+                    self._remove(t)
+                    words.append(f"{names[actor]} destroys {names[t]}")
+                    continue
+                if "R" in effects:
+                    colour = self.table[t][0]
+                    self._remove(t)
+                    self.hands[colour] = tuple(sorted((*self.hands[colour], t)))
+                    words.append(f"{names[actor]} returns {names[t]} to {NAMES[colour]}")
+                    continue
+                if "F" in effects:
+                    c, x, y, w, h, sy = self.table[t]
+                    self.table[t] = (1 - c, x, y, w, h, mirrored(sy, w, h) if mirror else sy)
+                    words.append(f"{names[actor]} flips {names[t]} to {NAMES[1 - c]}")
+                if "O" in effects and t not in acted:  # §5.5: each tile acts at most once
+                    acted.add(t)
+                    queue.append(t)
+                    words.append(f"{names[actor]} overtakes {names[t]}")
+        return "; ".join(words)
+
+    # -- views --------------------------------------------------------------------------------------
+    def observation(self, player: int | None = None) -> dict[str, Any]:
+        over = self.phase == OVER
+        return {
+            "viewer": player,
+            "phase": self.phase,
+            "to_move": self.current_player(),
+            "hands": [list(h) for h in self.hands],  # §3.2: open
+            "hand_sizes": [len(h) for h in self.hands],
+            "table": [[t, *self.table[t][:5], self.table[t][5]] for t in sorted(self.table)],
+            "held": self.held if self.phase in (TURN, PLACE) else None,
+            "turn": self.turn if self.phase == PLACE else None,
+            "last": list(self.last),
+            "report": self.report,
+            "discarded": list(self.discarded),
+            "counts": self.counts(),
+            "plays": self.plays,
+            "capped": over and self.plays >= MAX_PLAYS and any(self.hands),
+        }
+
+
+def _mover(s: CommonColdWarState) -> int:
+    return s.to_move
+
+
+def _prompt(game: CommonColdWarGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
+    phase = obs["phase"]
+    if phase == OVER:
+        red, blue = obs["counts"]
+        if red == blue:
+            return f"Draw: {red} tiles each."
+        w = 0 if red > blue else 1
+        return f"{NAMES[w]} ({ROLES[w]}) wins, {max(red, blue)} tiles to {min(red, blue)}."
+    if phase == DEAL:
+        return "The tiles are being dealt."
+    who = NAMES[obs["to_move"]]
+    if not legal:
+        return f"{who} to play."
+    if phase == PICK:
+        return "Choose a tile from your hand to play."
+    if phase == TURN:
+        return f"Choose how {game.names[obs['held']]} is turned."
+    if phase == PLACE:
+        return "Click the square for the tile's top-left corner; it must touch a tile on the table."
+    return "None of your tiles fits anywhere: discard one."
+
+
+CommonColdWarState.phases = phase_table(
+    Phase(
+        DEAL,
+        CHANCE,
+        outcomes=CommonColdWarState._deal_outcomes,
+        apply=CommonColdWarState._deal,
+        label=CommonColdWarState._deal_label,
+        prompt=_prompt,
+    ),
+    Phase(
+        PICK,
+        _mover,
+        legal=CommonColdWarState._pick_legal,
+        apply=CommonColdWarState._pick,
+        explain=CommonColdWarState._pick_explain,
+        prompt=_prompt,
+    ),
+    Phase(
+        TURN,
+        _mover,
+        legal=CommonColdWarState._turn_legal,
+        apply=CommonColdWarState._turn,
+        explain=CommonColdWarState._turn_explain,
+        prompt=_prompt,
+    ),
+    Phase(
+        PLACE,
+        _mover,
+        legal=CommonColdWarState._place_legal,
+        apply=CommonColdWarState._place,
+        explain=CommonColdWarState._place_explain,
+        seen=CommonColdWarState._place_seen,
+        prompt=_prompt,
+    ),
+    Phase(
+        DISCARD,
+        _mover,
+        legal=CommonColdWarState._discard_legal,
+        apply=CommonColdWarState._discard,
+        explain=CommonColdWarState._discard_explain,
+        prompt=_prompt,
+    ),
+    Phase(OVER, TERMINAL, prompt=_prompt),
+)
+
+
+# -- the scene ---------------------------------------------------------------------------------------
+
+
+def tile_picture(w: int, h: int, symbols: str, colour: str) -> dict[str, Any]:
+    """A tile as a picture: its squares in its colour, and each edge drawn in its symbol's ink (§1)."""
+    edges = (
+        [(0.15, 0.12), (w - 0.15, 0.12)],
+        [(w - 0.12, 0.15), (w - 0.12, h - 0.15)],
+        [(0.15, h - 0.12), (w - 0.15, h - 0.12)],
+        [(0.12, 0.15), (0.12, h - 0.15)],
+    )
+    return sc.picture(
+        (w, h),
+        cells=[(c, r) for r in range(h) for c in range(w)],
+        strokes=edges,
+        colour=colour,
+        stroke_colours=[INKS[s] for s in symbols],
+    )
+
+
+def _symbols_text(symbols: str) -> str:
+    return ", ".join(f"{SIDE_NAMES[d]} {SYMBOLS[s]}" for d, s in enumerate(symbols))
+
+
+def _tile_item(game: CommonColdWarGame, id: str, tile: int, colour: str, q: int = 0) -> dict[str, Any]:
+    w, h = size_of(game.sizes[tile], q)
+    symbols = turned(game.edges[tile], q)
+    label = game.names[tile] if q == 0 else f"{game.names[tile]}, {TURNS[q]}"
+    return sc.item(
+        id,
+        label,
+        detail=_symbols_text(symbols),
+        value=game.names[tile],
+        picture=tile_picture(w, h, symbols, colour),
+    )
+
+
+def _window(game: CommonColdWarGame, obs: dict[str, Any]) -> tuple[int, int, int, int]:
+    lo, hi = game.area
+    if game.params["board"] == "10x10":
+        return lo, lo, hi, hi
+    if not obs["table"]:
+        mid = TABLE // 2
+        return mid - 4, mid - 4, mid + 4, mid + 4
+    xs = [t[2] for t in obs["table"]] + [t[2] + t[4] for t in obs["table"]]
+    ys = [t[3] for t in obs["table"]] + [t[3] + t[5] for t in obs["table"]]
+    return (
+        max(0, min(xs) - MARGIN),
+        max(0, min(ys) - MARGIN),
+        min(TABLE, max(xs) + MARGIN),
+        min(TABLE, max(ys) + MARGIN),
+    )
+
+
+def _scene(game: CommonColdWarGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+    x0, y0, x1, y1 = _window(game, obs)
+    s = sc.new_scene(_prompt(game, obs, legal), (x0 - 0.2, y0 - 0.2, x1 - x0 + 0.4, y1 - y0 + 0.4))
+    owner: dict[int, int] = {}
+    for tile, _, x, y, w, h, _ in obs["table"]:
+        for dy in range(h):
+            for dx in range(w):
+                owner[(y + dy) * TABLE + x + dx] = tile
+    colour_of = {t[0]: t[1] for t in obs["table"]}
+    for yy in range(y0, y1):
+        for xx in range(x0, x1):
+            i = yy * TABLE + xx
+            poly = [(xx, yy), (xx + 1, yy), (xx + 1, yy + 1), (xx, yy + 1)]
+            fill = f"seat{colour_of[owner[i]]}" if i in owner else None
+            s["cells"].append(sc.cell(CELL_LABELS[i], (xx + 0.5, yy + 0.5), poly, label=CELL_LABELS[i], fill=fill))
+    for tile, colour, x, y, w, h, symbols in obs["table"]:  # each edge in its symbol's ink, with its letter
+        corners = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+        inset = ((0, 0.1), (-0.1, 0), (0, -0.1), (0.1, 0))
+        for d in range(4):
+            (ax, ay), (bx, by) = corners[d], corners[(d + 1) % 4]
+            ix, iy = inset[d]
+            a, b = (ax + ix, ay + iy), (bx + ix, by + iy)
+            eid = f"{game.names[tile]}-{SIDE_NAMES[d]}"
+            s["edges"].append(sc.edge(eid, a, b, owner=colour, stroke=INKS[symbols[d]], kind="symbol"))
+            s["pieces"].append(sc.piece(eid, None, "symbol", label=symbols[d], shape="square"))
+        s["pieces"].append(sc.piece(CELL_LABELS[y * TABLE + x], colour, "tile", label=game.names[tile]))
+    for tile in obs["last"]:
+        if tile in colour_of:
+            for i, t in owner.items():
+                if t == tile:
+                    s["highlights"].append({"at": CELL_LABELS[i], "kind": "last"})
+    viewer = obs["viewer"]
+    for p in (0, 1):
+        items = [_tile_item(game, f"hand{p}-{game.names[t]}", t, f"seat{p}") for t in obs["hands"][p]]
+        title = "Your tiles" if p == viewer else f"{NAMES[p]}'s tiles ({ROLES[p]})"
+        s["zones"].append(sc.zone(f"hand{p}", f"{title}: {obs['hand_sizes'][p]}", items, owner=p))
+    held = obs["held"]
+    ways = []
+    for a, label in legal:
+        segment, idx = game.action_space.decode(a)
+        if segment in ("play", "discard"):
+            s["targets"].append({"at": f"hand{obs['to_move']}-{game.names[idx[0]]}", "action": a, "label": label})
+        elif segment == "turn":
+            ways.append(_tile_item(game, f"turn{idx[0]}", held, f"seat{obs['to_move']}", idx[0]))
+            s["targets"].append({"at": f"turn{idx[0]}", "action": a, "label": label})
+        elif segment == "place":
+            s["targets"].append({"at": CELL_LABELS[idx[0]], "action": a, "label": label})
+    if held is not None:
+        if ways:
+            s["zones"].append(sc.zone("turns", f"Ways to turn {game.names[held]}", ways))
+        elif obs["turn"] is not None:
+            s["zones"].append(
+                sc.zone(
+                    "chosen",
+                    "Turned like this",
+                    [_tile_item(game, "chosen", held, f"seat{obs['to_move']}", obs["turn"])],
+                )
+            )
+    if obs["discarded"]:
+        s["zones"].append(
+            sc.zone(
+                "discards",
+                "Discarded",
+                [_tile_item(game, f"gone-{game.names[t]}", t, "neutral") for t in obs["discarded"]],
+            )
+        )
+    red, blue = obs["counts"]
+    s["status"] = [f"on the table: Red {red}, Blue {blue}"]
+    if obs["table"]:  # the table in words, for players who cannot see the drawing's colours
+        s["status"].append(
+            "tiles: "
+            + ", ".join(
+                f"{game.names[t]} {NAMES[c].lower()} {''.join(sy)} at {CELL_LABELS[y * TABLE + x]}"
+                for t, c, x, y, _, _, sy in obs["table"]
+            )
+            + " (edges north, east, south, west)"
+        )
+    if obs["report"]:
+        s["status"].append(f"last tile: {obs['report']}")
+    s["status"].append("edges: " + ", ".join(f"{k} {v}" for k, v in SYMBOLS.items()))
+    s["players"] = [sc.player(p, NAMES[p], detail=f"{ROLES[p]}; {obs['hand_sizes'][p]} tiles in hand") for p in (0, 1)]
+    return sc.finish_scene(s, legal)
+
+
+CommonColdWarGame.state_class = CommonColdWarState
+GAME_CLASS = CommonColdWarGame

@@ -1,0 +1,418 @@
+"""Fences scenarios; clause numbers refer to docs/rules/fences.md."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections.abc import Iterator
+
+import pytest
+
+import boardlab
+from boardlab.cli.render import scene_text
+from boardlab.core.constants import CHANCE, TERMINAL
+from boardlab.core.errors import IllegalActionError
+from boardlab.core.gametype import Information
+from boardlab.core.scene import check_scene
+from boardlab.games import fences as F
+
+RED, BLUE, GREEN, YELLOW = range(4)
+
+
+def game(**options: object) -> boardlab.Game:
+    return boardlab.make("fences", **options)
+
+
+def play(s: boardlab.State, *labels: str) -> None:
+    for label in labels:
+        s.apply_action(s.string_to_action(None, label))
+
+
+def labels(s: boardlab.State) -> list[str]:
+    return [label for _, label in s.legal_moves()]
+
+
+def example(**options: object) -> boardlab.State:
+    """§8.1: cards 1 and 2 turn up side A; Red lays card 1 upright in the middle; card 3 turns up side A."""
+    s = game(**options).new_initial_state(2)
+    play(s, "card 1 turns up on the deck, side A up", "card 2 turns up on the deck, side A up")
+    play(s, "lay side A upright", "place at j9", "card 3 turns up on the deck, side A up")
+    return s
+
+
+def random_steps(n: int, seed: int, **options: object) -> Iterator[tuple[boardlab.State, int, boardlab.State]]:
+    """(state before, action, state after) along one random game of ``n`` players."""
+    g = game(**options)
+    s = g.new_initial_state(n)
+    rng = random.Random(seed)
+    while not s.is_terminal():
+        before = s.clone()
+        if s.current_player() == CHANCE:
+            outcomes = s.chance_outcomes()
+            a = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            a = rng.choice(s.legal_actions())
+        s.apply_action(a)
+        yield before, a, s.clone()
+
+
+def cycle_rank(s: F.FencesState, colour: int) -> int:
+    """Independent loops in a colour's drawing: segments - points + pieces (§5.1), from the table alone."""
+    segs: set[frozenset[tuple[int, int]]] = set()
+    for sh_i, x, y in s.table.values():
+        sh = s.game.shapes[sh_i]
+        for a, b in itertools.pairwise(sh.paths[colour]):
+            segs.add(frozenset({(x + a[0], y + a[1]), (x + b[0], y + b[1])}))
+    points = {p for seg in segs for p in seg}
+    parent = {p: p for p in points}
+
+    def find(p: tuple[int, int]) -> tuple[int, int]:
+        while parent[p] != p:
+            p = parent[p]
+        return p
+
+    pieces = len(points)
+    for seg in segs:
+        a, b = (find(p) for p in seg)
+        if a != b:
+            parent[a] = b
+            pieces -= 1
+    return len(segs) - len(points) + pieces
+
+
+# -- §1: the cards ---------------------------------------------------------------------------
+
+
+def test_the_default_card_set_keeps_the_line_rules() -> None:
+    """§1.1-§1.3: seven cards, fourteen different sides; one L or U per colour, ends on the edge, no shared
+    segment, no loop on one side."""
+    g = game()
+    assert g.cards == 7 and g.card_names == ("1", "2", "3", "4", "5", "6", "7")
+    sides = [side for pair in g.sides for side in pair]
+    assert len({json.dumps(side, sort_keys=True) for side in sides}) == 14
+    for side in sides:
+        segs = []
+        for key in F.COLOUR_KEYS:
+            path = [tuple(p) for p in side[key]]
+            for end in (path[0], path[-1]):
+                assert end[0] in (0, 2) or end[1] in (0, 3)  # on the card's edge
+            turns = sum(
+                (b[0] - a[0], b[1] - a[1]) != (c[0] - b[0], c[1] - b[1]) for a, b, c in zip(path, path[1:], path[2:])
+            )
+            assert turns in (1, 2)  # an L or a U
+            segs += [frozenset(pair) for pair in itertools.pairwise(path)]
+            assert len(set(path)) == len(path)  # a path, no loop
+        assert len(segs) == len(set(segs))
+
+
+def test_a_bad_card_set_is_refused() -> None:
+    """§1.1: a line must run along the card's grid, one per colour."""
+    with pytest.raises(ValueError, match="unit grid"):
+        F._check_side("X", {"R": [[0, 0], [2, 0]], "B": [[0, 0], [0, 1]], "G": [[1, 0], [1, 1]], "Y": [[2, 0], [2, 1]]})
+    with pytest.raises(ValueError, match="one path for each"):
+        F._check_side("X", {"R": [[0, 0], [1, 0]]})
+
+
+def test_the_card_set_is_data_and_marked_as_ours() -> None:
+    """§1.3: default_v1 lives in the data file, marked as our design; inventions say so."""
+    data = json.loads(F.DATA.read_text())
+    assert data["cardsets"]["default_v1"]["ours"] is True
+    assert any("default_v1" in line for line in game().inventions)
+    assert [opt.allowed for opt in game().options if opt.name == "cardset"] == [tuple(data["cardsets"])]
+
+
+# -- §2: players and set-up ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_two_to_four_players_take_the_colours_in_order(n: int) -> None:
+    """§2.1, §2.4: seats are Red, Blue, Green, Yellow; Red starts; five players are refused."""
+    s = game().new_initial_state(n)
+    obs = s.observation(0)
+    assert obs["colours"] == list(F.NAMES[:n])
+    play(s, "card 4 turns up on the deck, side B up", "card 6 turns up on the deck, side A up")
+    assert s.current_player() == RED
+    with pytest.raises(ValueError):
+        game().new_initial_state(5)
+
+
+def test_the_deck_turns_up_a_random_card_and_side() -> None:
+    """§2.2: each card and side turns up with the same chance; the next card turns up when the top one goes."""
+    s = game().new_initial_state(2)
+    outcomes = s.chance_outcomes()
+    assert len(outcomes) == 14 and all(p == pytest.approx(1 / 14) for _, p in outcomes)
+    play(s, "card 5 turns up on the deck, side B up")
+    obs = s.observation(None)
+    assert obs["top"] is None and obs["held"] == 4  # Red plays card 5 at once ...
+    assert s.current_player() == CHANCE and len(s.chance_outcomes()) == 12  # ... and the next card turns up
+    play(s, "card 2 turns up on the deck, side A up")
+    assert s.observation(None)["top"] == [1, 0] and s.current_player() == RED
+
+
+def test_nothing_is_hidden() -> None:
+    """§2.3: perfect information: every seat and spectators see the same view."""
+    g = game()
+    assert g.game_type.information == Information.PERFECT
+    s = example()
+    views = [s.observation(p) for p in (0, 1, None)]
+    for v in views:
+        v.pop("viewer")
+    assert views[0] == views[1] == views[2]
+
+
+# -- §3: the card you play ------------------------------------------------------------------------
+
+
+def test_a_deck_card_needs_no_choice_and_an_empty_table_takes_it_in_the_middle() -> None:
+    """§3.2, §4.1, §4.2: Red's first decision is how to lay the deck card; eight ways; only the middle."""
+    s = game().new_initial_state(2)
+    play(s, "card 1 turns up on the deck, side A up", "card 2 turns up on the deck, side A up")
+    assert labels(s) == [f"lay side {side} {turn}" for side in "AB" for turn in F.TURNS]
+    play(s, "lay side A turned right")
+    assert labels(s) == ["place at i10"]  # a 3 x 2 card centred on the 20 x 20 table
+    assert "goes in its middle" in s.explain_illegal(RED, s.game.action_space.encode("place", 0))
+
+
+def test_with_cards_in_hand_you_must_play_one_of_them() -> None:
+    """§3.1: after taking a fence Blue must play a hand card, not the deck's top card."""
+    s = example()
+    play(s, "complete a fence", "lay side B upside down", "place at l10")
+    play(s, "card 4 turns up on the deck, side A up", "lay side A upright", "place at j9")  # Red: card 3
+    assert s.current_player() == BLUE
+    assert labels(s) == ["take card 1", "take card 2"]
+    with pytest.raises(IllegalActionError, match="not in your hand"):
+        s.apply_action(s.game.action_space.encode("take", 2))
+
+
+def test_from_the_table_you_may_not_take_the_card_just_played() -> None:
+    """§3.3: with no hand and no deck, a table card is picked up, but not the one the previous player just laid."""
+    for seed in range(20):
+        for _, _, after in random_steps(2, seed):
+            if after.phase == F.TAKE and after.source == "table" and after.last_played in after.table:
+                assert len(after.table) > 1
+                choices = [after.game.action_space.decode(x)[1][0] for x in after.legal_actions()]
+                assert after.last_played not in choices and set(choices) <= set(after.table)
+                with pytest.raises(IllegalActionError, match="just played by the previous player"):
+                    after.apply_action(after.game.action_space.encode("take", after.last_played))
+                return
+    pytest.fail("no table pick-up in these games")
+
+
+def test_a_card_picked_up_may_go_back_where_it_was() -> None:
+    """§3.3: the picked-up card is off the table while it is laid, so its old place is free again."""
+    space = game().action_space
+    for seed in range(20):
+        for before, a, after in random_steps(2, seed):
+            if before.phase == F.TAKE and before.source == "table" and after.phase == F.LAY:
+                card = space.decode(a)[1][0]
+                sh, x, y = before.table[card]
+                assert card not in after.table
+                side_turn = space.encode("lay", (sh % 8) // 4, sh % 4)
+                if side_turn in after.legal_actions():
+                    after.apply_action(side_turn)
+                    if space.encode("place", y * F.TABLE + x) in after.legal_actions():
+                        return
+    pytest.fail("no picked-up card could go back to its place in these games")
+
+
+# -- §4: laying the card -----------------------------------------------------------------------------
+
+
+def test_a_card_must_touch_and_must_not_overlap() -> None:
+    """§4.2: every offered place touches a card along a full square side and covers none; others explained."""
+    s = example()
+    play(s, "lay without completing a fence", "lay side A upright")
+    space = s.game.action_space
+    spots = {space.decode(a)[1][0] for a in s.legal_actions()}
+    covered = {(8 + dy) * F.TABLE + 9 + dx for dx in range(2) for dy in range(3)}
+    for spot in spots:
+        x, y = spot % F.TABLE, spot // F.TABLE
+        mine = {(y + dy) * F.TABLE + x + dx for dx in range(2) for dy in range(3)}
+        assert not mine & covered
+        assert any(abs(a % 20 - b % 20) + abs(a // 20 - b // 20) == 1 for a in mine for b in covered)
+    assert s.explain_illegal(BLUE, space.encode("place", 8 * 20 + 9)).endswith("lie on another card (§4.2)")
+    assert "must touch a card" in s.explain_illegal(BLUE, space.encode("place", 0))
+    assert "stick out of the table" in s.explain_illegal(BLUE, space.encode("place", 19 * 20 + 19))
+
+
+def test_you_may_not_complete_another_players_fence() -> None:
+    """§4.3, §8.3: card 2 side A upright at i6 or h7 would complete a Red fence, so Blue may not lay it there."""
+    s = example()
+    assert s.current_player() == BLUE and s.observation(None)["held"] == 1
+    play(s, "lay without completing a fence", "lay side A upright")
+    assert "place at i6" not in labels(s) and "place at h7" not in labels(s) and "place at j6" in labels(s)
+    why = s.explain_illegal(BLUE, s.game.action_space.encode("place", 5 * 20 + 8))
+    assert why.endswith("would complete a Red fence, and you may not complete another player's (§4.3)")
+
+
+def test_you_are_asked_first_whether_to_complete_a_fence() -> None:
+    """§4.4, §8.2: card 2 can complete a Blue fence and can be laid without; the answer narrows the choices."""
+    s = example()
+    assert labels(s) == ["complete a fence", "lay without completing a fence"]
+    closing = s.clone()
+    play(closing, "complete a fence")
+    assert labels(closing) == ["lay side B upside down"]
+    play(closing, "lay side B upside down")
+    assert labels(closing) == ["place at l10"]
+    plain = s.clone()
+    play(plain, "lay without completing a fence", "lay side B upside down")
+    assert "place at l10" not in labels(plain) and labels(plain)
+    assert "you said it would not" in plain.explain_illegal(BLUE, plain.game.action_space.encode("place", 9 * 20 + 11))
+
+
+def test_no_question_when_the_card_cannot_complete_a_fence() -> None:
+    """§4.4: Red's first card cannot complete anything, so it goes straight to side and turn."""
+    s = game().new_initial_state(2)
+    play(s, "card 1 turns up on the deck, side A up", "card 2 turns up on the deck, side A up")
+    assert s.phase == F.LAY
+
+
+def test_a_player_with_no_legal_place_skips() -> None:
+    """§3.4, §4.5: some random four-player games reach a turn where nothing can be played: skip is the only move."""
+    for seed in range(60):
+        for _, _, after in random_steps(4, seed):
+            if after.phase == F.SKIP:
+                assert labels(after) == ["skip the turn"]
+                hands, top, table, mover = list(after.hands), after.top, dict(after.table), after.to_move
+                play(after, "skip the turn")
+                assert after.hands == hands and after.top == top and after.table == table
+                assert after.is_terminal() or after.to_move == (mover + 1) % 4
+                return
+    pytest.skip("no skip in these games")
+
+
+# -- §5: fences -------------------------------------------------------------------------------------------
+
+
+def test_the_worked_example_fence() -> None:
+    """§5.1, §5.2, §8.2: Blue's card 2 closes a Blue loop with card 1 and takes both cards; the log says so."""
+    s = example()
+    play(s, "complete a fence", "lay side B upside down", "place at l10")
+    assert s.hands == [(), (0, 1)] and s.table == {}
+    assert s.move_log(None)[-1]["text"] == "place at l10: completes a Blue fence and takes cards 1, 2"
+    assert s.observation(None)["held"] == 2 and s.current_player() == CHANCE  # Red plays card 3 from the deck
+    play(s, "card 7 turns up on the deck, side B up", "lay side A upright")
+    assert labels(s) == ["place at j9"]  # the table is empty: the middle
+
+
+def test_fences_by_the_independent_loop_count() -> None:
+    """§4.3, §5.1, §5.2, §5.3: over random games, a placement adds a loop of a colour exactly when the engine
+    says so: never in another player's colour, in the mover's colour only when it takes a fence, and a neutral
+    loop has no effect."""
+    seen_neutral = seen_own = 0
+    for n, seed in itertools.product((2, 3, 4), range(6)):
+        for before, a, after in random_steps(n, seed):
+            if before.phase != F.PLACE:
+                continue
+            mover = before.to_move
+            card = before.held
+            probe = before.clone()  # the table with the card laid and nothing taken yet
+            _, (square,) = probe.game.action_space.decode(a)
+            sh = probe.shape
+            probe._put(card, sh, square % F.TABLE, square // F.TABLE)
+            for colour in range(4):
+                gained = cycle_rank(probe, colour) > cycle_rank(before, colour)
+                if colour == mover:
+                    assert gained == (after.fence is not None)
+                    seen_own += gained
+                elif colour < n:
+                    assert not gained
+                elif gained:
+                    seen_neutral += 1
+                    assert after.fence is None or after.fence[1] == mover
+            if after.fence is not None:
+                taken = after.fence[2]
+                assert card in taken and len(taken) >= 2
+                assert not set(taken) & set(after.table)
+    assert seen_own and seen_neutral
+
+
+def test_whole_component_takes_at_least_the_shortest_loop() -> None:
+    """§5.2: fence_cards = whole_component takes every card of the connected drawing, a superset."""
+    bigger = False
+    whole = game(fence_cards="whole_component")
+    for n, seed in itertools.product((2, 3), range(30)):
+        for before, a, after in random_steps(n, seed):
+            if after.fence is not None and before.phase == F.PLACE:  # the first fence: replay it both ways
+                other = whole.state_from_history(before.history(), n)
+                other.apply_action(a)
+                assert other.fence is not None and set(after.fence[2]) <= set(other.fence[2])
+                bigger = bigger or set(after.fence[2]) < set(other.fence[2])
+                break
+    assert bigger
+
+
+# -- §6, §7: the end ---------------------------------------------------------------------------------------
+
+
+def test_four_cards_in_hand_win() -> None:
+    """§6: the first player to hold four cards after a fence wins; the others share -1."""
+    for n in (2, 3):
+        for before, _, after in random_steps(n, 3):
+            if after.is_terminal():
+                w = after.winner
+                assert len(after.hands[w]) >= 4 and after.fence is not None and after.fence[0] == w
+                assert after.returns() == [1.0 if p == w else -1.0 / (n - 1) for p in range(n)]
+                assert after.move_log(None)[-1]["text"].endswith(
+                    f"{F.NAMES[w]} holds {len(after.hands[w])} cards and wins"
+                )
+                assert all(len(before.hands[p]) < 4 for p in range(n))
+
+
+def test_the_turn_limit_ends_in_a_draw() -> None:
+    """§7: with turn_limit 20 a long game stops as a draw after turn 20."""
+    for seed in range(40):
+        *_, (_, _, after) = random_steps(2, seed, turn_limit=20)
+        if after.capped:
+            assert after.winner == -1 and after.returns() == [0.0, 0.0] and after.turn == 21
+            assert after.current_player() == TERMINAL
+            assert "turn limit" in after.scene(0)["prompt"]
+            return
+    pytest.fail("no game reached 20 turns")
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_random_games_end_well_before_the_limit(n: int) -> None:
+    """§6, §7: random games at every player count end with a winner."""
+    for seed in range(5):
+        *_, (_, _, after) = random_steps(n, seed)
+        assert after.winner >= 0 and not after.capped
+
+
+# -- the scene ------------------------------------------------------------------------------------------------
+
+
+def test_the_scene_draws_cards_with_coloured_line_pictures() -> None:
+    """§1, §4.4: table lines are coloured edges; hand and deck cards are pictures with one ink per line."""
+    s = example()
+    sc_ = s.scene(BLUE)
+    assert check_scene(sc_, s.legal_moves(BLUE)) == []
+    fence_edges = [e for e in sc_["edges"] if e["kind"] == "fence"]
+    assert {e["stroke"] for e in fence_edges} == set(F.INKS)
+    top = next(z for z in sc_["zones"] if z["id"] == "deck")["items"][0]
+    assert top["value"] == "3A" and top["picture"]["stroke_colours"] == list(F.INKS)
+    assert len(top["picture"]["strokes"]) == 4
+    assert [b["label"] for b in sc_["buttons"]] == ["complete a fence", "lay without completing a fence"]
+    play(s, "complete a fence")
+    sc_ = s.scene(BLUE)
+    lay = next(z for z in sc_["zones"] if z["id"] == "lay")
+    assert [i["label"] for i in lay["items"]] == ["card 2 side B, upside down"]
+    assert {t["at"] for t in sc_["targets"]} == {"lay12"}
+    play(s, "lay side B upside down")
+    sc_ = s.scene(BLUE)
+    assert [t["at"] for t in sc_["targets"]] == ["l10"]
+    text = scene_text(sc_, labels(s))
+    assert "place at l10" in text and "3A" in text
+
+
+def test_table_cards_are_clicked_to_pick_them_up() -> None:
+    """§3.3: in the scene a table card's squares are the targets for taking it."""
+    for _, _, after in random_steps(2, 11):
+        if after.phase == F.TAKE and after.source == "table":
+            scene = after.scene(after.to_move)
+            assert check_scene(scene, after.legal_moves(after.to_move)) == []
+            targets = {t["label"] for t in scene["targets"]}
+            assert targets == set(labels(after))
+            return
+    pytest.fail("no table pick-up in this game")
