@@ -3,6 +3,8 @@
 Core v2 kept every game's action numbers and rules, so these records load and replay with no rules-version
 bump: every step is legal, each step offers the same number of legal actions as it did then, and the game ends
 with the same returns. The records were made by random play (``tests/data/records-before-core-v2/``).
+Games added since keep records the same way (``tests/data/records-since-core-v2/``), so a later change that
+breaks them is caught too.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from boardlab.core.constants import SIMULTANEOUS
 from boardlab.core.driver import apply_entry
 from boardlab.core.record import GameRecord
 
-RECORDS = sorted((pathlib.Path(__file__).parent / "data" / "records-before-core-v2").glob("*.json"))
+DATA = pathlib.Path(__file__).parent / "data"
+#: Records written by earlier commits: before Core v2 (every game then), and of games added since.
+RECORDS = sorted(DATA.glob("records-before-core-v2/*.json")) + sorted(DATA.glob("records-since-core-v2/*.json"))
 
 
 #: The games registered before Core v2: each has old records. A game added later cannot have any.
