@@ -22,7 +22,6 @@ from boardlab.games.flock_of_sheep import (
     initial_face,
 )
 
-MASK = 2**64 - 1
 #: Centres (x, y) where tiles not used by a scenario are parked (three apart: they never touch), the top and
 #: bottom rows of a 19-line board first.
 SPOTS = (1, 4, 7, 10, 13, 16)
@@ -70,9 +69,7 @@ def position(
         s.face[t] = f
     s.flocked = [t in flocked for t in range(TILES)]
     s.dispersing = dispersing
-    s.key = sum(s._zob(t, s.pos[t], s.face[t]) for t in range(TILES)) & MASK
-    s.seen = {}
-    s._remember()
+    s._rebuild()
     s.moves = 0
     s._start_turn(to_move)
     return s

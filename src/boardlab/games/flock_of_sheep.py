@@ -38,6 +38,9 @@ NAMES = ("Black", "White")
 BLACK, WHITE = 0, 1
 TILES = 12
 STEPS = 5  # §4.1: exactly five unit steps
+MASK = 2**64 - 1
+#: The squares along a tile's four sides, relative to its anchor (§5.1).
+SIDES = ((-1, 0), (-1, 1), (2, 0), (2, 1), (0, -1), (1, -1), (0, 2), (1, 2))
 
 # §1: tile t has kind k = t % 6; its black face shows 6-k black sheep, its white face 1+k white sheep.
 KINDS = 6
@@ -78,6 +81,12 @@ def contact(ax: int, ay: int, bx: int, by: int) -> tuple[int, bool]:
     return 0, dx == 2 and dy == 2
 
 
+#: ``(dx, dy)`` between two anchors -> (shared edge, corner touch), for tiles that are near and do not overlap.
+CONTACT = {
+    (dx, dy): contact(0, 0, dx, dy) for dx in range(-2, 3) for dy in range(-2, 3) if abs(dx) == 2 or abs(dy) == 2
+}
+
+
 def _splitmix(x: int) -> int:
     x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
     x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
@@ -105,9 +114,57 @@ class Board:
             for y in range(span)
             for x in range(span)
         )
+        self.xys = tuple((a % span, a // span) for a in range(self.anchors))
+        self.anchor_at = {xy: a for a, xy in enumerate(self.xys)}
+        bit = [1 << q for q in range(sq * sq)]
+
+        def inside(x: int, y: int) -> bool:
+            return 0 <= x < sq and 0 <= y < sq
+
+        #: Bit masks over the squares (bit ``y * (lines-1) + x``): each anchor's tile, and the squares along its
+        #: sides: a tile sharing ``k`` steps of edge with it covers exactly ``k`` of those (§5.1).
+        self.tile_mask = tuple(sum(bit[q] for q in qs) for qs in self.squares)
+        self.side_squares = tuple(
+            tuple(y2 * sq + x2 for x2, y2 in ((x + i, y + j) for i, j in SIDES) if inside(x2, y2)) for x, y in self.xys
+        )
+        self.side_mask = tuple(sum(bit[q] for q in qs) for qs in self.side_squares)
+        #: The four squares off each anchor's corners, with the anchor a tile must have to touch it there only.
+        self.corners = tuple(
+            tuple(
+                (y2 * sq + x2, self.anchor_at.get((x + 4 * i - 2, y + 4 * j - 2), -1))
+                for i in (0, 1)
+                for j in (0, 1)
+                for x2, y2 in ((x + 3 * i - 1, y + 3 * j - 1),)
+                if inside(x2, y2)
+            )
+            for x, y in self.xys
+        )
+        #: The squares of the ring around each anchor's tile: any tile touching it covers one of them.
+        self.around = tuple(
+            tuple(
+                (y + j) * sq + x + i
+                for j in range(-1, 3)
+                for i in range(-1, 3)
+                if not (0 <= i < 2 and 0 <= j < 2) and inside(x + i, y + j)
+            )
+            for x, y in self.xys
+        )
         #: paths[a]: ``(destination, (path, ...))`` for each of the (up to) 20 destinations; a path lists
         #: the anchors after each unit step, the destination last (§4.1-§4.2).
         self.paths = tuple(self._paths(a) for a in range(self.anchors))
+        #: The same with each path as the mask of the squares it sweeps over, less the tile's own squares.
+        self.sweeps = tuple(
+            tuple(
+                (
+                    d,
+                    tuple(
+                        sum(bit[q] for q in {q for b in p for q in self.squares[b]} - set(self.squares[a])) for p in ps
+                    ),
+                )
+                for d, ps in dests
+            )
+            for a, dests in enumerate(self.paths)
+        )
         self.zobrist = tuple(tuple(_splitmix(a * 2 * KINDS + j) for j in range(2 * KINDS)) for a in range(self.anchors))
         centre = (lines - 1) // 2
         o = centre - 4
@@ -294,7 +351,7 @@ class FlockOfSheepGame(Game):
 
 class FlockOfSheepState(State):
     game: FlockOfSheepGame
-    copied = ("pos", "face", "flocked", "seen", "last")
+    copied = ("pos", "face", "flocked", "seen", "last", "sq", "occf")
 
     def __init__(self, game: FlockOfSheepGame, num_players: int) -> None:
         super().__init__(game, num_players)
@@ -308,6 +365,9 @@ class FlockOfSheepState(State):
         self.movable: tuple[int, ...] = ()  # tiles the mover may move this turn (§4, §5.2)
         self.picked = -1
         self.dests: tuple[int, ...] = ()  # the picked tile's legal destinations (anchors)
+        self.sq: list[int] = []  # each square's tile + 1, or 0
+        self.occ = 0  # bit mask of the covered squares
+        self.occf = [0, 0]  # the same, for the tiles showing black and showing white
         self.key = 0  # Zobrist sum of the position (§8)
         #: §8: every position so far, by Zobrist sum: the exact position.
         self.seen: dict[int, tuple[int, ...]] = {}
@@ -343,76 +403,84 @@ class FlockOfSheepState(State):
 
     def _repeats(self, t: int, anchor: int, face: int) -> bool:
         """§8: whether moving tile ``t`` to ``anchor`` showing ``face`` recreates an earlier position."""
-        key = (self.key - self._zob(t, self.pos[t], self.face[t]) + self._zob(t, anchor, face)) & (2**64 - 1)
+        key = (self.key - self._zob(t, self.pos[t], self.face[t]) + self._zob(t, anchor, face)) & MASK
         old = self.seen.get(key)
         return old is not None and old == self._exact(t, anchor, face)
 
     def _remember(self) -> None:
         self.seen[self.key] = self._exact()
 
-    def occupancy(self) -> list[int]:
-        """Each board square's tile, or -1."""
+    def _rebuild(self) -> None:
+        """Square occupancy, masks and the position's key from ``pos`` and ``face``; the position so far is the
+        only one seen (§8)."""
         b = self.game.board
-        sq = [-1] * ((b.lines - 1) * (b.lines - 1))
+        self.sq = [0] * ((b.lines - 1) * (b.lines - 1))
+        self.occ = 0
+        self.occf = [0, 0]
+        self.key = 0
         for t, a in enumerate(self.pos):
-            if a >= 0:
-                for s in b.squares[a]:
-                    sq[s] = t
-        return sq
+            for q in b.squares[a]:
+                self.sq[q] = t + 1
+            self.occ |= b.tile_mask[a]
+            self.occf[self.face[t]] |= b.tile_mask[a]
+            self.key = (self.key + self._zob(t, a, self.face[t])) & MASK
+        self.seen = {}
+        self._remember()
+
+    def _lift(self, t: int) -> None:
+        b = self.game.board
+        m = b.tile_mask[self.pos[t]]
+        self.occ &= ~m
+        self.occf[self.face[t]] &= ~m
+        for q in b.squares[self.pos[t]]:
+            self.sq[q] = 0
+        self.key = (self.key - self._zob(t, self.pos[t], self.face[t])) & MASK
+
+    def _place(self, t: int) -> None:
+        b = self.game.board
+        m = b.tile_mask[self.pos[t]]
+        self.occ |= m
+        self.occf[self.face[t]] |= m
+        for q in b.squares[self.pos[t]]:
+            self.sq[q] = t + 1
+        self.key = (self.key + self._zob(t, self.pos[t], self.face[t])) & MASK
+
+    def _corner_touches(self, a: int) -> int:
+        """Tiles touching a tile at anchor ``a`` at a corner only (§5.1)."""
+        sq, pos = self.sq, self.pos
+        return sum(1 for q, diagonal in self.game.board.corners[a] if sq[q] and pos[sq[q] - 1] == diagonal)
+
+    def _shared_edge(self, a: int) -> int:
+        """The shared edge of a tile at anchor ``a`` with every other tile (§5.1)."""
+        return (self.occ & self.game.board.side_mask[a]).bit_count()
+
+    def _touched(self, t: int, a: int) -> set[int]:
+        """The tiles that tile ``t`` at anchor ``a`` would touch (edge or corner)."""
+        sq = self.sq
+        return {sq[q] - 1 for q in self.game.board.around[a] if sq[q] and sq[q] != t + 1}
+
+    def _friends(self, t: int, a: int) -> list[int]:
+        """§6.2: the tiles showing tile ``t``'s face that share an edge with it at anchor ``a``."""
+        sq, f = self.sq, self.face[t]
+        return sorted({sq[q] - 1 for q in self.game.board.side_squares[a] if sq[q] and self.face[sq[q] - 1] == f})
 
     def touching(self) -> tuple[list[int], list[int]]:
         """Each tile's shared edge length and its number of corner-only touches (§5.1)."""
-        xy = [self.game.board.xy(a) for a in self.pos]
-        edge = [0] * TILES
-        corner = [0] * TILES
-        for t in range(TILES):
-            for u in range(t + 1, TILES):
-                e, c = contact(*xy[t], *xy[u])
-                edge[t] += e
-                edge[u] += e
-                if c:
-                    corner[t] += 1
-                    corner[u] += 1
-        return edge, corner
+        return [self._shared_edge(a) for a in self.pos], [self._corner_touches(a) for a in self.pos]
 
-    def _landing(self, t: int, d: int) -> tuple[int, int, list[int], set[int]]:
-        """Tile ``t`` landing at anchor ``d``: its shared edge, corner touches, same-colour edge neighbours and
-        every tile it touches (§5, §6)."""
-        b = self.game.board
-        x, y = b.xy(d)
-        e = c = 0
-        friends = []
-        touched = set()
-        f = self.face[t]
-        for u in range(TILES):
-            if u == t:
-                continue
-            ux, uy = b.xy(self.pos[u])
-            eu, cu = contact(x, y, ux, uy)
-            if eu:
-                e += eu
-                touched.add(u)
-                if self.face[u] == f:
-                    friends.append(u)
-            elif cu:
-                c += 1
-                touched.add(u)
-        return e, c, friends, touched
-
-    def _path_free(self, t: int, paths: tuple[tuple[int, ...], ...], sq: list[int]) -> bool:
+    def _path_free(self, d: int, sweeps: tuple[int, ...]) -> bool:
         """§4.2: some path keeps the tile clear of every other tile at each step (or, jumping, where it lands)."""
-        squares = self.game.board.squares
-        for path in paths:
-            steps = path[-1:] if self.game.jump else path
-            if all(sq[s] in (-1, t) for a in steps for s in squares[a]):
-                return True
-        return False
+        if self.game.jump:
+            return not self.occ & self.game.board.tile_mask[d]
+        occ = self.occ
+        return any(not occ & m for m in sweeps)
 
     def _ok(self, t: int, d: int, before: tuple[int, int, set[int]] | None) -> bool:
         """Whether landing tile ``t`` at ``d`` satisfies §5.3-§5.4 (dispersing) and §8 (no repetition)."""
-        e, c, friends, touched = self._landing(t, d)
         if before is not None:  # §5: dispersing; the sheep always flips
             e0, c0, touched0 = before
+            e = self._shared_edge(d)
+            c = self._corner_touches(d)
             rule = self.game.rule
             if rule == "pareto":
                 if not (e <= e0 and c <= c0 and (e < e0 or c < c0)):
@@ -425,21 +493,22 @@ class FlockOfSheepState(State):
                     return False
             elif not (e == 0 and c < c0):
                 return False
-            if self.game.no_new_contact and not touched <= touched0:
+            if self.game.no_new_contact and not self._touched(t, d) <= touched0:
                 return False
             return not self._repeats(t, d, 1 - self.face[t])
-        flip = not friends  # §6.2
-        return not self._repeats(t, d, 1 - self.face[t] if flip else self.face[t])
+        f = self.face[t]
+        flock = self.occf[f] & self.game.board.side_mask[d]  # §6.2: no flip when it flocks
+        return not self._repeats(t, d, f if flock else 1 - f)
 
-    def _destinations(self, t: int, sq: list[int], first_only: bool = False) -> tuple[int, ...]:
+    def _destinations(self, t: int, first_only: bool = False) -> tuple[int, ...]:
         """Tile ``t``'s legal destinations (§4-§8); with ``first_only``, at most the first found."""
+        a = self.pos[t]
         before = None
         if self.dispersing:
-            e0, c0, _, touched0 = self._landing(t, self.pos[t])
-            before = (e0, c0, touched0)
+            before = (self._shared_edge(a), self._corner_touches(a), self._touched(t, a))
         out = []
-        for d, paths in self.game.board.paths[self.pos[t]]:
-            if self._path_free(t, paths, sq) and self._ok(t, d, before):
+        for d, sweeps in self.game.board.sweeps[a]:
+            if self._path_free(d, sweeps) and self._ok(t, d, before):
                 out.append(d)
                 if first_only:
                     break
@@ -459,9 +528,8 @@ class FlockOfSheepState(State):
 
     def _movable(self, p: int) -> tuple[int, ...]:
         """§5.2: the highest priority class with a sheep that can move; its movable sheep."""
-        sq = self.occupancy()
         for group in self._candidates(p):
-            found = tuple(t for t in group if self._destinations(t, sq, first_only=True))
+            found = tuple(t for t in group if self._destinations(t, first_only=True))
             if found:
                 return found
         return ()
@@ -515,20 +583,20 @@ class FlockOfSheepState(State):
     def _explain_destination(self, point: int) -> str:
         b, t = self.game.board, self.picked
         d = b.anchor_of.get(point, -1)
-        dests = dict(b.paths[self.pos[t]])
+        dests = dict(b.sweeps[self.pos[t]])
         if d < 0 or d not in dests:
             return (
                 "a sheep moves exactly five steps along the lines, with at most one right-angle turn, and stays on "
                 "the board (§4.1)"
             )
-        if not self._path_free(t, dests[d], self.occupancy()):
+        if not self._path_free(d, dests[d]):
             if self.game.jump:
                 return "the sheep would land on another sheep (§4.2)"
             return "other sheep are in the way: a sheep may not pass through another (§4.2)"
         if self.dispersing:
-            e0, c0, _, touched0 = self._landing(t, self.pos[t])
-            e, c, _, touched = self._landing(t, d)
-            if self.game.no_new_contact and not touched <= touched0:
+            a = self.pos[t]
+            e0, c0, e, c = self._shared_edge(a), self._corner_touches(a), self._shared_edge(d), self._corner_touches(d)
+            if self.game.no_new_contact and not self._touched(t, d) <= self._touched(t, a):
                 return "while dispersing, a sheep may not end touching a sheep it did not touch (§5.4)"
             if not self._repeats(t, d, 1 - self.face[t]):
                 return (
@@ -543,16 +611,15 @@ class FlockOfSheepState(State):
             b = self.game.board
             a = b.ring[self.dealt]
             self.pos[action] = a
-            self.key = (self.key + self._zob(action, a, self.face[action])) & (2**64 - 1)
             self.dealt += 1
             if self.dealt == TILES:
-                self._remember()
+                self._rebuild()
                 self._start_turn(BLACK)
             return
         if self.phase == PICK:  # §4: the sheep to move
             t = self._tile_at_centre(action)
             self.picked = t
-            self.dests = self._destinations(t, self.occupancy())
+            self.dests = self._destinations(t)
             self.phase = DEST
             return
         if self.phase == PASS:  # §9.1
@@ -569,16 +636,15 @@ class FlockOfSheepState(State):
     def _move(self, t: int, d: int) -> None:
         """§4-§7: tile ``t`` lands at ``d``; it flocks with same-coloured neighbours, or flips."""
         old = self.pos[t]
-        f = self.face[t]
-        friends = [] if self.dispersing else self._landing(t, d)[2]
-        self.key = (self.key - self._zob(t, old, f)) & (2**64 - 1)
+        self._lift(t)
+        friends = [] if self.dispersing else self._friends(t, d)
         self.pos[t] = d
         if friends:  # §6.1-§6.2: a flock forms; the moved sheep does not flip
             for u in (t, *friends):
                 self.flocked[u] = True
         else:  # §4.4
-            self.face[t] = 1 - f
-        self.key = (self.key + self._zob(t, d, self.face[t])) & (2**64 - 1)
+            self.face[t] = 1 - self.face[t]
+        self._place(t)
         self._remember()
         self.last = [old, d]
         self.last_flock = bool(friends)
