@@ -754,6 +754,15 @@ class FlockOfSheepState(State):
             "moves": self.moves,
             "move_limit": self.game.limit,
             "passes": self.passes,
+            "flocks": [
+                [
+                    {"sheep": [b.labels[b.centre[a]] for a in sorted(self.pos[t] for t in f)], "size": self.size(f, p)}
+                    for f in self.flocks(p)
+                ]
+                for p in (BLACK, WHITE)
+            ]
+            if dealt
+            else [[], []],
             "scores": [self.score(BLACK), self.score(WHITE)] if dealt else [0, 0],
             "totals": [self.total(BLACK), self.total(WHITE)] if dealt else [0, 0],
             "score_by": self.game.params["score_by"],
@@ -766,6 +775,8 @@ class FlockOfSheepState(State):
 INK = ("#262626", "#f4f1e8")  # a black face, a white face
 OUTLINE = "#7a6a55"
 FLOCK_OUTLINE = "#009E73"
+COUNT_DISC = "#4a4a4a"  # the disc that shows a sheep's pictured count, legible on both faces
+BOARD = "#e4c68e"  # the go board's wood
 
 
 def _prompt(obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
@@ -796,7 +807,7 @@ def _scene(game: FlockOfSheepGame, obs: dict[str, Any], legal: list[tuple[int, s
     lines = b.lines
     s = sc.new_scene(_prompt(obs, legal), (-0.7, -0.7, lines + 0.4, lines + 0.4))
     n = lines - 1
-    fills: list[str | None] = [None] * (n * n)
+    fills: list[str] = [BOARD] * (n * n)
     outline: dict[str, str] = {}
     for sheep in obs["sheep"]:
         if sheep["at"] is None:
@@ -815,11 +826,11 @@ def _scene(game: FlockOfSheepGame, obs: dict[str, Any], legal: list[tuple[int, s
         s["pieces"].append(
             sc.piece(
                 centre,
-                None,
+                sheep["face"],
                 "flocked sheep" if sheep["flocked"] else "sheep",
                 label=str(sheep["pictured"]),
                 shape="square" if sheep["flocked"] else "disc",
-                colour=INK[sheep["face"]],
+                colour=FLOCK_OUTLINE if sheep["flocked"] else COUNT_DISC,
             )
         )
     s["cells"] = [{**c, "fill": fills[i]} for i, c in enumerate(game._squares)] + [dict(c) for c in game._points]
@@ -838,7 +849,9 @@ def _scene(game: FlockOfSheepGame, obs: dict[str, Any], legal: list[tuple[int, s
     what = "tiles" if obs["score_by"] == "tiles" else "sheep"
     phase = "dispersing" if obs["dispersing"] else "flocking"
     s["status"] = [
-        f"{NAMES[k]}: best flock {obs['scores'][k]} {what}, all flocks {obs['totals'][k]}" for k in (0, 1)
+        f"{NAMES[k]}: best flock {obs['scores'][k]} {what}, all flocks {obs['totals'][k]}"
+        + "".join(f"; {'+'.join(f['sheep'])} ({f['size']})" for f in obs["flocks"][k])
+        for k in (0, 1)
     ] + [
         f"{phase}; shared edge {obs['shared_edge']}, corner touches {obs['corner_touches']}; "
         f"move {obs['moves']} of at most {obs['move_limit']}"
