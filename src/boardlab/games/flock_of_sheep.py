@@ -4,7 +4,7 @@ Rules: ``docs/rules/flock-of-sheep.md``; clause numbers are cited as ``§n``.
 
 Seat 0 is Black, seat 1 is White (§1). The twelve sheep tiles are dealt around
 the pen by chance, one chance entry per ring place (§2). A move is two small
-decisions by the same seat (§4): the centre point of the sheep to move, then
+decisions by the same seat (§4), each a phase (phases as data, at the end of the module): the centre point of the sheep to move, then
 the point where its centre lands; a player with no move has the single action
 ``pass`` (§9).
 
@@ -30,9 +30,10 @@ from typing import Any
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
 from ..core.constants import CHANCE, TERMINAL
-from ..core.game import Game, State, win_loss
+from ..core.game import Game, win_loss
 from ..core.gametype import Chance, GameType
 from ..core.options import Option
+from ..core.phases import Phase, PhasedState, phase_table
 
 NAMES = ("Black", "White")
 BLACK, WHITE = 0, 1
@@ -349,7 +350,7 @@ class FlockOfSheepGame(Game):
         return _scene(self, observation, legal)
 
 
-class FlockOfSheepState(State):
+class FlockOfSheepState(PhasedState):
     game: FlockOfSheepGame
     copied = ("pos", "face", "flocked", "seen", "last", "sq", "occf")
 
@@ -378,11 +379,6 @@ class FlockOfSheepState(State):
         self.winner = -1  # -1 playing, 0/1 a seat, 2 a draw
 
     # -- turn order and result ----------------------------------------------
-    def current_player(self) -> int:
-        if self.phase == DEAL:
-            return CHANCE
-        return TERMINAL if self.phase == OVER else self.to_move
-
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
@@ -534,54 +530,79 @@ class FlockOfSheepState(State):
                 return found
         return ()
 
-    # -- legal moves -----------------------------------------------------------
-    def _chance_outcomes(self) -> list[tuple[int, float]]:
+    # -- the phases (phases as data, at the end of the module) ----------------
+    def _deal_outcomes(self) -> list[tuple[int, float]]:
         left = [t for t in range(TILES) if self.pos[t] < 0]
         return [(t, 1 / len(left)) for t in left]  # §2: any undealt tile, equally likely
 
-    def _legal_actions(self, player: int) -> list[int]:
-        b = self.game.board
-        if self.phase == PICK:
-            return sorted(b.centre[self.pos[t]] for t in self.movable)
-        if self.phase == DEST:
-            return sorted(b.centre[d] for d in self.dests)
-        return [self.game.pass_action]
+    def _deal(self, tile: int) -> None:
+        """§2: the next ring place gets this tile."""
+        self.pos[tile] = self.game.board.ring[self.dealt]
+        self.dealt += 1
+        if self.dealt == TILES:
+            self._rebuild()
+            self._start_turn(BLACK)
+
+    def _pick_legal(self, player: int) -> list[int]:
+        centre = self.game.board.centre
+        return sorted(centre[self.pos[t]] for t in self.movable)
+
+    def _pick(self, point: int) -> None:
+        """§4.5: the sheep to move, by its centre."""
+        t = self._tile_at_centre(point)
+        self.picked = t
+        self.dests = self._destinations(t)
+        self.phase = DEST
+
+    def _dest_legal(self, player: int) -> list[int]:
+        centre = self.game.board.centre
+        return sorted(centre[d] for d in self.dests)
+
+    def _land(self, point: int) -> None:
+        self._move(self.picked, self.game.board.anchor_of[point])
+
+    def _pass(self, action: int) -> None:
+        """§9.1, §9.3: a pass; two in a row end the game."""
+        self.passes += 1
+        self.last = []
+        self.last_flock = False
+        if self.passes >= 2:
+            self._finish()
+        else:
+            self._start_turn(1 - self.to_move)
 
     def _tile_at_centre(self, point: int) -> int:
         a = self.game.board.anchor_of.get(point, -1)
         return self.pos.index(a) if a >= 0 and a in self.pos else -1
 
-    def _explain(self, player: int, action: int) -> str | None:
+    def _explain_pick(self, player: int, action: int) -> str:
         game, b = self.game, self.game.board
         if action == game.pass_action:
             return "you may pass only when you have no legal move (§9.1)"
-        if self.phase == PASS:
-            return "you have no legal move, so you must pass (§9.1)"
-        if self.phase == PICK:
-            t = self._tile_at_centre(action)
-            if t < 0:
-                return f"no sheep has its centre on {b.labels[action]}; choose a sheep by its centre point (§4)"
-            if self.flocked[t]:
-                return "that sheep is in a flock: flocked sheep no longer move (§6.3)"
-            if game.own_colour and self.face[t] != player:
-                return f"you may move only sheep showing {NAMES[player]} (§4.3)"
-            if self.dispersing:
-                edge, corner = self.touching()
-                if not (edge[t] or corner[t]):
-                    return "while the sheep disperse, only a sheep that touches another may move (§5.2)"
-                top = max(edge[u] for u in self.movable)
-                if edge[t] >= top:
-                    return "that sheep has no move that disperses the pen (§5.2-§5.3)"
-                return (
-                    f"while the sheep disperse, a sheep with the most shared edge must move: this one shares "
-                    f"{edge[t]}, another movable one shares {top} (§5.2)"
-                )
-            return "that sheep has no legal move (§4, §8)"
-        # DEST
-        return self._explain_destination(action)
+        t = self._tile_at_centre(action)
+        if t < 0:
+            return f"no sheep has its centre on {b.labels[action]}; choose a sheep by its centre point (§4)"
+        if self.flocked[t]:
+            return "that sheep is in a flock: flocked sheep no longer move (§6.3)"
+        if game.own_colour and self.face[t] != player:
+            return f"you may move only sheep showing {NAMES[player]} (§4.3)"
+        if self.dispersing:
+            edge, corner = self.touching()
+            if not (edge[t] or corner[t]):
+                return "while the sheep disperse, only a sheep that touches another may move (§5.2)"
+            top = max(edge[u] for u in self.movable)
+            if edge[t] >= top:
+                return "that sheep has no move that disperses the pen (§5.2-§5.3)"
+            return (
+                f"while the sheep disperse, a sheep with the most shared edge must move: this one shares "
+                f"{edge[t]}, another movable one shares {top} (§5.2)"
+            )
+        return "that sheep has no legal move (§4, §8)"
 
     def _explain_destination(self, point: int) -> str:
         b, t = self.game.board, self.picked
+        if point == self.game.pass_action:
+            return "you may pass only when you have no legal move (§9.1)"
         d = b.anchor_of.get(point, -1)
         dests = dict(b.sweeps[self.pos[t]])
         if d < 0 or d not in dests:
@@ -605,33 +626,9 @@ class FlockOfSheepState(State):
                 )
         return "that would repeat an earlier position of the board (§8)"
 
-    # -- applying a decision ---------------------------------------------------
-    def _apply(self, action: int) -> None:
-        if self.phase == DEAL:  # §2: the next ring place gets this tile
-            b = self.game.board
-            a = b.ring[self.dealt]
-            self.pos[action] = a
-            self.dealt += 1
-            if self.dealt == TILES:
-                self._rebuild()
-                self._start_turn(BLACK)
-            return
-        if self.phase == PICK:  # §4: the sheep to move
-            t = self._tile_at_centre(action)
-            self.picked = t
-            self.dests = self._destinations(t)
-            self.phase = DEST
-            return
-        if self.phase == PASS:  # §9.1
-            self.passes += 1
-            self.last = []
-            self.last_flock = False
-            if self.passes >= 2:
-                self._finish()
-            else:
-                self._start_turn(1 - self.to_move)
-            return
-        self._move(self.picked, self.game.board.anchor_of[action])
+    def _point_label(self, player: int, action: int, verb: str) -> str | None:
+        b = self.game.board
+        return f"{verb}{b.labels[action]}" if 0 <= action < b.points else None
 
     def _move(self, t: int, d: int) -> None:
         """§4-§7: tile ``t`` lands at ``d``; it flocks with same-coloured neighbours, or flips."""
@@ -709,19 +706,6 @@ class FlockOfSheepState(State):
         return sum(self.size(f, p) for f in self.flocks(p))
 
     # -- views --------------------------------------------------------------------
-    def _action_to_string(self, player: int, action: int) -> str:
-        if player == CHANCE:
-            return f"the {tile_name(action)} sheep, {NAMES[initial_face(action)].lower()} side up"
-        game = self.game
-        if action == game.pass_action or not 0 <= action < game.board.points:
-            return super()._action_to_string(player, action)
-        label = game.board.labels[action]
-        if self.phase == DEST:
-            return f"to {label}"
-        if self.phase == PICK:
-            return f"sheep {label}"
-        return label
-
     def _parse_action(self, player: int, text: str) -> int | None:
         labels = self.game.board.labels
         t = text.strip().lower().removeprefix("sheep").removeprefix("to").strip()
@@ -860,5 +844,40 @@ def _scene(game: FlockOfSheepGame, obs: dict[str, Any], legal: list[tuple[int, s
     return sc.finish_scene(s, legal)
 
 
+def _to_move(s: FlockOfSheepState) -> int:
+    return s.to_move
+
+
+def _deal_label(s: FlockOfSheepState, player: int, tile: int) -> str:
+    return f"the {tile_name(tile)} sheep, {NAMES[initial_face(tile)].lower()} side up"
+
+
+FlockOfSheepState.phases = phase_table(
+    Phase(DEAL, CHANCE, outcomes=FlockOfSheepState._deal_outcomes, apply=FlockOfSheepState._deal, label=_deal_label),
+    Phase(
+        PICK,
+        _to_move,
+        legal=FlockOfSheepState._pick_legal,
+        apply=FlockOfSheepState._pick,
+        explain=FlockOfSheepState._explain_pick,
+        label=lambda s, p, a: s._point_label(p, a, "sheep "),
+    ),
+    Phase(
+        DEST,
+        _to_move,
+        legal=FlockOfSheepState._dest_legal,
+        apply=FlockOfSheepState._land,
+        explain=lambda s, p, a: s._explain_destination(a),
+        label=lambda s, p, a: s._point_label(p, a, "to "),
+    ),
+    Phase(
+        PASS,
+        _to_move,
+        legal=lambda s, p: [s.game.pass_action],
+        apply=FlockOfSheepState._pass,
+        explain=lambda s, p, a: "you have no legal move, so you must pass (§9.1)",
+    ),
+    Phase(OVER, TERMINAL),
+)
 FlockOfSheepGame.state_class = FlockOfSheepState
 GAME_CLASS = FlockOfSheepGame
