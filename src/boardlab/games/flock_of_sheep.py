@@ -4,9 +4,9 @@ Rules: ``docs/rules/flock-of-sheep.md``; clause numbers are cited as ``§n``.
 
 Seat 0 is Black, seat 1 is White (§1). The twelve sheep tiles are dealt around
 the pen by chance, one chance entry per ring place (§2). A move is two small
-decisions by the same seat (§4), each a phase (phases as data, at the end of the module): the centre point of the sheep to move, then
-the point where its centre lands; a player with no move has the single action
-``pass`` (§9).
+decisions by the same seat (§4), each a phase (phases as data, the table at the
+end of the module): the centre point of the sheep to move, then the point where
+its centre lands; a player with no move has the single action ``pass`` (§9).
 
 Coordinates are the go board's lines: ``x`` (column, from the left) and ``y``
 (row, from the top), ``0 .. lines-1``. A sheep covers 2x2 squares; its
