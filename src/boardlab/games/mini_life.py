@@ -297,15 +297,17 @@ class MiniLifeState(PhasedState):
         return "a cell is placed on an empty square (§3)"
 
     # -- the decision phase (§4) -------------------------------------------------------
-    def _raisers(self, square: int, player: int) -> int:
-        """§4.4: the cells pointing at ``square`` (of ``player`` only, with ``raise_by = own``)."""
+    def _pointed(self, player: int) -> list[int]:
+        """§4.4: how many cells point at each square (only ``player``'s, with ``raise_by = own``)."""
         own = self.game.raise_own
-        n = 0
+        out = [0] * N
         for j in range(N):
             p = self.owner[j]
-            if p >= 0 and (not own or p == player) and FRONT[j][self.facing[j]] == square:
-                n += 1
-        return n
+            if p >= 0 and (not own or p == player):
+                f = FRONT[j][self.facing[j]]
+                if f >= 0:
+                    out[f] += 1
+        return out
 
     def _destinations(self, i: int) -> list[int]:
         """§4.2: where the cell on ``i`` may move."""
@@ -321,12 +323,13 @@ class MiniLifeState(PhasedState):
 
     def _decide_legal(self, player: int) -> list[int]:
         game = self.game
+        pointed = self._pointed(player)
         out = []
         for i in range(N):
             if self.owner[i] == player:
                 out += [game.move0 + N * i + j for j in self._destinations(i)]
                 out += [game.turn0 + 8 * i + d for d in range(8) if d != self.facing[i]]
-            elif self.owner[i] == EMPTY and self._raisers(i, player) >= 2:
+            elif self.owner[i] == EMPTY and pointed[i] >= 2:
                 out += [game.raise0 + 8 * i + d for d in range(8)]
         return sorted(out)
 
@@ -361,7 +364,7 @@ class MiniLifeState(PhasedState):
             if self.owner[i] != EMPTY:
                 return f"{LABELS[i]} is not empty (§4.4)"
             who = "of yours " if game.raise_own else ""
-            return f"a new cell needs two or more cells {who}pointing at {LABELS[i]}; it has {self._raisers(i, player)} (§4.4)"
+            return f"a new cell needs two or more cells {who}pointing at {LABELS[i]}; it has {self._pointed(player)[i]} (§4.4)"
         i = idx[0]
         if self.owner[i] != player:
             return f"{LABELS[i]} holds no cell of yours: you move and turn only your own cells (§4.2, §4.3)"
