@@ -495,7 +495,7 @@ def _scene(game: MiniLifeGame, obs: dict[str, Any], legal: list[tuple[int, str]]
     b, r = obs["counts"]
     order = "".join(obs["order"])
     s["status"] = [
-        f"Blue: {b} cells · Red: {r} cells",
+        f"Blue: {b} cell{'s' * (b != 1)} · Red: {r} cell{'s' * (r != 1)}",
         f"growth phases: {obs['generation']} of at most {obs['generation_limit']}; order {order}",
     ]
     rep = obs["report"]
