@@ -19,6 +19,7 @@ from boardlab.games.flock_of_sheep import (
     TILES,
     WHITE,
     FlockOfSheepState,
+    contact,
     initial_face,
 )
 
@@ -461,3 +462,22 @@ def test_the_scene_draws_sheep_and_targets_centres() -> None:
     assert {t["at"] for t in scene["targets"]} <= {c["id"] for c in scene["cells"]}
     text = scene_text(scene, labels_of(s))
     assert "Dispersing" in text and "Black" in text
+
+
+def test_dispersing_always_loosens_and_touching_matches_the_pairs() -> None:  # §5.1, §5.3, property
+    """Along random games: every dispersing move lowers shared edge + corner touches, and each sheep's shared
+    edge and corner touches (found from the board's squares) equal the sums over pairs of sheep."""
+    for seed in range(4):
+        s = dealt(game())
+        rng = random.Random(seed)
+        b = s.game.board
+        while not s.is_terminal():
+            edge, corner = s.touching()
+            for t in range(TILES):
+                pairs = [contact(*b.xy(s.pos[t]), *b.xy(s.pos[u])) for u in range(TILES) if u != t]
+                assert edge[t] == sum(e for e, _ in pairs) and corner[t] == sum(c for _, c in pairs)
+            before = (sum(edge) + sum(corner), s.dispersing, s.moves)
+            s.apply_action(rng.choice(s.legal_actions()))
+            if before[1] and s.moves > before[2] and s.dispersing:
+                e2, c2 = s.touching()
+                assert sum(e2) + sum(c2) < before[0]

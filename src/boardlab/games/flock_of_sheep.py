@@ -82,12 +82,6 @@ def contact(ax: int, ay: int, bx: int, by: int) -> tuple[int, bool]:
     return 0, dx == 2 and dy == 2
 
 
-#: ``(dx, dy)`` between two anchors -> (shared edge, corner touch), for tiles that are near and do not overlap.
-CONTACT = {
-    (dx, dy): contact(0, 0, dx, dy) for dx in range(-2, 3) for dy in range(-2, 3) if abs(dx) == 2 or abs(dy) == 2
-}
-
-
 def _splitmix(x: int) -> int:
     x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
     x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
