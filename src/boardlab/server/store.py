@@ -117,6 +117,10 @@ pending_t = Table(
 CHANNEL = "boardlab_tables"
 
 
+#: The PostgreSQL advisory lock held while a process creates or updates the schema.
+SCHEMA_LOCK = 0x626F6172646C6162  # "boardlab"
+
+
 class StaleRevision(Exception):
     """The stored revision is not the one the write expected (another writer got there first)."""
 
@@ -187,18 +191,28 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
             # Let SQLAlchemy, not the sqlite3 module, open transactions, so SAVEPOINTs work.
             event.listen(self.engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN"))
-        metadata.create_all(self.engine)
-        self._migrate()
+        if self.is_sqlite:
+            metadata.create_all(self.engine)
+            self._migrate()
+        else:
+            # Several processes may start at once on one database: one at a time creates or updates the tables.
+            with self.engine.begin() as c:
+                c.exec_driver_sql(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")
+                metadata.create_all(c)
+                self._migrate(c)
         self.paramstyle = self.engine.dialect.paramstyle
         #: Other processes may share the database (PostgreSQL): lock rows and announce changes.
         self.shared = not self.is_sqlite
         #: Names this process in its announcements, so it can ignore its own.
         self.origin = secrets.token_hex(6)
 
-    def _migrate(self) -> None:
+    def _migrate(self, conn: Connection | None = None) -> None:
         """Bring a database made by an older version up to date (its tables keep their old behaviour)."""
-        have = {c["name"] for c in inspect(self.engine).get_columns("tables")}
+        have = {c["name"] for c in inspect(conn if conn is not None else self.engine).get_columns("tables")}
         if "chance_key" not in have:
+            if conn is not None:
+                conn.exec_driver_sql("ALTER TABLE tables ADD COLUMN chance_key VARCHAR(64)")
+                return
             with self.engine.begin() as c:
                 c.exec_driver_sql("ALTER TABLE tables ADD COLUMN chance_key VARCHAR(64)")
 
