@@ -74,6 +74,8 @@ def test_serve_prints_the_address_and_answers(tmp_path) -> None:
         (["--db", "nonsense"], "is not a database URL"),
         (["--db", "postgresql+psycopg://u@127.0.0.1:1/x"], "driver is not installed|cannot open the database"),
         (["--port", "0"], "--port must lie between"),
+        (["--ai-move-seconds", "0"], "must be positive"),
+        (["--moves-per-second", "-1"], "0 or more"),
     ],
 )
 def test_bad_arguments(args: list[str], words: str) -> None:

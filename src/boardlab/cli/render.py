@@ -414,7 +414,10 @@ def zone_lines(scene: dict[str, Any]) -> list[Text]:
             t.append(" ")
             if it.get("face_down"):
                 back = it.get("owner") if it.get("owner") is not None else owner  # whose back it shows
-                style = Style(color=seat_colour(back), reverse=it["id"] in marked)
+                ink = palette_colour(it.get("colour")) or seat_colour(
+                    back
+                )  # a back of its own colour, else the owner's
+                style = Style(color=ink, reverse=it["id"] in marked)
             else:
                 style = Style(color=palette_colour(it.get("colour")) or _suit_ink(it), reverse=it["id"] in marked)
             t.append(f"{left}{label}{right}", style)

@@ -31,8 +31,9 @@ Keys of a :class:`Scene` (optional ones marked *):
     ``id``, ``label``, ``kind`` (``card`` | ``token`` | ``die`` | ``coin`` |
     ``counter``), ``face_down``, ``detail`` and optionally *``value`` (a card's
     corner value; a die's 1-6 is drawn as pips), *``suit``, *``colour`` (its
-    ink), *``owner`` (whose back a face-down card shows, defaulting to the
-    zone's owner) and *``picture`` (:class:`Picture`: a mini-grid of filled
+    ink; on a face-down item, the colour of its back, for cards whose backs
+    differ), *``owner`` (whose back a face-down card shows when it has no
+    ``colour``, defaulting to the zone's owner) and *``picture`` (:class:`Picture`: a mini-grid of filled
     cells and/or a few strokes: a tetromino, a fence, a symbol).
 ``highlights`` (:class:`Highlight`)
     ``{"at": id, "kind": "last" | "selected" | "warning" | "hint"}``.
@@ -509,7 +510,8 @@ def item(
 ) -> dict[str, Any]:
     """An :class:`Item`; the optional keys are present only when given (older scenes stay as they were).
 
-    ``owner`` colours a face-down card's back (default: its zone's owner). A die's
+    ``owner`` colours a face-down card's back (default: its zone's owner), unless
+    ``colour`` gives the back a colour of its own. A die's
     ``value`` 1-6 is drawn as pips.
     """
     it: dict[str, Any] = {"id": id, "label": label, "kind": kind, "face_down": face_down, "detail": detail}

@@ -142,6 +142,7 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
         (403, "The token does not allow this"),
         (404, "No such game, table, replay or step"),
         (409, "Stale revision or a move that cannot be undone: look again and retry"),
+        (410, "The table was abandoned and has expired"),
         (413, "The body is over the size limit"),
         (422, "An illegal move, with the rules' reason"),
         (429, "Too many requests: retry after the time in Retry-After"),
@@ -546,7 +547,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             else:
                 view_seat = next((s for s in seats if s is not None), None)
         except ApiError as e:
-            await refuse({401: 4401, 403: 4403, 404: 4404, 429: 4429}.get(e.status, 4400), e)
+            await refuse({401: 4401, 403: 4403, 404: 4404, 410: 4410, 429: 4429}.get(e.status, 4400), e)
             return
 
         queue: asyncio.Queue[str | None] = asyncio.Queue()

@@ -34,6 +34,7 @@ class ServerProcess:
         ai_delay: float = 0.0,
         log_path: str | None = None,
         extra_env: dict[str, str] | None = None,
+        extra_args: list[str] | None = None,
     ) -> None:
         self.db_url = db_url
         self.port = port or free_port()
@@ -41,6 +42,7 @@ class ServerProcess:
         self.ai_delay = ai_delay
         self.log_path = log_path
         self.extra_env = extra_env or {}
+        self.extra_args = list(extra_args or ())
         self.proc: subprocess.Popen[bytes] | None = None
         self._log = None
 
@@ -65,6 +67,7 @@ class ServerProcess:
             str(self.ai_workers),
             "--ai-delay",
             str(self.ai_delay),
+            *self.extra_args,
         ]
         if self.log_path:
             self._log = open(self.log_path, "ab")  # noqa: SIM115

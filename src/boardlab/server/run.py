@@ -9,6 +9,7 @@ from types import FrameType
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from .limits import Quotas
 from .store import describe_url, normalise_url
 from .tables import Settings
 
@@ -21,6 +22,9 @@ def serve(
     ai_workers: int | None = None,
     ai_delay: float = 0.4,
     log_level: str = "warning",
+    ai_move_seconds: float | None = None,
+    quotas: Quotas | None = None,
+    expire_days: float | None = None,
 ) -> None:
     """Run until interrupted; prints the address to open."""
     import uvicorn
@@ -32,7 +36,14 @@ def serve(
     sys.setswitchinterval(0.0005)
     url = normalise_url(db)
     try:
-        app = create_app(Settings(db_url=url, ai_workers=ai_workers, ai_delay=ai_delay))
+        settings = Settings(db_url=url, ai_workers=ai_workers, ai_delay=ai_delay)
+        if ai_move_seconds is not None:
+            settings.ai_move_seconds = ai_move_seconds
+        if quotas is not None:
+            settings.quotas = quotas
+        if expire_days is not None:
+            settings.expire_after = expire_days * 24 * 3600.0
+        app = create_app(settings)
     except SQLAlchemyError as e:
         raise ValueError(
             f"cannot open the database {describe_url(url)}: {e.__class__.__name__}: {e.args[0] if e.args else e}"

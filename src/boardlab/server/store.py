@@ -376,6 +376,33 @@ class Store:
                 q = q.where(tables_t.c.status == status)
             return [r.id for r in c.execute(q.order_by(tables_t.c.created_at))]
 
+    def ai_table_ids(self) -> list[str]:
+        """Unfinished tables with an AI seat: the only ones a server loads at start (the others when asked for)."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(tables_t.c.id, tables_t.c.seats)
+                .where(tables_t.c.status == "playing")
+                .order_by(tables_t.c.created_at)
+            )
+            return [r.id for r in rows if any(s.get("kind") == "ai" for s in json.loads(r.seats))]
+
+    def op_expire(self, c: Sql, idle_since: float, keep: frozenset[str]) -> list[str]:
+        """Mark unfinished tables with no move since ``idle_since`` (except ``keep``) expired; their ids."""
+        with self.engine.connect() as r:
+            ids = [
+                row.id
+                for row in r.execute(
+                    select(tables_t.c.id).where(tables_t.c.status == "playing", tables_t.c.updated_at < idle_since)
+                )
+                if row.id not in keep
+            ]
+        for table_id in ids:
+            c.execute(
+                "UPDATE tables SET status = 'expired' WHERE id = ? AND status = 'playing' AND updated_at < ?",
+                (table_id, idle_since),
+            )
+        return ids
+
     def count_tables(self) -> int:
         with self.engine.connect() as c:
             return len(c.execute(select(tables_t.c.id)).all())

@@ -92,6 +92,8 @@ class Settings:
     max_cached_tables: int = 5000
     #: Reload unfinished tables with AI seats at start so their AIs carry on.
     resume_ai: bool = True
+    #: Seconds without a move after which an unfinished table is abandoned: it expires (0: never).
+    expire_after: float = 30 * 24 * 3600.0
     #: Per-client limits on new tables, moves and sockets (:mod:`boardlab.server.limits`).
     quotas: Quotas = field(default_factory=Quotas)
 
@@ -125,6 +127,8 @@ class Platform:
         self._spawn(self.ai.warm())
         if self.settings.resume_ai:
             self._spawn(self._resume_ai_tables())
+        if self.settings.expire_after > 0:
+            self._spawn(self._expire_regularly())
 
     async def stop(self) -> None:
         self._stopping = True
@@ -169,8 +173,9 @@ class Platform:
             ) from None
 
     async def _resume_ai_tables(self) -> None:
+        """Load the unfinished tables that have AI seats, so their AIs carry on; every other table loads on demand."""
         try:
-            ids = await self._db(self.store.table_ids, "playing")
+            ids = await self._db(self.store.ai_table_ids)
         except Exception:
             log.exception("could not list tables to resume")
             return
@@ -315,6 +320,27 @@ class Platform:
         return out
 
     # -- loading --------------------------------------------------------------
+    async def expire(self) -> list[str]:
+        """Expire the tables abandoned for ``expire_after`` seconds (none with someone connected); their ids."""
+        keep = frozenset(t.id for t in self.tables.values() if t.connections)
+        ids = await self._write(self.store.op_expire, time.time() - self.settings.expire_after, keep)
+        for table_id in ids:
+            table = self.tables.pop(table_id, None)
+            if table is not None and table.ai_task is not None:
+                table.ai_task.cancel()
+        if ids:
+            log.info("expired %d abandoned tables", len(ids))
+        return ids
+
+    async def _expire_regularly(self) -> None:
+        every = min(3600.0, max(1.0, self.settings.expire_after / 10))
+        while not self._stopping:
+            try:
+                await self.expire()
+            except Exception:
+                log.exception("could not expire abandoned tables")
+            await asyncio.sleep(every)
+
     async def get(self, table_id: str) -> LiveTable:
         if not isinstance(table_id, str) or not TABLE_ID.match(table_id):
             raise not_found(f"no table {table_id!r}")
@@ -334,6 +360,8 @@ class Platform:
             row = await self._db(self.store.load, table_id)
             if row is None:
                 raise not_found(f"no table {table_id!r}")
+            if row.status == "expired":
+                raise ApiError(410, "expired", "this table was abandoned (no move for a long time) and has expired")
             table = self._restore(row)
             # Shared database: a table changed moments ago is in play at another process, whose AI
             # seats think for it; one left longer than an AI move takes is this process's to run.

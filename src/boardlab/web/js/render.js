@@ -1,7 +1,7 @@
 // The generic scene renderer: draws exactly what a game's scene describes (the schema: boardlab/core/scene.py,
 // as JSON Schema in /static/scene.schema.json). Board places (polygons, points, edges), pieces and highlights go
 // into SVG; card and dice zones into HTML rows whose items carry small SVG figures (cards 5:7 with corner value
-// and suit, card backs in their owner's colour, dice with pips, pictures); click targets call onAction(action)
+// and suit, card backs in their owner's colour or their own, dice with pips, pictures); click targets call onAction(action)
 // (several targets on one place open a small chooser); buttons and the full list of legal moves are plain HTML
 // buttons. Nothing here knows any game.
 
@@ -173,6 +173,12 @@ const NEUTRAL_BACK = "#6d675d";
 
 function backColour(owner) {
   return owner === null || owner === undefined ? NEUTRAL_BACK : ownerColour(owner);
+}
+
+// A face-down item's back: its own colour where the scene gives one (a card whose back shows its class),
+// else its owner's.
+function itemBack(it, zoneOwner) {
+  return it.colour ? colour(it.colour, backColour(it.owner ?? zoneOwner)) : backColour(it.owner ?? zoneOwner);
 }
 
 function drawPiece(layer, p, cx, cy, r, u) {
@@ -423,7 +429,7 @@ export function renderScene(root, scene, opts = {}) {
         }
         if (it.face_down && it.kind !== "card") {
           const owner = it.owner ?? z.owner;
-          if (owner !== null && owner !== undefined) node.style.background = backColour(owner);
+          if (it.colour || (owner !== null && owner !== undefined)) node.style.background = itemBack(it, z.owner);
         }
         node.append(el("span", { class: "label" }, it.face_down ? "face down" : it.label));
         if (it.detail) node.append(el("span", { class: "detail" }, it.detail));
@@ -500,7 +506,7 @@ function hasValue(it) {
 function itemFigure(it, zoneOwner) {
   const kind = it.kind || "card";
   if (kind === "card") {
-    if (it.face_down) return cardBack(backColour(it.owner ?? zoneOwner));
+    if (it.face_down) return cardBack(itemBack(it, zoneOwner));
     if (hasValue(it) || suitOf(it) || it.picture) return cardFace(it);
     return null;
   }

@@ -386,8 +386,8 @@ function connect() {
     if (ws !== sock) return;
     clearInterval(pingTimer);
     for (const [id, done] of acks) { acks.delete(id); done({ ok: false, status: 0, message: "The connection dropped; reconnecting." }); }
-    if (e.code === 4403 || e.code === 4404) {
-      fatal("This link is not valid for this table.");
+    if (e.code === 4403 || e.code === 4404 || e.code === 4410) {
+      fatal(e.code === 4410 ? "This table was abandoned and has expired." : "This link is not valid for this table.");
       return;
     }
     setConn("down");
