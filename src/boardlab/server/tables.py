@@ -115,6 +115,7 @@ class Platform:
         self._stopping = False
         self.listener: Listener | None = None
         self._refreshing: set[str] = set()
+        self._watching: set[str] = set()
 
     # -- life cycle -----------------------------------------------------------
     async def start(self) -> None:
@@ -583,11 +584,11 @@ class Platform:
             self._check_revision(table, revision)
             if seat in table.pending:
                 try:
-                    await self._write(self.store.op_set_pending, table.id, seat, None, table.revision)
+                    stored = await self._write(self.store.op_set_pending, table.id, seat, None, table.revision)
                 except StaleRevision as e:
                     await self._stale(table)
                     raise conflict("stale", str(e)) from None
-                table.pending = {s: a for s, a in table.pending.items() if s != seat}
+                table.pending = {s: a for s, a in table.pending.items() if s != seat} if stored is None else stored
                 self._broadcast(table)
                 return
             point = self.undo_point(table, seat)
@@ -628,6 +629,9 @@ class Platform:
         if self._stopping or (table.ai_task is not None and not table.ai_task.done()):
             return
         if table.remote:  # another process made the last change: its AI seats think there
+            if table.id not in self._watching and self._ai_to_move(table):
+                self._watching.add(table.id)
+                asyncio.get_running_loop().call_later(self._ai_grace(), self._take_over, table, table.revision)
             return
         seats = self._ai_to_move(table)
         if seats:
@@ -708,6 +712,13 @@ class Platform:
         """Seconds after a change within which another process may still be running the table's AI seats."""
         return self.settings.ai_move_seconds + self.settings.ai_move_margin + self.settings.ai_delay + 2.0
 
+    def _take_over(self, table: LiveTable, revision: int) -> None:
+        """Nothing heard of a remote table's AI seats for longer than an AI move takes: think for them here."""
+        self._watching.discard(table.id)
+        if table.remote and not table.stale and table.revision == revision and self.tables.get(table.id) is table:
+            table.remote = False
+        self._kick(table)
+
     def _changed_elsewhere(self, table_id: str | None, revision: int) -> None:
         """Another process committed a change to ``table_id`` (``None``: to any table, announcements were lost)."""
         if self._stopping:
@@ -742,7 +753,7 @@ class Platform:
         """Bring ``table`` up to the database's copy in place (the caller holds its lock) and broadcast any change."""
         table.stale = False
         row = await self._db(self.store.load, table.id)
-        if row is None:
+        if row is None or row.status == "expired":
             return
         pending = row.pending
         if row.revision == table.revision:
