@@ -21,13 +21,21 @@ collections (full ones took up to 190 ms with 400 sockets' worth of objects)
 do not show up as server latency, the client freezes its start-up objects and
 raises the collection thresholds during a run, as the server does.
 
-``python bench/bench_load.py [--quick] [--games N] [--seconds S] [--think MIN MAX] [--http]`` runs it alone.
+``--postgres N``: instead, N server processes (``python -m boardlab.server``, one port each) share one
+throwaway PostgreSQL (``tests/pg_cluster.py``; its binaries and psycopg must be installed), and the two
+players of each game hold their sockets on *different* processes, so every move reaches the opponent
+through the database's ``NOTIFY`` and the other process's refresh (the worst case of a deployment behind
+a proxy). Server CPU is then the sum over the server processes (PostgreSQL's own is not counted).
+
+``python bench/bench_load.py [--quick] [--games N] [--seconds S] [--think MIN MAX] [--http] [--postgres N]``
+runs it alone.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -110,13 +118,14 @@ class Stats:
 
 
 class Player:
-    def __init__(self, game: Game, seat: int, token: str) -> None:
+    def __init__(self, game: Game, seat: int, token: str, base: str) -> None:
         self.game = game
         self.seat = seat
         self.token = token
+        self.base = base
         self.view: dict[str, Any] | None = None
         self.changed = asyncio.Event()
-        self.http = Http(game.base)
+        self.http = Http(base)
         self.acks: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self.next_id = 0
 
@@ -156,7 +165,7 @@ class Player:
 
     async def play(self, deadline: float) -> None:
         g = self.game
-        url = g.base.replace("http", "ws", 1) + f"/api/tables/{g.id}/ws"
+        url = self.base.replace("http", "ws", 1) + f"/api/tables/{g.id}/ws"
         async with connect(url, max_size=2**22, open_timeout=30, compression=None) as ws:
             await ws.send(json.dumps({"type": "hello", "tokens": [self.token]}))
             listener = asyncio.ensure_future(self.listen(ws))
@@ -198,8 +207,16 @@ class Player:
 
 class Game:
     def __init__(
-        self, base: str, stats: Stats, rng: random.Random, think: tuple[float, float], http_moves: bool = False
+        self,
+        bases: list[str],
+        stats: Stats,
+        rng: random.Random,
+        think: tuple[float, float],
+        http_moves: bool = False,
     ) -> None:
+        #: The servers: the table is made on the first, seat ``s`` plays on ``bases[s % len(bases)]``.
+        self.bases = bases
+        base = bases[0]
         self.base = base
         self.think = think
         self.http_moves = http_moves
@@ -229,7 +246,7 @@ class Game:
             self.id = d["id"]
             self.sent = {}
             self.stats.games_started += 1
-            players = [Player(self, int(s), t) for s, t in d["tokens"].items()]
+            players = [Player(self, int(s), t, self.bases[int(s) % len(self.bases)]) for s, t in d["tokens"].items()]
             try:
                 await asyncio.gather(*(p.play(deadline) for p in players))
             except Exception as e:  # a dropped socket or a refused connection counts as an error
@@ -241,7 +258,7 @@ class Game:
 
 
 async def load(
-    base: str,
+    bases: list[str],
     games: int,
     seconds: float,
     think: tuple[float, float],
@@ -254,8 +271,10 @@ async def load(
     rng = random.Random(seed)
     deadline = time.monotonic() + warmup + seconds
     tasks = []
-    for _ in range(games):
-        game = Game(base, stats, random.Random(rng.random()), think, http_moves)
+    for i in range(games):
+        # several servers: game i is made on server i (mod n), its seats play on the next ones
+        ring = bases[i % len(bases) :] + bases[: i % len(bases)]
+        game = Game(ring, stats, random.Random(rng.random()), think, http_moves)
         tasks.append(asyncio.ensure_future(game.run(deadline)))
         await asyncio.sleep(min(2.0, think[1]) / games)  # start the games over a couple of seconds
     await asyncio.gather(*tasks)
@@ -279,30 +298,53 @@ def _cpu_seconds(pid: int) -> float:
 
 
 def _run_clients(
-    games: int, seconds: float, think: tuple[float, float], warmup: float, http_moves: bool
+    games: int, seconds: float, think: tuple[float, float], warmup: float, http_moves: bool, postgres: int = 0
 ) -> tuple[Any, float, float]:
-    """Start a server, play the games, stop it; (stats, server CPU seconds, client CPU seconds)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        # one client address plays every game here: per-client quotas would refuse it, as they should a real one
-        server = ServerProcess(
-            f"sqlite:///{tmp}/load.db", ai_workers=1, log_path=f"{tmp}/server.log", extra_args=["--no-quotas"]
-        )
-        with server:
-            assert server.proc is not None
-            pid = server.proc.pid
-            cpu0, client0 = _cpu_seconds(pid), time.process_time()
-            try:
-                import uvloop
+    """Start the server(s), play the games, stop them; (stats, server CPU seconds, client CPU seconds)."""
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        if postgres:
+            sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests"))
+            from pg_cluster import PostgresCluster, missing
 
-                stats = uvloop.run(load(server.url, games, seconds, think, warmup, http_moves))
-            except ImportError:
-                stats = asyncio.run(load(server.url, games, seconds, think, warmup, http_moves))
-            server_cpu, client_cpu = _cpu_seconds(pid) - cpu0, time.process_time() - client0
-    return stats, server_cpu, client_cpu
+            why = missing()
+            if why is not None:
+                raise SystemExit(f"--postgres: {why}")
+            cluster = PostgresCluster().start()
+            stack.callback(cluster.stop)
+            db = cluster.new_database("load")
+        else:
+            db = f"sqlite:///{tmp}/load.db"
+        # one client address plays every game here: per-client quotas would refuse it, as they should a real one
+        servers = [
+            ServerProcess(db, ai_workers=1, log_path=f"{tmp}/server{i}.log", extra_args=["--no-quotas"])
+            for i in range(max(1, postgres))
+        ]
+        for server in servers:
+            stack.enter_context(server)
+        pids = [server.proc.pid for server in servers if server.proc is not None]
+
+        def server_cpu() -> float:
+            return sum(_cpu_seconds(pid) for pid in pids)
+
+        bases = [server.url for server in servers]
+        cpu0, client0 = server_cpu(), time.process_time()
+        try:
+            import uvloop
+
+            stats = uvloop.run(load(bases, games, seconds, think, warmup, http_moves))
+        except ImportError:
+            stats = asyncio.run(load(bases, games, seconds, think, warmup, http_moves))
+        cpu, client_cpu = server_cpu() - cpu0, time.process_time() - client0
+    return stats, cpu, client_cpu
 
 
 def measure(
-    games: int, seconds: float, think: tuple[float, float], http_moves: bool = False, warmup: float = 8.0
+    games: int,
+    seconds: float,
+    think: tuple[float, float],
+    http_moves: bool = False,
+    warmup: float = 8.0,
+    postgres: int = 0,
 ) -> dict[str, Any]:
     """One load run against a fresh server; returns one result row."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -325,7 +367,7 @@ def measure(
     gc.set_threshold(20000, 50, 1000)
     gc.callbacks.append(gc_timer)
     try:
-        stats, server_cpu, client_cpu = _run_clients(games, seconds, think, warmup, http_moves)
+        stats, server_cpu, client_cpu = _run_clients(games, seconds, think, warmup, http_moves, postgres)
     finally:
         gc.callbacks.remove(gc_timer)
         gc.set_threshold(*thresholds)
@@ -334,6 +376,7 @@ def measure(
         "games": games,
         "think_s": f"{think[0]:g}-{think[1]:g}",
         "moves_over": "http" if http_moves else "websocket",
+        "servers": f"{postgres} processes, PostgreSQL" if postgres else "1 process, SQLite",
         "seconds": seconds,
         "moves": len(stats.rtt),
         "moves_per_s": round(len(stats.rtt) / seconds, 1),
@@ -365,7 +408,14 @@ if __name__ == "__main__":
     p.add_argument("--seconds", type=float, default=None)
     p.add_argument("--http", action="store_true", help="play moves over HTTP POST instead of the WebSocket")
     p.add_argument("--think", type=float, nargs=2, default=list(HUMAN), metavar=("MIN", "MAX"))
+    p.add_argument(
+        "--postgres",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N server processes sharing one throwaway PostgreSQL, each game's players on different ones",
+    )
     a = p.parse_args()
-    row = measure(a.games, a.seconds or (20 if a.quick else 60), (a.think[0], a.think[1]), a.http)
+    row = measure(a.games, a.seconds or (20 if a.quick else 60), (a.think[0], a.think[1]), a.http, postgres=a.postgres)
     print(json.dumps(row, indent=1))
     sys.exit(0)

@@ -59,6 +59,10 @@ class LiveTable:
     connections: list[Connection] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     ai_task: asyncio.Task[None] | None = None
+    #: Several processes share the database: another one made the last change (it runs the AI seats),
+    #: or may have (``stale``: refresh from the database before use).
+    remote: bool = False
+    stale: bool = False
     #: Bumped on every change that a view shows; ``view_cache[seat] = (stamp, json)``.
     stamp: int = 0
     view_cache: dict[int | None, tuple[int, str, str | None]] = field(default_factory=dict)

@@ -20,6 +20,13 @@ the server acknowledges an action only once it is on disk. Writes are guarded
 by the stored revision (``UPDATE … WHERE revision = old``): a second server
 process sharing the database cannot silently interleave moves.
 
+On PostgreSQL several server processes may share one database: every write
+first locks the table's row (``SELECT … FOR UPDATE``), so writes to one table
+are serialised across processes for the whole transaction, and announces what
+it changed with ``NOTIFY boardlab_tables, '<table id> <revision> <origin>'``
+(delivered only if the transaction commits); :class:`Listener` hands those
+announcements to the other processes, which refresh their copy of the table.
+
 All methods are blocking; :class:`~boardlab.server.tables.Platform` calls them
 from one dedicated thread, never from the event loop.
 """
@@ -30,6 +37,7 @@ import json
 import logging
 import pathlib
 import queue
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -105,6 +113,14 @@ pending_t = Table(
 )
 
 
+#: The PostgreSQL channel on which writes announce ``"<table id> <revision> <origin>"``.
+CHANNEL = "boardlab_tables"
+
+
+#: The PostgreSQL advisory lock held while a process creates or updates the schema.
+SCHEMA_LOCK = 0x626F6172646C6162  # "boardlab"
+
+
 class StaleRevision(Exception):
     """The stored revision is not the one the write expected (another writer got there first)."""
 
@@ -175,14 +191,28 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
             # Let SQLAlchemy, not the sqlite3 module, open transactions, so SAVEPOINTs work.
             event.listen(self.engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN"))
-        metadata.create_all(self.engine)
-        self._migrate()
+        if self.is_sqlite:
+            metadata.create_all(self.engine)
+            self._migrate()
+        else:
+            # Several processes may start at once on one database: one at a time creates or updates the tables.
+            with self.engine.begin() as c:
+                c.exec_driver_sql(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")
+                metadata.create_all(c)
+                self._migrate(c)
         self.paramstyle = self.engine.dialect.paramstyle
+        #: Other processes may share the database (PostgreSQL): lock rows and announce changes.
+        self.shared = not self.is_sqlite
+        #: Names this process in its announcements, so it can ignore its own.
+        self.origin = secrets.token_hex(6)
 
-    def _migrate(self) -> None:
+    def _migrate(self, conn: Connection | None = None) -> None:
         """Bring a database made by an older version up to date (its tables keep their old behaviour)."""
-        have = {c["name"] for c in inspect(self.engine).get_columns("tables")}
+        have = {c["name"] for c in inspect(conn if conn is not None else self.engine).get_columns("tables")}
         if "chance_key" not in have:
+            if conn is not None:
+                conn.exec_driver_sql("ALTER TABLE tables ADD COLUMN chance_key VARCHAR(64)")
+                return
             with self.engine.begin() as c:
                 c.exec_driver_sql("ALTER TABLE tables ADD COLUMN chance_key VARCHAR(64)")
 
@@ -272,9 +302,17 @@ class Store:
         c.execute("DELETE FROM moves WHERE table_id = ? AND idx >= ?", (table_id, length))
         c.execute("DELETE FROM pending WHERE table_id = ?", (table_id,))
 
-    def op_set_pending(self, c: Sql, table_id: str, seat: int, action: int | None, revision: int) -> None:
-        """Seal (``action`` given) or withdraw (``None``) a seat's simultaneous submission."""
-        current = c.fetchone("SELECT revision FROM tables WHERE id = ?", (table_id,))
+    def op_set_pending(
+        self, c: Sql, table_id: str, seat: int, action: int | None, revision: int
+    ) -> dict[int, int] | None:
+        """Seal (``action`` given) or withdraw (``None``) a seat's simultaneous submission.
+
+        On a shared database (PostgreSQL) returns every sealed submission now stored for the
+        table at ``revision`` (other processes' too, read under the row lock); on SQLite ``None``.
+        """
+        current = c.fetchone(
+            "SELECT revision FROM tables WHERE id = ?" + (" FOR UPDATE" if self.shared else ""), (table_id,)
+        )
         if current is None or current[0] != revision:
             raise StaleRevision(f"table {table_id} is at revision {current and current[0]}, not {revision}")
         c.execute("DELETE FROM pending WHERE table_id = ? AND seat = ?", (table_id, seat))
@@ -283,14 +321,31 @@ class Store:
                 "INSERT INTO pending (table_id, seat, action, revision, at) VALUES (?,?,?,?,?)",
                 (table_id, seat, action, revision, time.time()),
             )
+        if not self.shared:
+            return None
+        self._notify(c, table_id, revision)
+        rows = c.fetchall("SELECT seat, action FROM pending WHERE table_id = ? AND revision = ?", (table_id, revision))
+        return {int(s): int(a) for s, a in rows}
 
     def _bump(self, c: Sql, table_id: str, old: int, new: int, status: str, result: Any) -> None:
+        if self.shared:
+            # Hold the table's row for the rest of the transaction: another process's write to this
+            # table waits here, then finds the new revision.
+            current = c.fetchone("SELECT revision FROM tables WHERE id = ? FOR UPDATE", (table_id,))
+            if current is None or current[0] != old:
+                raise StaleRevision(f"table {table_id} is no longer at revision {old}")
         n = c.execute(
             "UPDATE tables SET revision = ?, status = ?, result = ?, updated_at = ? WHERE id = ? AND revision = ?",
             (new, status, json.dumps(result) if result is not None else None, time.time(), table_id, old),
         )
         if n != 1:
             raise StaleRevision(f"table {table_id} is no longer at revision {old}")
+        if self.shared:
+            self._notify(c, table_id, new)
+
+    def _notify(self, c: Sql, table_id: str, revision: int) -> None:
+        """Tell the other processes (at commit; dropped with a rolled-back savepoint)."""
+        c.execute("SELECT pg_notify(?, ?)", (CHANNEL, f"{table_id} {revision} {self.origin}"))
 
     # -- reads --------------------------------------------------------------
     def load(self, table_id: str) -> TableRow | None:
@@ -353,6 +408,52 @@ class Store:
             return len(c.execute(select(tables_t.c.id)).all())
 
 
+class Listener:
+    """One PostgreSQL connection per process that LISTENs for other processes' writes, in a thread.
+
+    ``on_change(table_id, revision)`` is called in that thread for every change another process
+    committed, and ``on_change(None, 0)`` after the connection was (re)opened, when
+    changes may have been missed. It reconnects after a failure until :meth:`close`.
+    """
+
+    def __init__(self, store: Store, on_change: Callable[[str | None, int], None]) -> None:
+        self.store = store
+        self.on_change = on_change
+        self._stop = threading.Event()
+        self.ready = threading.Event()
+        url = make_url(store.url).set(drivername="postgresql")
+        self._conninfo = url.render_as_string(hide_password=False)
+        self._thread = threading.Thread(target=self._loop, name="boardlab-db-listen", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    def _loop(self) -> None:
+        import psycopg
+
+        first = True
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self._conninfo, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    self.ready.set()
+                    if not first:
+                        self.on_change(None, 0)
+                    first = False
+                    while not self._stop.is_set():
+                        for n in conn.notifies(timeout=0.5):
+                            table_id, revision, origin = n.payload.split(" ")
+                            if origin != self.store.origin:
+                                self.on_change(table_id, int(revision))
+            except Exception:
+                if self._stop.is_set():
+                    return
+                log.exception("lost the database's change announcements; reconnecting")
+                self._stop.wait(1.0)
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.isolation_level = None
     cur = dbapi_connection.cursor()
@@ -394,6 +495,10 @@ class Sql:
         self.cursor.execute(self._sql(sql), params)
         row = self.cursor.fetchone()
         return tuple(row) if row is not None else None
+
+    def fetchall(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        self.cursor.execute(self._sql(sql), params)
+        return [tuple(r) for r in self.cursor.fetchall()]
 
 
 def _table_row(r: Any) -> TableRow:

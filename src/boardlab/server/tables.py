@@ -15,6 +15,13 @@ So a move is acknowledged only once it is stored, readers never see an
 unstored move, and of two conflicting moves exactly one is accepted (the
 second finds a new revision). AI seats are asked in worker processes
 (:mod:`boardlab.server.ai`); their answers go through the same path.
+
+Several server processes may share one PostgreSQL database (``Store.shared``):
+the database serialises writes to a table (row lock, revision check), each
+process hears the others' commits (``LISTEN``/``NOTIFY``, :class:`~boardlab.server.store.Listener`)
+and refreshes its copy of that table from the database, broadcasting to its own
+sockets; a table whose last change came from elsewhere leaves its AI seats to
+the process that made it.
 """
 
 from __future__ import annotations
@@ -57,7 +64,7 @@ from .chance import keyed_agent_seed, new_key
 from .errors import ApiError, bad_request, conflict, forbidden, illegal, not_found
 from .limits import Limits, Quotas
 from .live import Connection, LiveTable, token_hash
-from .store import GroupWriter, MoveRow, StaleRevision, Store, TableRow
+from .store import GroupWriter, Listener, MoveRow, StaleRevision, Store, TableRow
 from .views import build_view, geometry_text
 
 log = logging.getLogger("boardlab.server")
@@ -106,9 +113,18 @@ class Platform:
         self._loading: dict[str, asyncio.Future[LiveTable]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stopping = False
+        self.listener: Listener | None = None
+        self._refreshing: set[str] = set()
+        self._watching: set[str] = set()
 
     # -- life cycle -----------------------------------------------------------
     async def start(self) -> None:
+        if self.store.shared:
+            loop = asyncio.get_running_loop()
+            self.listener = Listener(
+                self.store, lambda tid, rev: loop.call_soon_threadsafe(self._changed_elsewhere, tid, rev)
+            )
+            await asyncio.to_thread(self.listener.ready.wait, 10)
         self._spawn(self.ai.warm())
         if self.settings.resume_ai:
             self._spawn(self._resume_ai_tables())
@@ -124,6 +140,8 @@ class Platform:
                 c.close()
         for task in list(self._tasks):
             task.cancel()
+        if self.listener is not None:
+            self.listener.close()
         self.ai.shutdown()
         self.writer.close()
         self._db_pool.shutdown(wait=True)
@@ -166,7 +184,10 @@ class Platform:
             if self._stopping:
                 return
             try:
-                await self.get(table_id)
+                table = await self.get(table_id)
+                if table.remote:  # resuming after a restart: its AI seats are this process's to run
+                    table.remote = False
+                    self._kick(table)
             except ApiError as e:
                 log.warning("table %s not resumed: %s", table_id, e.message)
 
@@ -359,6 +380,9 @@ class Platform:
         table = self.tables.get(table_id)
         if table is not None:
             self.tables.move_to_end(table_id)
+            if table.stale:
+                async with table.lock:
+                    await self._reload(table)
             return table
         fut = self._loading.get(table_id)
         if fut is not None:
@@ -372,6 +396,9 @@ class Platform:
             if row.status == "expired":
                 raise ApiError(410, "expired", "this table was abandoned (no move for a long time) and has expired")
             table = self._restore(row)
+            # Shared database: a table changed moments ago is in play at another process, whose AI
+            # seats think for it; one left longer than an AI move takes is this process's to run.
+            table.remote = self.store.shared and time.time() - row.updated_at < self._ai_grace()
             self._cache(table)
             fut.set_result(table)
         except BaseException as e:
@@ -437,6 +464,8 @@ class Platform:
         if seat is None:
             raise forbidden("a spectator cannot move; use a seat's invite link")
         async with table.lock:
+            if self.store.shared and revision != table.revision:
+                await self._reload(table)  # the client may have seen another process's move
             self._check_revision(table, revision)
             state = table.state
             cp = state.current_player()
@@ -525,10 +554,19 @@ class Platform:
             await self._persist(table, new, moves, clear_pending=True)
         else:
             try:
-                await self._write(self.store.op_set_pending, table.id, seat, action, table.revision)
+                stored = await self._write(self.store.op_set_pending, table.id, seat, action, table.revision)
             except StaleRevision as e:
+                await self._stale(table)
                 raise conflict("stale", str(e)) from None
-            table.pending = pending
+            table.remote = False
+            if stored is not None and stored != pending:
+                # Another process sealed choices too: the database's list (read under the row lock) is
+                # the whole of it; whoever stores the last one reveals them all.
+                table.pending = stored
+                if all(s in stored for s in deciding):
+                    await self._submit(table, seat, action)
+                    return
+            table.pending = pending if stored is None else stored
             self._broadcast(table)
 
     async def _persist(self, table: LiveTable, new: State, moves: list[MoveRow], clear_pending: bool) -> None:
@@ -549,7 +587,9 @@ class Platform:
                 clear_pending,
             )
         except StaleRevision as e:
+            await self._stale(table)
             raise conflict("stale", f"{e}; look again and retry") from None
+        table.remote = False
         table.state = new
         table.labels = table.labels + [m.label for m in moves]
         table.revision = new_rev
@@ -571,13 +611,16 @@ class Platform:
         if seat is None:
             raise forbidden("a spectator cannot undo")
         async with table.lock:
+            if self.store.shared and revision != table.revision:
+                await self._reload(table)
             self._check_revision(table, revision)
             if seat in table.pending:
                 try:
-                    await self._write(self.store.op_set_pending, table.id, seat, None, table.revision)
+                    stored = await self._write(self.store.op_set_pending, table.id, seat, None, table.revision)
                 except StaleRevision as e:
+                    await self._stale(table)
                     raise conflict("stale", str(e)) from None
-                table.pending = {s: a for s, a in table.pending.items() if s != seat}
+                table.pending = {s: a for s, a in table.pending.items() if s != seat} if stored is None else stored
                 self._broadcast(table)
                 return
             point = self.undo_point(table, seat)
@@ -589,7 +632,9 @@ class Platform:
             try:
                 await self._write(self.store.op_truncate, table.id, point, table.revision, new_rev, "playing", None)
             except StaleRevision as e:
+                await self._stale(table)
                 raise conflict("stale", str(e)) from None
+            table.remote = False
             table.state = new
             table.labels = table.labels[:point]
             table.revision = new_rev
@@ -614,6 +659,11 @@ class Platform:
 
     def _kick(self, table: LiveTable) -> None:
         if self._stopping or (table.ai_task is not None and not table.ai_task.done()):
+            return
+        if table.remote:  # another process made the last change: its AI seats think there
+            if table.id not in self._watching and self._ai_to_move(table):
+                self._watching.add(table.id)
+                asyncio.get_running_loop().call_later(self._ai_grace(), self._take_over, table, table.revision)
             return
         seats = self._ai_to_move(table)
         if seats:
@@ -671,6 +721,11 @@ class Platform:
         except asyncio.CancelledError:
             raise
         except Exception as e:
+            if self.store.shared and isinstance(e, ApiError) and e.code == "stale":
+                # Another process stored a move first (the table is refreshed already): nothing to retry.
+                table.thinking = set()
+                self._broadcast(table)
+                return
             log.exception("table %s: AI turn failed", table.id)
             table.thinking = set()
             table.notes.append(f"An AI move could not be stored ({e}); it will be retried.")
@@ -683,6 +738,79 @@ class Platform:
                 table.touch()
         if not self._stopping:
             asyncio.get_running_loop().call_soon(self._kick, table)
+
+    # -- other processes sharing the database (PostgreSQL) --------------------
+    def _ai_grace(self) -> float:
+        """Seconds after a change within which another process may still be running the table's AI seats."""
+        return self.settings.ai_move_seconds + self.settings.ai_move_margin + self.settings.ai_delay + 2.0
+
+    def _take_over(self, table: LiveTable, revision: int) -> None:
+        """Nothing heard of a remote table's AI seats for longer than an AI move takes: think for them here."""
+        self._watching.discard(table.id)
+        if table.remote and not table.stale and table.revision == revision and self.tables.get(table.id) is table:
+            table.remote = False
+        self._kick(table)
+
+    def _changed_elsewhere(self, table_id: str | None, revision: int) -> None:
+        """Another process committed a change to ``table_id`` (``None``: to any table, announcements were lost)."""
+        if self._stopping:
+            return
+        tables = list(self.tables.values()) if table_id is None else [self.tables.get(table_id)]
+        for table in tables:
+            if table is None:
+                continue
+            table.stale = True
+            if table.connections and table.id not in self._refreshing:
+                self._refreshing.add(table.id)  # one refresh at a time; it reads whatever is newest
+                self._spawn(self._refresh(table))
+
+    async def _refresh(self, table: LiveTable) -> None:
+        try:
+            async with table.lock:
+                self._refreshing.discard(table.id)
+                await self._reload(table)
+        except Exception:
+            self._refreshing.discard(table.id)
+            log.exception("table %s: could not refresh from the database", table.id)
+
+    async def _stale(self, table: LiveTable) -> None:
+        """A write found a newer revision: another process moved first; catch up (the caller holds the lock)."""
+        if self.store.shared:
+            try:
+                await self._reload(table)
+            except Exception:
+                log.exception("table %s: could not refresh from the database", table.id)
+
+    async def _reload(self, table: LiveTable) -> None:
+        """Bring ``table`` up to the database's copy in place (the caller holds its lock) and broadcast any change."""
+        table.stale = False
+        row = await self._db(self.store.load, table.id)
+        if row is None or row.status == "expired":
+            return
+        pending = row.pending
+        if row.revision == table.revision:
+            if pending == table.pending or table.state.current_player() != SIMULTANEOUS:
+                return
+            table.pending = dict(pending)
+            self._broadcast(table)
+            return
+        history = table.state.history()
+        entries = [m.entry for m in row.moves]
+        if len(entries) >= len(history) and entries[: len(history)] == history:
+            state = table.state.clone()  # only new entries: replay those alone
+            try:
+                advance(state, entries[len(history) :])
+            except (IllegalActionError, ValueError) as e:
+                raise conflict("cannot_restore", f"table {row.id} cannot be replayed: {e}") from None
+        else:  # an undo elsewhere: replay it all
+            state = self._restore(row).state
+        table.state = state
+        table.labels = [m.label for m in row.moves]
+        table.revision = row.revision
+        table.pending = dict(pending) if state.current_player() == SIMULTANEOUS else {}
+        table.remote = True
+        table.thinking = set()
+        self._broadcast(table)
 
     # -- views and live updates -----------------------------------------------
     def view(self, table: LiveTable, seat: int | None) -> dict[str, Any]:

@@ -1,0 +1,253 @@
+"""Two `boardlab serve` processes sharing one throwaway PostgreSQL: one table, sockets on both.
+
+Conflicting moves sent to both processes at once: exactly one is accepted (200), the other refused (409),
+and both processes' sockets see the new revision; a move through either process reaches the other's
+socket; an AI seat answers once; sealed simultaneous choices sent to different processes are revealed
+once, to both. Both
+processes exit 0 on SIGTERM.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import boardlab
+from boardlab.server.launch import free_port
+from pg_cluster import PostgresCluster, skip_or_fail_if_missing
+
+BR = {"game": "blast-radius", "options": {"board_side": 5}, "mode": "online"}
+
+
+@pytest.fixture(scope="module")
+def pg() -> Iterator[PostgresCluster]:
+    skip_or_fail_if_missing()
+    cluster = PostgresCluster().start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+def serve(port: int, db: str) -> subprocess.Popen[str]:
+    code = "from boardlab.cli.main import main; main()"
+    args = ["serve", "--port", str(port), "--db", db, "--ai-workers", "1", "--ai-delay", "0"]
+    return subprocess.Popen(
+        [sys.executable, "-c", code, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+
+
+def http(port: int, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}", method=method, data=json.dumps(body).encode() if body is not None else None
+    )
+    req.add_header("Content-Type", "application/json")
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def wait_up(port: int, proc: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + 60
+    while True:
+        assert proc.poll() is None, proc.communicate()
+        try:
+            if http(port, "GET", "/api/health")[0] == 200:
+                return
+        except OSError:
+            pass
+        assert time.monotonic() < deadline, "the server did not answer"
+        time.sleep(0.1)
+
+
+class Socket:
+    """A WebSocket on one process, its views collected by a thread."""
+
+    def __init__(self, port: int, table: str, token: str) -> None:
+        from websockets.sync.client import connect
+
+        self._stack = contextlib.ExitStack()
+        self.ws = self._stack.enter_context(connect(f"ws://127.0.0.1:{port}/api/tables/{table}/ws"))
+        self.ws.send(json.dumps({"type": "hello", "tokens": [token]}))
+        self.views: list[dict[str, Any]] = []
+        self.cond = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        with contextlib.suppress(Exception):
+            for raw in self.ws:
+                msg = json.loads(raw)
+                if msg.get("type") == "view":
+                    with self.cond:
+                        self.views.append(msg["view"])
+                        self.cond.notify_all()
+
+    def wait_for(self, pred: Any, timeout: float = 20) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                for v in self.views:
+                    if pred(v):
+                        return v
+                left = deadline - time.monotonic()
+                assert left > 0, f"no such view; last: {self.views[-1] if self.views else None}"
+                self.cond.wait(left)
+
+    def close(self) -> None:
+        self._stack.close()
+
+
+def at_once(*calls: Any) -> list[Any]:
+    """Run the calls in threads, released together; their results in order."""
+    barrier = threading.Barrier(len(calls))
+    out: list[Any] = [None] * len(calls)
+
+    def run(i: int, fn: Any) -> None:
+        barrier.wait()
+        out[i] = fn()
+
+    threads = [threading.Thread(target=run, args=(i, fn)) for i, fn in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return out
+
+
+def test_two_processes_one_database(pg: PostgresCluster) -> None:
+    db = pg.new_database("multi")
+    ports = [free_port(), free_port()]
+    procs = [serve(ports[0], db), serve(ports[1], db)]
+    sockets: list[Socket] = []
+    try:
+        for port, proc in zip(ports, procs):
+            wait_up(port, proc)
+        a, b = ports
+        status, t = http(a, "POST", "/api/tables", BR)
+        assert status == 201, t
+        tid, tokens = t["id"], t["tokens"]
+        sa, sb = Socket(a, tid, tokens["0"]), Socket(b, tid, tokens["1"])
+        sockets += [sa, sb]
+        v0 = sa.wait_for(lambda v: True)
+        assert sb.wait_for(lambda v: True)["revision"] == v0["revision"]
+        seat = str(v0["to_act"][0])
+        legal = [x[0] for x in http(a, "GET", f"/api/tables/{tid}", token=tokens[seat])[1]["legal"]]
+        assert len(legal) >= 2
+        rev = v0["revision"]
+
+        # Conflicting moves with the same revision, one to each process: exactly one wins.
+        path = f"/api/tables/{tid}/moves"
+        results = at_once(
+            lambda: http(a, "POST", path, {"action": legal[0], "revision": rev}, tokens[seat]),
+            lambda: http(b, "POST", path, {"action": legal[-1], "revision": rev}, tokens[seat]),
+        )
+        assert sorted(s for s, _ in results) == [200, 409], results
+        won = next(body for s, body in results if s == 200)
+        assert won["revision"] == rev + 1
+        for s in (sa, sb):
+            assert s.wait_for(lambda v: v["revision"] == rev + 1)["revision"] == rev + 1
+        # Both processes now agree on the table, over HTTP too.
+        for port in ports:
+            assert http(port, "GET", f"/api/tables/{tid}", token=tokens["0"])[1]["revision"] == rev + 1
+
+        # The other seat moves through B: A's socket sees it.
+        other = str(sb.wait_for(lambda v: v["revision"] == rev + 1)["to_act"][0])
+        mv = http(b, "GET", f"/api/tables/{tid}", token=tokens[other])[1]
+        status, body = http(b, "POST", path, {"action": mv["legal"][0][0], "revision": rev + 1}, tokens[other])
+        assert status == 200, body
+        assert sa.wait_for(lambda v: v["revision"] == rev + 2)["revision"] == rev + 2
+        # And back through A, seen on B.
+        nxt = str(sa.wait_for(lambda v: v["revision"] == rev + 2)["to_act"][0])
+        mv = http(a, "GET", f"/api/tables/{tid}", token=tokens[nxt])[1]
+        status, body = http(a, "POST", path, {"action": mv["legal"][0][0], "revision": rev + 2}, tokens[nxt])
+        assert status == 200, body
+        assert sb.wait_for(lambda v: v["revision"] == rev + 3)["revision"] == rev + 3
+
+        # An AI table made on A, its human moving through B: the AI answers once, and A's socket sees it.
+        seats = [{"kind": "human"}, {"kind": "ai", "agent": "random"}]
+        status, t = http(a, "POST", "/api/tables", {**BR, "mode": "ai", "seats": seats})
+        assert status == 201, t
+        aid, human = t["id"], t["tokens"]["0"]
+        aa = Socket(a, aid, human)
+        sockets.append(aa)
+        av = http(b, "GET", f"/api/tables/{aid}", token=human)[1]
+        assert av["your_turn"], av
+        status, body = http(
+            b, "POST", f"/api/tables/{aid}/moves", {"action": av["legal"][0][0], "revision": av["revision"]}, human
+        )
+        assert status == 200, body
+        answered = aa.wait_for(lambda v: v["revision"] == av["revision"] + 2)
+        assert answered["your_turn"]
+        time.sleep(1.0)  # no second AI answer comes from the other process
+        for port in ports:
+            got = http(port, "GET", f"/api/tables/{aid}", token=human)[1]
+            assert got["revision"] == av["revision"] + 2 and got["your_turn"], got
+
+        if "dragon-fight" in boardlab.games():
+            # Sealed simultaneous choices sent to different processes at once: revealed exactly once.
+            status, d = http(a, "POST", "/api/tables", {"game": "dragon-fight", "mode": "online"})
+            assert status == 201, d
+            did, dt = d["id"], d["tokens"]
+            da, db_ = Socket(a, did, dt["0"]), Socket(b, did, dt["1"])
+            sockets += [da, db_]
+            dv = da.wait_for(lambda v: True)
+            assert sorted(dv["to_act"]) == [0, 1], dv  # both seats choose at once
+            drev = dv["revision"]
+            views = [http(p, "GET", f"/api/tables/{did}", token=dt[s])[1] for p, s in ((a, "0"), (b, "1"))]
+            results = at_once(
+                lambda: http(
+                    a,
+                    "POST",
+                    f"/api/tables/{did}/moves",
+                    {"action": views[0]["legal"][0][0], "revision": drev},
+                    dt["0"],
+                ),
+                lambda: http(
+                    b,
+                    "POST",
+                    f"/api/tables/{did}/moves",
+                    {"action": views[1]["legal"][0][0], "revision": drev},
+                    dt["1"],
+                ),
+            )
+            assert [s for s, _ in results] == [200, 200], results
+            for s in (da, db_):
+                s.wait_for(lambda v: v["revision"] == drev + 1)
+            for port in ports:
+                got = http(port, "GET", f"/api/tables/{did}", token=dt["0"])[1]
+                assert got["revision"] == drev + 1 and not got["submitted_seats"], got
+    finally:
+        for s in sockets:
+            with contextlib.suppress(Exception):
+                s.close()
+        for proc in procs:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+        codes = []
+        for proc in procs:
+            try:
+                codes.append(proc.wait(timeout=60))
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                codes.append(proc.wait(timeout=10))
+    assert codes == [0, 0], [p.communicate(timeout=10) for p in procs]
