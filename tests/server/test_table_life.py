@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from server_helpers import Api
+from sqlalchemy import text
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -62,9 +63,13 @@ def test_abandoned_tables_expire_and_say_so(tmp_path) -> None:
         old = api.create(**BR, mode="hotseat")
         watched = api.create(**BR, mode="hotseat")
         platform: Platform = client.app.state.platform  # type: ignore[attr-defined]
-        time.sleep(0.05)
         fresh = api.create(**BR, mode="hotseat")
-        platform.settings.expire_after = 0.04  # everything but the newest table is now abandoned
+        with platform.store.engine.begin() as c:  # the first two last moved an hour ago
+            c.execute(
+                text("UPDATE tables SET updated_at = :t WHERE id IN (:a, :b)"),
+                {"t": time.time() - 3600, "a": old["id"], "b": watched["id"]},
+            )
+        platform.settings.expire_after = 600.0
         with client.websocket_connect(f"/api/tables/{watched['id']}/ws") as ws:
             ws.send_text(json.dumps({"type": "hello", "tokens": [watched["spectator_token"]]}))
             ws.receive_json()
