@@ -22,6 +22,7 @@ hand. Everything else (the pool, takes, gifts, the rack) is public.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from typing import Any
 
@@ -50,6 +51,7 @@ PLACE_NAMES = tuple(f"{LETTERS[i % COLS]}{i // COLS + 1}" for i in range(PLACES)
 LAYER = tuple(min(i // COLS, i % COLS, ROWS - 1 - i // COLS, COLS - 1 - i % COLS) for i in range(PLACES))
 LAYERS = max(LAYER) + 1
 LAYER_SIZES = tuple(LAYER.count(k) for k in range(LAYERS))  # 30, 22, 14, 6
+LAYER_PLACES = tuple(tuple(i for i in range(PLACES) if LAYER[i] == k) for k in range(LAYERS))
 ROUNDS = 3  # §7
 MAX_ROUNDS = 10  # §8.3: our cap on tie-breaking rounds
 SEATS = ("Ada", "Ben", "Cleo", "Dan")
@@ -94,8 +96,10 @@ def _set_table() -> tuple[tuple[str, tuple[int, ...]], ...]:
 SETS = _set_table()
 #: Per pattern, the dice it needs as (die, how many).
 SET_NEEDS = tuple(tuple(sorted({d: dice.count(d) for d in dice}.items())) for _, dice in SETS)
-#: Per die, the patterns that use it.
-SETS_WITH = tuple(tuple(k for k, needs in enumerate(SET_NEEDS) if any(d == x for x, _ in needs)) for d in range(DICE))
+#: The patterns of four different dice (§5.2-§5.4), as (index, bit mask of the dice); the others are four alike.
+SET_MASKS = tuple((k, sum(1 << d for d in dice)) for k, (_, dice) in enumerate(SETS) if len(set(dice)) == 4)
+#: The four-alike patterns (§5.1), as (index, die).
+SET_ALIKE = tuple((k, dice[0]) for k, (_, dice) in enumerate(SETS) if len(set(dice)) == 1)
 
 KINDS = ("discard a die", "turn a die", "discard a pattern")
 KIND_DISCARD, KIND_TURN, KIND_SET = range(3)
@@ -306,15 +310,14 @@ class KastaState(PhasedState):
 
     def held_sets(self, seat: int) -> list[int]:
         """§5: the patterns the seat's hand holds."""
-        hands, base = self.hands, seat * DICE
-        out = []
-        for k, needs in enumerate(SET_NEEDS):
-            for d, m in needs:
-                if hands[base + d] < m:
-                    break
-            else:
-                out.append(k)
-        return out
+        hand = self.hands[seat * DICE : (seat + 1) * DICE]
+        mask = 0
+        for d, m in enumerate(hand):
+            if m:
+                mask |= 1 << d
+        out = [k for k, d in SET_ALIKE if hand[d] >= 4] if max(hand) >= 4 else []
+        out += [k for k, need in SET_MASKS if mask & need == need]
+        return sorted(out)
 
     def may_act(self) -> bool:
         """§4: whether the optional action is still open to the seat to move this turn."""
@@ -447,9 +450,13 @@ def _to_move(s: KastaState) -> int:
 
 # §1.2 the pool is laid out: one chance step per place, a die of a colour in proportion to what is left.
 def _form_outcomes(s: KastaState) -> list[tuple[int, float]]:
-    rem = s.remaining
+    return list(_outcomes_for(tuple(s.remaining)))
+
+
+@functools.cache
+def _outcomes_for(rem: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
     left = sum(rem)
-    return [(c * FACES + f, rem[c] / left / FACES) for c in range(len(COLOURS)) if rem[c] for f in range(FACES)]
+    return tuple((c * FACES + f, rem[c] / left / FACES) for c in range(len(COLOURS)) if rem[c] for f in range(FACES))
 
 
 def _form(s: KastaState, die: int) -> None:
@@ -469,8 +476,10 @@ def _form_seen(s: KastaState, actor: int, die: int) -> Seen:
 # §3.1 take three dice, §3.2 give three dice, each from the outermost layer that holds dice (§2).
 def _layer_places(s: KastaState, offset: int) -> list[int]:
     layer = s.current_layer()
+    if layer == LAYERS:
+        return []
     pool = s.pool
-    return [offset + i for i in range(PLACES) if pool[i] >= 0 and LAYER[i] == layer]
+    return [offset + i for i in LAYER_PLACES[layer] if pool[i] >= 0]
 
 
 def _take_legal(s: KastaState, player: int) -> list[int]:
