@@ -870,7 +870,7 @@ def _scene(game: KastaGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -
                 if LAYER[i] == layer and phase in (TAKE, GIVE):
                     s["highlights"].append({"at": f"p{i}", "kind": "hint"})
             else:
-                items.append(sc.item(f"p{i}", f"{PLACE_NAMES[i]} empty", "counter"))
+                items.append(sc.item(f"p{i}", PLACE_NAMES[i], "counter", detail="taken"))
         s["zones"].append(sc.zone(f"row{r + 1}", f"Pool, row {r + 1}", items))
     first_item: dict[tuple[int, int], str] = {}
     for k in range(obs["num_players"]):

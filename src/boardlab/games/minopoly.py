@@ -98,6 +98,21 @@ def _placements(card: int) -> tuple[tuple[int, ...], ...]:
 
 #: Per card, its placements on the empty board (I 20, O 16, T 48, S 48, L 96).
 PLACEMENTS = tuple(_placements(k) for k in range(len(CARDS)))
+#: Per card, bit masks of its placements (bit c: cell c).
+PLACEMENT_MASKS = tuple(tuple(sum(1 << c for c in p) for p in ps) for ps in PLACEMENTS)
+
+
+def _prefixes(card: int) -> dict[tuple[int, ...], tuple[tuple[int, int], ...]]:
+    """Per card: for the cells filled so far (in increasing order), each placement's next cell and the mask of
+    the cells it still needs (§5.2)."""
+    out: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+    for p in PLACEMENTS[card]:
+        for k in range(4):
+            out.setdefault(p[:k], []).append((p[k], sum(1 << c for c in p[k:])))
+    return {key: tuple(v) for key, v in out.items()}
+
+
+PREFIXES = tuple(_prefixes(k) for k in range(len(CARDS)))
 #: Per card, a picture of its shape (§1).
 PICTURES = tuple(sc.picture((1 + max(c for c, _ in cells), 1 + max(r for _, r in cells)), cells) for _, cells in CARDS)
 
@@ -256,6 +271,7 @@ class MinopolyState(PhasedState):
     def __init__(self, game: MinopolyGame, num_players: int) -> None:
         super().__init__(game, num_players)
         self.board = [-1] * CELLS
+        self.filled = 0  # the board's filled cells as a bit mask
         self.bag = [PER_COLOUR] * len(COLOURS)
         self.hands: tuple[tuple[int, ...], ...] = ((), ())  # each seat's two cards, in the order received
         self.spare = -1
@@ -290,12 +306,12 @@ class MinopolyState(PhasedState):
 
     def playable(self, card: int) -> list[tuple[int, ...]]:
         """§5.2: the placements of ``card`` on the empty cells."""
-        board = self.board
-        return [p for p in PLACEMENTS[card] if all(board[c] < 0 for c in p)]
+        filled = self.filled
+        return [p for p, m in zip(PLACEMENTS[card], PLACEMENT_MASKS[card]) if not m & filled]
 
     def can_place(self, card: int) -> bool:
-        board = self.board
-        return any(all(board[c] < 0 for c in p) for p in PLACEMENTS[card])
+        filled = self.filled
+        return any(not m & filled for m in PLACEMENT_MASKS[card])
 
     def _start_turn(self, seat: int) -> None:
         """§3: the turn begins; a player who can place neither card (or finds the bag short) must pass."""
@@ -319,6 +335,7 @@ class MinopolyState(PhasedState):
             return
         self.round += 1
         self.board = [-1] * CELLS
+        self.filled = 0  # the board's filled cells as a bit mask
         self.bag = [PER_COLOUR] * len(COLOURS)
         self.passes = 0
         self.last_cells = ()
@@ -540,10 +557,8 @@ def _explain_card(s: MinopolyState, player: int, action: int) -> str | None:
 
 # §5.2 put the dice on the cells of one placement of the card, one die at a time, cells in reading order.
 def _next_cells(s: MinopolyState) -> list[int]:
-    k = len(s.placed)
-    placed = tuple(s.placed)
-    board = s.board
-    return sorted({p[k] for p in PLACEMENTS[s.card] if p[:k] == placed and all(board[c] < 0 for c in p[k:])})
+    filled = s.filled
+    return sorted({c for c, m in PREFIXES[s.card].get(tuple(s.placed), ()) if not m & filled})
 
 
 def _put_legal(s: MinopolyState, player: int) -> list[int]:
@@ -553,12 +568,13 @@ def _put_legal(s: MinopolyState, player: int) -> list[int]:
             continue
         free.append(k)
     cells = _next_cells(s)
-    return sorted(ACTIONS.encode("put", k, c) for k in free for c in cells)
+    return sorted(PUT0 + k * CELLS + c for k in free for c in cells)
 
 
 def _put(s: MinopolyState, action: int) -> None:
-    k, cell = ACTIONS.decode(action)[1]
+    k, cell = divmod(action - PUT0, CELLS)
     s.board[cell] = s.dice[k]
+    s.filled |= 1 << cell
     s.placed.append(cell)
     s.slots_used.append(k)
     if len(s.placed) == 4:  # §5.3: the card becomes the spare; the old spare joins the player's hand
