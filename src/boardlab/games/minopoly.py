@@ -170,14 +170,22 @@ def round_score(board: list[int] | tuple[int, ...], stack: bool = False) -> tupl
 
 # -- actions -------------------------------------------------------------------------------------
 
+def _hold_label(k: int) -> str:
+    return f"hold die {k + 1}"
+
+
+def _put_label(k: int, c: int) -> str:
+    return f"put die {k + 1} on {CELL_NAMES[c]}"
+
+
 ACTIONS = ActionSpace(
     Segment("pass", (), "pass"),
     Segment("draw", (), "draw four dice"),
-    Segment("hold", (("slot", 4),), lambda k: f"hold die {k + 1}"),
+    Segment("hold", (("slot", 4),), _hold_label),
     Segment("roll", (), "roll again"),
     Segment("stop", (), "use these dice"),
     Segment("card", (("card", CARD_NAMES),), "play the {card} card"),
-    Segment("put", (("slot", 4), ("cell", CELL_NAMES)), lambda k, c: f"put die {k + 1} on {CELL_NAMES[c]}"),
+    Segment("put", (("slot", 4), ("cell", CELL_NAMES)), _put_label),
 )
 PASS = ACTIONS.offset("pass")
 DRAW_DICE = ACTIONS.offset("draw")
