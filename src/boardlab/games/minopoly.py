@@ -170,6 +170,7 @@ def round_score(board: list[int] | tuple[int, ...], stack: bool = False) -> tupl
 
 # -- actions -------------------------------------------------------------------------------------
 
+
 def _hold_label(k: int) -> str:
     return f"hold die {k + 1}"
 
