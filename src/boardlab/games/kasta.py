@@ -691,6 +691,8 @@ def _explain_final(s: KastaState, player: int, action: int) -> str | None:
 
 def _round_end_text(s: KastaState, actor: int, action: int) -> str | None:
     """The round's result, when ``action`` ends the round: every hand shown and scored (§7, §9)."""
+    if sum(s.layer_left) > (1 if s.phase == GIVE else 0):
+        return None  # §6.1: only a step that leaves the pool empty can end the round
     after = s.clone()
     try:
         after.apply_action(action)
