@@ -1,0 +1,919 @@
+"""Kasta (Rey Alicea, 2020): take three dice, give three away, throw the rest out; the lowest score wins.
+
+Rules: ``docs/rules/kasta.md``; clause numbers are cited as ``§n``.
+
+A die is a number 0-23, ``colour * 6 + face - 1`` (colours in the order of
+:data:`COLOURS`). The pool is an 8 × 9 grid of places (§1), indexed in reading
+order and labelled ``a1`` (top left) … ``i8``; its rectangular rings are the
+layers, the border first (§2).
+
+Chance actions are dice: the die that lands on the next place of the pool
+while it is laid out (§1.2: one chance step per place, in reading order). Seat
+actions are the segments of :data:`ACTIONS`: ``take`` and ``give`` a place
+(§3.1, §3.2), the kind of the optional action (§4), ``end turn``, the die to
+discard or to turn (by its kind, colour and face), the face it is turned to,
+and the pattern to discard (by its index in :data:`SETS`).
+
+Hidden information exists only under the option ``hidden_hands`` (§9): then
+the face a die is turned to is seen by its owner alone, and every viewer's
+view of the others' hands is their size, until the round's end shows every
+hand. Everything else (the pool, takes, gifts, the rack) is public.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from typing import Any
+
+from ..core import scene as sc
+from ..core.actions import ActionSpace, Segment
+from ..core.constants import CHANCE, TERMINAL
+from ..core.errors import IllegalActionError
+from ..core.game import Game
+from ..core.gametype import Chance, GameType, Information, Utility, when
+from ..core.hidden import Seen
+from ..core.options import Option
+from ..core.phases import Phase, PhasedState, phase_table
+
+# -- the dice and the pool (§1, §2) -------------------------------------------------------------
+
+COLOURS = ("red", "yellow", "green", "blue")
+INKS = ("#C62828", "#B8860B", "#2E7D32", "#1565C0")
+PER_COLOUR = 18  # §1.1: 72 dice, 18 of each colour
+FACES = 6
+DICE = len(COLOURS) * FACES  # kinds of die
+ROWS, COLS = 8, 9
+PLACES = ROWS * COLS
+LETTERS = "abcdefghi"
+PLACE_NAMES = tuple(f"{LETTERS[i % COLS]}{i // COLS + 1}" for i in range(PLACES))
+#: §2: the layer of each place: 0 the border ring, 1 the ring inside it, ... 3 the 2 × 3 centre.
+LAYER = tuple(min(i // COLS, i % COLS, ROWS - 1 - i // COLS, COLS - 1 - i % COLS) for i in range(PLACES))
+LAYERS = max(LAYER) + 1
+LAYER_SIZES = tuple(LAYER.count(k) for k in range(LAYERS))  # 30, 22, 14, 6
+LAYER_PLACES = tuple(tuple(i for i in range(PLACES) if LAYER[i] == k) for k in range(LAYERS))
+ROUNDS = 3  # §7
+MAX_ROUNDS = 10  # §8.3: our cap on tie-breaking rounds
+SEATS = ("Ada", "Ben", "Cleo", "Dan")
+
+
+def colour_of(die: int) -> int:
+    return die // FACES
+
+
+def face_of(die: int) -> int:
+    return die % FACES + 1
+
+
+def die_name(die: int) -> str:
+    return f"{COLOURS[colour_of(die)]} {face_of(die)}"
+
+
+def _die(colour: int, face: int) -> int:
+    return colour * FACES + face - 1
+
+
+def _set_table() -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """§5: every pattern of four dice, as (name, the four dice sorted)."""
+    out: list[tuple[str, tuple[int, ...]]] = []
+    for c in range(len(COLOURS)):  # §5.1 four alike
+        for f in range(1, FACES + 1):
+            out.append((f"four {COLOURS[c]} {f}s", (_die(c, f),) * 4))
+    for f in range(1, FACES + 1):  # §5.2 one number in every colour
+        out.append((f"four {f}s in four colours", tuple(_die(c, f) for c in range(4))))
+    for c in range(len(COLOURS)):  # §5.3 a run in one colour
+        for a in range(1, 4):
+            out.append((f"{COLOURS[c]} run {a}-{a + 3}", tuple(_die(c, a + k) for k in range(4))))
+    for a in range(1, 4):  # §5.4 a run in four colours
+        for perm in itertools.permutations(range(4)):
+            dice = tuple(_die(perm[k], a + k) for k in range(4))
+            name = ", ".join(die_name(d) for d in dice)
+            out.append((f"run {a}-{a + 3} of {name}", tuple(sorted(dice))))
+    return tuple(out)
+
+
+#: §5: the patterns, by index; each is its name and its four dice.
+SETS = _set_table()
+#: Per pattern, the dice it needs as (die, how many).
+SET_NEEDS = tuple(tuple(sorted({d: dice.count(d) for d in dice}.items())) for _, dice in SETS)
+#: The patterns of four different dice (§5.2-§5.4), as (index, bit mask of the dice); the others are four alike.
+SET_MASKS = tuple((k, sum(1 << d for d in dice)) for k, (_, dice) in enumerate(SETS) if len(set(dice)) == 4)
+#: The four-alike patterns (§5.1), as (index, die).
+SET_ALIKE = tuple((k, dice[0]) for k, (_, dice) in enumerate(SETS) if len(set(dice)) == 1)
+
+KINDS = ("discard a die", "turn a die", "discard a pattern")
+KIND_DISCARD, KIND_TURN, KIND_SET = range(3)
+
+#: Seat actions (§3-§6).
+ACTIONS = ActionSpace(
+    Segment("take", (("place", PLACE_NAMES),), "take {place}"),
+    Segment("give", (("place", PLACE_NAMES),), "give {place}"),
+    Segment("kind", (("kind", KINDS),), "{kind}"),
+    Segment("end", (), "end turn"),
+    Segment("discard", (("die", tuple(die_name(d) for d in range(DICE))),), "discard {die}"),
+    Segment("turn", (("die", tuple(die_name(d) for d in range(DICE))),), "turn {die}"),
+    Segment("face", (("face", tuple(str(f) for f in range(1, FACES + 1))),), "to {face}"),
+    Segment("set", (("pattern", tuple(name for name, _ in SETS)),), "pattern {pattern}"),
+)
+TAKE0 = ACTIONS.offset("take")
+GIVE0 = ACTIONS.offset("give")
+KIND0 = ACTIONS.offset("kind")
+END = ACTIONS.offset("end")
+DISCARD0 = ACTIONS.offset("discard")
+TURN0 = ACTIONS.offset("turn")
+FACE0 = ACTIONS.offset("face")
+SET0 = ACTIONS.offset("set")
+
+# Phases (named as the observation and the prompt name them).
+FORM = "laying out the pool"  # §1.2
+TAKE = "take"  # §3.1
+GIVE = "give"  # §3.2
+ACT = "optional action"  # §4
+DISCARD = "discard a die"  # §4.1
+TURN = "turn a die"  # §4.2
+FACE = "choose a face"  # §4.2
+SET = "discard a pattern"  # §4.3
+FINAL = "last patterns"  # §6.2
+OVER = "over"
+
+
+def ranked_returns(totals: list[int], seats: list[int]) -> list[float]:
+    """§8: the lowest total among ``seats`` wins; winners share +1, every other seat shares -1."""
+    n = len(totals)
+    best = min(totals[k] for k in seats)
+    winners = [k for k in seats if totals[k] == best]
+    if len(winners) == n:
+        return [0.0] * n
+    w, rest = 1.0 / len(winners), -1.0 / (n - len(winners))
+    return [w if k in winners else rest for k in range(n)]
+
+
+class KastaGame(Game):
+    id = "kasta"
+    title = "Kasta"
+    summary = (
+        "Take three dice from the edge of the pool and give three to your neighbour; throw out a die, "
+        "turn one, or discard a pattern of four. The lowest pip total after three rounds wins."
+    )
+    min_players = 2
+    max_players = 4
+    default_players = 2
+    options = (
+        Option(
+            "hidden_hands",
+            bool,
+            False,
+            (False, True),
+            "Hands are open (default) or hidden: the face a die is turned to is then seen by its owner "
+            "alone until the round's end (§9).",
+        ),
+        Option(
+            "opening_action",
+            bool,
+            True,
+            (False, True),
+            "The optional action is allowed on each player's first turn of a round (default), or only from "
+            "the second turn on (§4).",
+        ),
+        Option(
+            "action_first",
+            bool,
+            False,
+            (False, True),
+            "The optional action comes after taking and giving (default), or may also come before taking (§4).",
+        ),
+        Option(
+            "final_patterns",
+            str,
+            "one",
+            ("one", "any"),
+            "At the end of a round each player may discard one pattern (default) or any number (§6.2).",
+        ),
+        Option(
+            "rotate_first",
+            bool,
+            True,
+            (False, True),
+            "The first player moves one seat to the left each round (default), or stays the same (§3.4).",
+        ),
+        Option(
+            "tie_rounds",
+            str,
+            "everyone",
+            ("everyone", "tied_only"),
+            "A tie for the lowest total after round 3 is broken by more rounds for everyone (default) or for "
+            "the tied players only (§8.2).",
+        ),
+    )
+    rules_version = "1"
+    mechanics = ("dice", "drafting", "set collection", "take that")
+    playing_time = "20 min"
+    game_type = GameType(
+        chance=Chance.EXPLICIT,
+        utility=Utility.ZERO_SUM,
+        variants=(when("hidden_hands", (True,), information=Information.IMPERFECT),),
+    )
+    seat_names = SEATS
+    setup_text = "The pool of 72 dice was laid out."
+    inventions = (
+        "18 dice of each colour: red, yellow, green and blue (§1.1).",
+        "The pool is laid out at random, one place at a time in reading order, each colour in proportion to "
+        "the dice left and every face equally likely (§1.2).",
+        "The layers are the rectangular rings of the pool: 30, 22, 14 and 6 dice (§2).",
+        "Ada starts the first round; the first player moves one seat to the left each round "
+        "(option rotate_first) (§3.4).",
+        "A turn is entered as single decisions: three takes, three gifts, then the optional action "
+        "(its kind, its die, the new face) (§3, §4).",
+        "The optional action is allowed on every turn, the first included (option opening_action), after the "
+        "gifts (option action_first), and also on the turn that empties the pool (§4, §6).",
+        "After the pool is empty each player, in turn order from the next one, may discard one pattern "
+        "(option final_patterns) (§6.2).",
+        "A tie for the lowest total is broken by further rounds for everyone (option tie_rounds); after 10 "
+        "rounds in all, the tied players share the win (§8).",
+        "Open hands by default; hidden hands hide only the faces dice are turned to (option hidden_hands) (§9).",
+    )
+
+    def _setup(self) -> None:
+        self.action_space = ACTIONS
+        self.hidden = bool(self.params["hidden_hands"])
+
+    def max_chance_outcomes(self) -> int:
+        return DICE
+
+    def max_game_length(self) -> int:
+        # §10: per round 72 chance steps, 12 turns of at most 10 decisions, and at most 11 last decisions a seat.
+        return MAX_ROUNDS * (PLACES + 12 * 10 + 4 * 11) + 10
+
+    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+        return _scene(self, observation, legal)
+
+
+class KastaState(PhasedState):
+    game: KastaGame
+    copied = ("pool", "layer_left", "remaining", "hands", "rack", "totals", "turns_done", "round_scores")
+
+    def __init__(self, game: KastaGame, num_players: int) -> None:
+        super().__init__(game, num_players)
+        n = num_players
+        self.pool = [-1] * PLACES  # the die on each place, -1 when taken
+        self.layer_left = [0] * LAYERS
+        self.remaining = [PER_COLOUR] * len(COLOURS)  # dice of each colour still to lay out (§1.2)
+        self.form_pos = 0
+        self.hands = [0] * (DICE * n)  # hands[seat * 24 + die]: how many of that die the seat holds
+        self.rack = [0] * DICE  # the discarded dice (§4)
+        self.totals = [0] * n
+        self.round_scores: list[tuple[int, ...]] = []  # per finished round, each seat's pips (§7)
+        self.turns_done = [0] * n  # turns each seat has finished this round
+        self.round = 1
+        self.active: tuple[int, ...] = tuple(range(n))  # the seats playing this round (§8.2)
+        self.first = 0  # who starts this round (§3.4)
+        self.to_move = 0
+        self.taken = 0  # dice taken this turn (§3.1)
+        self.given = 0  # dice given this turn (§3.2)
+        self.acted = False  # the optional action is done (§4)
+        self.selected = -1  # the die being turned (§4.2)
+        self.final_left: tuple[int, ...] = ()  # seats still to take their last turn (§6.2)
+        self.last_hands: tuple[int, ...] = ()  # the hands as the last round ended (§7)
+        self.phase = FORM
+        self._returns = [0.0] * n
+
+    # -- bookkeeping -------------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        return self._returns[:]
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def hand(self, seat: int) -> list[int]:
+        """The seat's dice, by kind: 24 counts."""
+        return self.hands[seat * DICE : (seat + 1) * DICE]
+
+    def pips(self, seat: int) -> int:
+        """§7: the pips showing on the seat's dice."""
+        base = seat * DICE
+        return sum(self.hands[base + d] * face_of(d) for d in range(DICE))
+
+    def current_layer(self) -> int:
+        """§2: the outermost layer that still holds dice (LAYERS when the pool is empty)."""
+        for k in range(LAYERS):
+            if self.layer_left[k]:
+                return k
+        return LAYERS
+
+    def pool_empty(self) -> bool:
+        return not any(self.layer_left)
+
+    def next_seat(self, seat: int) -> int:
+        """§3.3: the next playing seat to the left."""
+        act = self.active
+        return act[(act.index(seat) + 1) % len(act)]
+
+    def held_sets(self, seat: int) -> list[int]:
+        """§5: the patterns the seat's hand holds."""
+        hand = self.hands[seat * DICE : (seat + 1) * DICE]
+        mask = 0
+        for d, m in enumerate(hand):
+            if m:
+                mask |= 1 << d
+        out = [k for k, d in SET_ALIKE if hand[d] >= 4] if max(hand) >= 4 else []
+        out += [k for k, need in SET_MASKS if mask & need == need]
+        return sorted(out)
+
+    def may_act(self) -> bool:
+        """§4: whether the optional action is still open to the seat to move this turn."""
+        if self.acted:
+            return False
+        return self.game.params["opening_action"] or self.turns_done[self.to_move] > 0
+
+    # -- the course of a round (§1, §3, §6, §7, §8) ------------------------------------------
+    def _start_turn(self, seat: int) -> None:
+        self.to_move = seat
+        self.taken = self.given = 0
+        self.acted = False
+        self.selected = -1
+        self.phase = TAKE
+
+    def _end_turn(self) -> None:
+        p = self.to_move
+        self.turns_done[p] += 1
+        if self.pool_empty():  # §6.1: the round's last turn; §6.2 every playing seat may discard patterns
+            order = self.active
+            k = order.index(p)
+            self.final_left = order[k + 1 :] + order[: k + 1]
+            self._next_final()
+        else:
+            self._start_turn(self.next_seat(p))
+
+    def _next_final(self) -> None:
+        """§6.2: the next seat with a last turn to take; a seat with open hands and no pattern has none."""
+        while self.final_left:
+            seat = self.final_left[0]
+            if self.game.hidden or self.held_sets(seat):
+                self.to_move = seat
+                self.phase = FINAL
+                return
+            self.final_left = self.final_left[1:]
+        self._end_round()
+
+    def _end_round(self) -> None:
+        """§7: score the round; §8: the game ends, or another round is laid out."""
+        n = self.num_players
+        scores = tuple(self.pips(k) if k in self.active else 0 for k in range(n))
+        self.round_scores.append(scores)
+        self.last_hands = tuple(self.hands)  # §7: every hand is shown for scoring
+        for k in range(n):
+            self.totals[k] += scores[k]
+        if self.game.hidden:
+            self._mark_irreversible()  # §9: every hand is shown
+        contenders = list(range(n)) if self.game.params["tie_rounds"] == "everyone" else list(self.active)
+        best = min(self.totals[k] for k in contenders)
+        lowest = [k for k in contenders if self.totals[k] == best]
+        if self.round >= ROUNDS and (len(lowest) == 1 or self.round >= MAX_ROUNDS):
+            self.phase = OVER
+            self._returns = ranked_returns(self.totals, lowest)
+            return
+        if self.round >= ROUNDS and self.game.params["tie_rounds"] == "tied_only":
+            self.active = tuple(lowest)  # §8.2
+        self.round += 1
+        if self.game.params["rotate_first"]:
+            nxt = (self.first + 1) % n
+            while nxt not in self.active:
+                nxt = (nxt + 1) % n
+            self.first = nxt
+        elif self.first not in self.active:
+            self.first = self.active[0]
+        self.pool = [-1] * PLACES
+        self.layer_left = [0] * LAYERS
+        self.remaining = [PER_COLOUR] * len(COLOURS)
+        self.form_pos = 0
+        self.hands = [0] * (DICE * n)
+        self.rack = [0] * DICE
+        self.turns_done = [0] * n
+        self.final_left = ()
+        self.phase = FORM
+
+    def _after_action(self) -> None:
+        """§4: the optional action is done; the turn goes on (it came first) or ends."""
+        self.acted = True
+        self.selected = -1
+        if self.given == 3:
+            self._end_turn()
+        else:
+            self.phase = TAKE
+
+    # -- what a viewer sees ------------------------------------------------------------------
+    def _visible_hand(self, seat: int, viewer: int | None) -> bool:
+        return not self.game.hidden or seat == viewer or self.phase == OVER
+
+    def observation(self, player: int | None = None) -> dict[str, Any]:
+        n = self.num_players
+        viewer = player if player is not None and 0 <= player < n else None
+        hands = [self.hand(k) if self._visible_hand(k, viewer) else None for k in range(n)]
+        return {
+            "viewer": viewer,
+            "num_players": n,
+            "phase": self.phase,
+            "round": self.round,
+            "active": list(self.active),
+            "first": self.first,
+            "to_move": self.current_player(),
+            "pool": self.pool[:],
+            "layer": self.current_layer(),
+            "to_lay_out": PLACES - self.form_pos if self.phase == FORM else 0,
+            "hands": hands,
+            "hand_sizes": [sum(self.hand(k)) for k in range(n)],
+            "rack": self.rack[:],
+            "totals": self.totals[:],
+            "round_scores": [list(r) for r in self.round_scores],
+            "taken": self.taken,
+            "given": self.given,
+            "acted": self.acted,
+            "may_act": self.phase in (TAKE, GIVE) and self.may_act(),
+            "selected": self.selected,
+            "final_left": list(self.final_left),
+            "hidden_hands": self.game.hidden,
+            "returns": self._returns[:] if self.phase == OVER else None,
+        }
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == CHANCE and 0 <= action < DICE:
+            return f"{PLACE_NAMES[self.form_pos] if self.form_pos < PLACES else 'pool'} {die_name(action)}"
+        return super()._action_to_string(player, action)
+
+
+# -- the phases (§1-§6) ---------------------------------------------------------------------------
+
+
+def _to_move(s: KastaState) -> int:
+    return s.to_move
+
+
+# §1.2 the pool is laid out: one chance step per place, a die of a colour in proportion to what is left.
+def _form_outcomes(s: KastaState) -> list[tuple[int, float]]:
+    return list(_outcomes_for(tuple(s.remaining)))
+
+
+@functools.cache
+def _outcomes_for(rem: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
+    left = sum(rem)
+    return tuple((c * FACES + f, rem[c] / left / FACES) for c in range(len(COLOURS)) if rem[c] for f in range(FACES))
+
+
+def _form(s: KastaState, die: int) -> None:
+    pos = s.form_pos
+    s.pool[pos] = die
+    s.layer_left[LAYER[pos]] += 1
+    s.remaining[colour_of(die)] -= 1
+    s.form_pos = pos + 1
+    if s.form_pos == PLACES:
+        s._start_turn(s.first)
+
+
+def _form_seen(s: KastaState, actor: int, die: int) -> Seen:
+    return Seen(f"{PLACE_NAMES[s.form_pos]}: {die_name(die)}")
+
+
+# §3.1 take three dice, §3.2 give three dice, each from the outermost layer that holds dice (§2).
+def _layer_places(s: KastaState, offset: int) -> list[int]:
+    layer = s.current_layer()
+    if layer == LAYERS:
+        return []
+    pool = s.pool
+    return [offset + i for i in LAYER_PLACES[layer] if pool[i] >= 0]
+
+
+def _take_legal(s: KastaState, player: int) -> list[int]:
+    out = _layer_places(s, TAKE0)
+    if s.game.params["action_first"] and s.taken == 0 and s.may_act():  # §4: the optional action may come first
+        out += _kinds(s, s.to_move)
+    return out
+
+
+def _is_in_layer(s: KastaState, i: int) -> bool:
+    return 0 <= i < PLACES and s.pool[i] >= 0 and LAYER[i] == s.current_layer()
+
+
+def _take_is_legal(s: KastaState, player: int, action: int) -> bool:
+    if TAKE0 <= action < TAKE0 + PLACES:
+        return _is_in_layer(s, action - TAKE0)
+    return action in _take_legal(s, player)
+
+
+def _take(s: KastaState, action: int) -> None:
+    if action >= KIND0:
+        _choose_kind(s, action)
+        return
+    i = action - TAKE0
+    die = s.pool[i]
+    s.pool[i] = -1
+    s.layer_left[LAYER[i]] -= 1
+    s.hands[s.to_move * DICE + die] += 1
+    s.taken += 1
+    if s.taken == 3:
+        s.phase = GIVE
+
+
+def _explain_place(s: KastaState, player: int, action: int, verb: str, clause: str) -> str | None:
+    seg, idx = ACTIONS.decode(action)
+    if seg not in ("take", "give"):
+        return None
+    i = idx[0]
+    if s.pool[i] < 0:
+        return f"there is no die at {PLACE_NAMES[i]} any more ({clause})"
+    return (
+        f"you must {verb} from the outermost layer that still holds dice; {PLACE_NAMES[i]} lies further in "
+        f"({clause}, §2)"
+    )
+
+
+def _explain_take(s: KastaState, player: int, action: int) -> str | None:
+    seg = ACTIONS.decode(action)[0]
+    if seg == "give":
+        return f"first take three dice for yourself ({3 - s.taken} to go) (§3.1)"
+    if seg == "kind":
+        if not s.may_act():
+            return "the optional action is not allowed on your first turn of a round (§4, option opening_action)"
+        if s.taken:
+            return "the optional action comes after your gifts now (§4)"
+        return "the optional action comes after taking and giving (§4, option action_first)"
+    return _explain_place(s, player, action, "take", "§3.1") or "take three dice from the pool first (§3.1)"
+
+
+def _give_legal(s: KastaState, player: int) -> list[int]:
+    return _layer_places(s, GIVE0)
+
+
+def _give_is_legal(s: KastaState, player: int, action: int) -> bool:
+    return GIVE0 <= action < GIVE0 + PLACES and _is_in_layer(s, action - GIVE0)
+
+
+def _give(s: KastaState, action: int) -> None:
+    i = action - GIVE0
+    die = s.pool[i]
+    s.pool[i] = -1
+    s.layer_left[LAYER[i]] -= 1
+    s.hands[s.next_seat(s.to_move) * DICE + die] += 1
+    s.given += 1
+    if s.given == 3:
+        if s.may_act():
+            s.phase = ACT
+        else:
+            s._end_turn()
+
+
+def _explain_give(s: KastaState, player: int, action: int) -> str | None:
+    seg = ACTIONS.decode(action)[0]
+    if seg == "take":
+        return f"you have taken your three dice; now give three to {SEATS[s.next_seat(s.to_move)]} (§3.2)"
+    return _explain_place(s, player, action, "give", "§3.2") or "give three dice from the pool first (§3.2)"
+
+
+# §4 the optional action: its kind, then the die (and the new face), or end the turn.
+def _kinds(s: KastaState, player: int) -> list[int]:
+    base = player * DICE
+    holds = any(s.hands[base : base + DICE])
+    out = [KIND0 + KIND_DISCARD, KIND0 + KIND_TURN] if holds else []
+    if s.held_sets(player):
+        out.append(KIND0 + KIND_SET)
+    return out
+
+
+def _act_legal(s: KastaState, player: int) -> list[int]:
+    return [*_kinds(s, player), END]
+
+
+def _choose_kind(s: KastaState, action: int) -> None:
+    if action == END:
+        s._after_action()
+        return
+    s.phase = (DISCARD, TURN, SET)[action - KIND0]
+
+
+def _explain_act(s: KastaState, player: int, action: int) -> str | None:
+    if action == KIND0 + KIND_SET:
+        return "your dice hold no pattern of four (§5)"
+    seg = ACTIONS.decode(action)[0]
+    if seg in ("discard", "turn", "set"):
+        return "first choose the kind of optional action, or end your turn (§4)"
+    return "choose an optional action or end your turn (§4)"
+
+
+def _hand_dice(s: KastaState, player: int, offset: int) -> list[int]:
+    base = player * DICE
+    return [offset + d for d in range(DICE) if s.hands[base + d]]
+
+
+def _discard(s: KastaState, action: int) -> None:  # §4.1
+    d = action - DISCARD0
+    s.hands[s.to_move * DICE + d] -= 1
+    s.rack[d] += 1
+    s._after_action()
+
+
+def _turn(s: KastaState, action: int) -> None:  # §4.2: the die to turn
+    s.selected = action - TURN0
+    s.phase = FACE
+
+
+def _face_legal(s: KastaState, player: int) -> list[int]:
+    f = face_of(s.selected)
+    return [FACE0 + k for k in range(FACES) if k + 1 != f]
+
+
+def _face(s: KastaState, action: int) -> None:  # §4.2: the face it now shows
+    d = s.selected
+    base = s.to_move * DICE
+    s.hands[base + d] -= 1
+    s.hands[base + _die(colour_of(d), action - FACE0 + 1)] += 1
+    s._after_action()
+
+
+def _explain_face(s: KastaState, player: int, action: int) -> str | None:
+    if FACE0 <= action < FACE0 + FACES:
+        return f"turn the die to another face: it already shows {face_of(s.selected)} (§4.2)"
+    return f"choose the face to turn the {die_name(s.selected)} to (§4.2)"
+
+
+def _explain_die(verb: str, clause: str) -> Any:
+    def explain(s: KastaState, player: int, action: int) -> str | None:
+        seg, idx = ACTIONS.decode(action)
+        if seg in ("discard", "turn"):
+            return f"you hold no {die_name(idx[0])} ({clause})"
+        return f"choose a die of your hand to {verb} ({clause})"
+
+    return explain
+
+
+def _sets_legal(s: KastaState, player: int) -> list[int]:
+    return [SET0 + k for k in s.held_sets(player)]
+
+
+def _discard_set(s: KastaState, k: int) -> None:
+    base = s.to_move * DICE
+    for d, m in SET_NEEDS[k]:
+        s.hands[base + d] -= m
+        s.rack[d] += m
+
+
+def _set(s: KastaState, action: int) -> None:  # §4.3
+    _discard_set(s, action - SET0)
+    s._after_action()
+
+
+def _explain_set(s: KastaState, player: int, action: int) -> str | None:
+    if SET0 <= action < SET0 + len(SETS):
+        return "your dice do not hold that pattern (§5)"
+    return "choose the pattern of four dice to discard (§4.3, §5)"
+
+
+# §6.2 the last turns: discard a pattern (one, or any number with final_patterns=any), or keep the dice.
+def _final_legal(s: KastaState, player: int) -> list[int]:
+    return [END, *_sets_legal(s, player)]
+
+
+def _final(s: KastaState, action: int) -> None:
+    if action != END:
+        _discard_set(s, action - SET0)
+        if s.game.params["final_patterns"] == "any" and (s.game.hidden or s.held_sets(s.to_move)):
+            return  # the same seat may discard another
+    s.final_left = s.final_left[1:]
+    s._next_final()
+
+
+def _explain_final(s: KastaState, player: int, action: int) -> str | None:
+    if SET0 <= action < SET0 + len(SETS):
+        return "your dice do not hold that pattern (§5)"
+    return "the pool is empty: discard a pattern of four dice, or end your turn to keep your dice (§6.2)"
+
+
+# -- who sees what (§9) ---------------------------------------------------------------------------
+
+
+def _round_end_text(s: KastaState, actor: int, action: int) -> str | None:
+    """The round's result, when ``action`` ends the round: every hand shown and scored (§7, §9)."""
+    if sum(s.layer_left) > (1 if s.phase == GIVE else 0):
+        return None  # §6.1: only a step that leaves the pool empty can end the round
+    after = s.clone()
+    try:
+        after.apply_action(action)
+    except IllegalActionError:
+        return None
+    if len(after.round_scores) == len(s.round_scores):
+        return None
+    parts = []
+    for k in s.active:
+        dice = [die_name(d) for d in range(DICE) for _ in range(after.last_hands[k * DICE + d])]
+        pips = after.round_scores[-1][k]
+        parts.append(f"{SEATS[k]} keeps {', '.join(dice) if dice else 'no dice'} ({pips} pips)")
+    return f"round {s.round} ends: " + "; ".join(parts)
+
+
+def _public_seen(s: KastaState, actor: int, action: int) -> Seen:
+    text = s.action_to_string(actor, action)
+    end = _round_end_text(s, actor, action)
+    return Seen(f"{text}; {end}" if end else text)
+
+
+def _face_seen(s: KastaState, actor: int, action: int) -> Seen:
+    """§9: with hidden hands the new face is seen by the die's owner alone."""
+    text = s.action_to_string(actor, action)
+    end = _round_end_text(s, actor, action)
+    if end:
+        text = f"{text}; {end}"
+    if not s.game.hidden:
+        return Seen(text)
+    secret = f"turned it in secret; {end}" if end else "turned it in secret"
+    return Seen(secret, {actor: text})
+
+
+# -- prompts ---------------------------------------------------------------------------------------
+
+
+def _waiting(obs: dict[str, Any]) -> str:
+    cp = obs["to_move"]
+    return f"{SEATS[cp]} to move." if 0 <= cp < len(SEATS) else "Waiting."
+
+
+def _take_prompt(game: KastaGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
+    if not legal:
+        return _waiting(obs)
+    more = " (or begin with your optional action)" if any(a >= KIND0 for a, _ in legal) else ""
+    return f"Take a die for yourself from the outer layer: {3 - obs['taken']} to go{more}."
+
+
+def _give_prompt(game: KastaGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
+    if not legal:
+        return _waiting(obs)
+    active = obs["active"]
+    to = active[(active.index(obs["to_move"]) + 1) % len(active)]
+    return f"Give a die from the outer layer to {SEATS[to]}: {3 - obs['given']} to go."
+
+
+def _prompt(text: str) -> Any:
+    return lambda game, obs, legal: text if legal else _waiting(obs)
+
+
+def _over_prompt(game: KastaGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
+    r = obs["returns"]
+    best = max(r)
+    winners = [SEATS[k] for k, x in enumerate(r) if x == best]
+    if len(winners) == len(r):
+        return "The game is over: a draw."
+    verb = "wins" if len(winners) == 1 else "share the win"
+    return f"The game is over: {' and '.join(winners)} {verb} with the lowest total."
+
+
+PHASES = phase_table(
+    Phase(
+        FORM,
+        CHANCE,
+        outcomes=_form_outcomes,
+        apply=_form,
+        seen=_form_seen,
+        prompt=lambda game, obs, legal: f"The pool is being laid out: {obs['to_lay_out']} dice to go.",
+    ),
+    Phase(
+        TAKE,
+        _to_move,
+        legal=_take_legal,
+        is_legal=_take_is_legal,
+        apply=_take,
+        explain=_explain_take,
+        prompt=_take_prompt,
+    ),
+    Phase(
+        GIVE,
+        _to_move,
+        legal=_give_legal,
+        is_legal=_give_is_legal,
+        apply=_give,
+        explain=_explain_give,
+        seen=_public_seen,
+        prompt=_give_prompt,
+    ),
+    Phase(
+        ACT,
+        _to_move,
+        legal=_act_legal,
+        apply=_choose_kind,
+        explain=_explain_act,
+        seen=_public_seen,
+        prompt=_prompt("Choose an optional action: discard a die, turn a die, discard a pattern; or end your turn."),
+    ),
+    Phase(
+        DISCARD,
+        _to_move,
+        legal=lambda s, p: _hand_dice(s, p, DISCARD0),
+        apply=_discard,
+        explain=_explain_die("discard", "§4.1"),
+        seen=_public_seen,
+        prompt=_prompt("Choose the die to discard to the rack."),
+    ),
+    Phase(
+        TURN,
+        _to_move,
+        legal=lambda s, p: _hand_dice(s, p, TURN0),
+        apply=_turn,
+        explain=_explain_die("turn", "§4.2"),
+        prompt=_prompt("Choose the die to turn to another face."),
+    ),
+    Phase(
+        FACE,
+        _to_move,
+        legal=_face_legal,
+        apply=_face,
+        explain=_explain_face,
+        seen=_face_seen,
+        prompt=_prompt("Choose the face the die will show."),
+    ),
+    Phase(
+        SET,
+        _to_move,
+        legal=_sets_legal,
+        apply=_set,
+        explain=_explain_set,
+        seen=_public_seen,
+        prompt=_prompt("Choose the pattern of four dice to discard."),
+    ),
+    Phase(
+        FINAL,
+        _to_move,
+        legal=_final_legal,
+        apply=_final,
+        explain=_explain_final,
+        seen=_public_seen,
+        prompt=_prompt("The pool is empty: discard a pattern of four dice, or end your turn and keep your dice."),
+    ),
+    Phase(OVER, TERMINAL, prompt=_over_prompt),
+)
+KastaState.phases = PHASES
+
+
+# -- the scene ---------------------------------------------------------------------------------
+
+
+def _die_item(id: str, die: int, detail: str | None = None) -> dict[str, Any]:
+    return sc.item(id, die_name(die), "die", value=face_of(die), colour=INKS[colour_of(die)], detail=detail)
+
+
+def _scene(game: KastaGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+    phase = obs["phase"]
+    s = sc.new_scene(PHASES[phase].prompt(game, obs, legal), (0, 0, 1, 1))  # type: ignore[misc]
+    viewer = obs["viewer"]
+    layer = obs["layer"]
+    pool = obs["pool"]
+    for r in range(ROWS):
+        items = []
+        for c in range(COLS):
+            i = r * COLS + c
+            d = pool[i]
+            if d >= 0:
+                items.append(_die_item(f"p{i}", d, PLACE_NAMES[i]))
+                if LAYER[i] == layer and phase in (TAKE, GIVE):
+                    s["highlights"].append({"at": f"p{i}", "kind": "hint"})
+            else:
+                items.append(sc.item(f"p{i}", PLACE_NAMES[i], "counter", detail="taken"))
+        s["zones"].append(sc.zone(f"row{r + 1}", f"Pool, row {r + 1}", items))
+    first_item: dict[tuple[int, int], str] = {}
+    for k in range(obs["num_players"]):
+        hand = obs["hands"][k]
+        name = "Your dice" if k == viewer else f"{SEATS[k]}'s dice"
+        items = []
+        if hand is None:
+            items = [sc.item(f"h{k}-{j}", "a die", "die", face_down=True) for j in range(obs["hand_sizes"][k])]
+        else:
+            for d in range(DICE):
+                for j in range(hand[d]):
+                    if j == 0:
+                        first_item[(k, d)] = f"h{k}-{d}-0"
+                    items.append(_die_item(f"h{k}-{d}-{j}", d))
+        pips = sum(face_of(d) * m for d, m in enumerate(hand)) if hand is not None else None
+        title = f"{name} ({pips} pips)" if pips is not None else f"{name} ({obs['hand_sizes'][k]} dice)"
+        s["zones"].append(sc.zone(f"hand{k}", title, items, owner=k))
+    rack = [_die_item(f"rack{d}", d, f"×{m}") for d, m in enumerate(obs["rack"]) if m]
+    s["zones"].append(sc.zone("rack", f"The rack ({sum(obs['rack'])} dice discarded)", rack))
+    cp = obs["to_move"]
+    if obs["selected"] >= 0 and (cp, obs["selected"]) in first_item:
+        s["highlights"].append({"at": first_item[(cp, obs["selected"])], "kind": "selected"})
+    for a, label in legal:
+        seg, idx = ACTIONS.decode(a)
+        if seg in ("take", "give"):
+            s["targets"].append({"at": f"p{idx[0]}", "action": a, "label": label})
+        elif seg in ("discard", "turn") and (cp, idx[0]) in first_item:
+            s["targets"].append({"at": first_item[(cp, idx[0])], "action": a, "label": label})
+    rounds = f"Round {obs['round']} of {ROUNDS}" if obs["round"] <= ROUNDS else f"Round {obs['round']} (tie-break)"
+    s["status"] = [rounds, f"Pool: {sum(1 for d in pool if d >= 0)} dice, layer {min(layer, LAYERS - 1) + 1}"]
+    s["status"] += [f"{SEATS[k]}: total {obs['totals'][k]}" for k in range(obs["num_players"])]
+    s["players"] = [
+        sc.player(
+            k,
+            SEATS[k] + (" (you)" if k == viewer else ""),
+            "to move" if cp == k else (None if k in obs["active"] else "sits out"),
+        )
+        for k in range(obs["num_players"])
+    ]
+    return sc.finish_scene(s, legal)
+
+
+KastaGame.state_class = KastaState
+GAME_CLASS = KastaGame
