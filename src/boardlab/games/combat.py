@@ -903,7 +903,11 @@ def _scene(obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
             fill = ("light" if p == bottom else "neutral") if used else "blocked"
             s["cells"].append(
                 sc.cell(
-                    _cell_id(p, slot), (x + CELL / 2, y + CELL / 2), poly, label=f"{NAMES[p]} {SLOTS[slot]}", fill=fill
+                    _cell_id(p, slot),
+                    (x + CELL / 2, y + CELL / 2),
+                    poly,
+                    label=COLUMNS[col_of(slot)] if row_of(slot) == FRONT else None,
+                    fill=fill,
                 )
             )
             t = obs["grids"][p][slot]

@@ -970,13 +970,8 @@ def _scene(obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
             fill, label = "region1", SQUARES[sq]
         else:
             kind = HOME_KINDS[c]
-            short = {"Minor City": "City", "Defence Centre": "DC", "Capitol": "Capitol"}[kind]
             fill = "light" if SQUARES[sq] in intact else "blocked"
-            label = f"{SQUARES[sq]} {short} {HOME_VALUES[c]}"
-            if kind == DC_NAME and SQUARES[sq] in intact:
-                label += f" ammo {obs['ammo'][SQUARES[sq]]}"
-            if SQUARES[sq] not in intact:
-                label = f"{SQUARES[sq]} destroyed"
+            label = {"Minor City": "City", "Defence Centre": "DC", "Capitol": "Capitol"}[kind]
         s["cells"].append(sc.cell(_cell(sq), (x + 0.5, y + 0.5), poly, label=label, fill=fill))
     for u in obs["units"]:
         at = f"sq-{u['at']}"
