@@ -735,9 +735,11 @@ class TriadState(PhasedState):
 
     def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen:
         assert isinstance(entry, int)
-        after = self.clone()
-        after._apply(entry)
-        news = " ".join(after.events[len(self.events) :])
+        news = ""
+        if self.phase in ("turn", "probe"):  # only a turn's steps have outcomes to tell
+            after = self.clone()
+            after._apply(entry)
+            news = " ".join(after.events[len(self.events) :])
         if self.phase == "ammo":  # §2a: the owner alone sees its ammunition
             p = self.setup_seat
             a, b = PAIRS[entry]
