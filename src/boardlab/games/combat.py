@@ -656,12 +656,15 @@ class CombatState(PhasedState):
         }
 
     def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
-        after = self.clone()
-        if isinstance(entry, int):
-            after._apply(entry)
-        else:
-            after._apply_joint(list(entry))
-        news = " ".join(after.events[len(self.events) :])
+        news = ""
+        last = self.phase == "deploy" and len(self.hand[actor]) == 1 and not self.hand[1 - actor]
+        if self.phase != "deploy" or last:  # a placement tells nothing more unless it starts the combat (§5a)
+            after = self.clone()
+            if isinstance(entry, int):
+                after._apply(entry)
+            else:
+                after._apply_joint(list(entry))
+            news = " ".join(after.events[len(self.events) :])
         if actor == SIMULTANEOUS:
             assert not isinstance(entry, int)
             parts: list[Seen | None] = [
