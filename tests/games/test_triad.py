@@ -1,8 +1,4 @@
-"""Scenario tests for Triad; clause numbers (§n) refer to docs/rules/triad.md.
-
-Triad is not registered yet (its module is ``games/_triad.py``): the conformance suite's check of the core's
-default resample does not finish on it (see the module docstring), so the game is built from its class here.
-"""
+"""Scenario tests for Triad; clause numbers (§n) refer to docs/rules/triad.md."""
 
 from __future__ import annotations
 
@@ -15,7 +11,7 @@ from boardlab.cli.render import scene_text
 from boardlab.core.constants import CHANCE
 from boardlab.core.errors import IllegalActionError
 from boardlab.core.scene import check_scene
-from boardlab.games._triad import PAIRS, UNITS, TriadGame, TriadState, arrangements
+from boardlab.games.triad import PAIRS, UNITS, TriadGame, TriadState, arrangements
 from state_checks import random_step
 
 ORANGE, BLUE = 0, 1

@@ -28,14 +28,6 @@ names squares, never the unit), with each step's outcome in its public text;
 the core's log and resample follow from it. ``resample`` is a faster version:
 it redraws the opponent's unrevealed units and ammunition and keeps the first
 draw whose replay gives the same public events.
-
-Not registered yet: the module is ``_triad.py`` (the registry skips names that
-start with ``_``). The conformance suite also runs the core's default resample
-on long random games, and for a spectator, who sees neither side's setup, that
-depth-first search is exponential here: both sides' hidden deployments come
-before any move that constrains them, so a wrong guess for one side is found
-only after every guess for the other. Rename it to ``triad.py`` to register it
-once the core's search can handle that (or the check is bounded).
 """
 
 from __future__ import annotations
