@@ -34,7 +34,7 @@ from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
 from ..core.gametype import GameType
 from ..core.options import Option
-from ..geometry.board import BoardData
+from ..geometry.board import BoardData, data_file_option, data_files
 from ..geometry.hexgrid import bounding_box
 
 NAMES = ("Orange", "Blue")
@@ -46,19 +46,16 @@ OURS = "reconstruction"  # the option value of our board, games/data/cirque.json
 
 def board_files() -> dict[str, Path]:
     """Board name → data file: ours, then every designer's ``cirque-<name>.json`` (§10)."""
-    files = {OURS: DATA / "cirque.json"}
-    for path in sorted(DATA.glob("cirque-*.json")):
-        files[path.stem.removeprefix("cirque-")] = path
-    return files
+    return data_files(DATA, "cirque", OURS)
 
 
 def board_option() -> Option:
     """The option ``board``: its values are the board files present when the module is loaded (§10)."""
-    return Option(
+    return data_file_option(
         "board",
-        str,
+        DATA,
+        "cirque",
         OURS,
-        tuple(board_files()),
         "The board: our reconstruction, or a designer's board file games/data/cirque-<name>.json (§1, §10).",
     )
 

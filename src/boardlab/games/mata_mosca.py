@@ -41,7 +41,7 @@ from ..core.game import Game, win_loss
 from ..core.gametype import GameType
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
-from ..geometry.board import BoardData
+from ..geometry.board import BoardData, data_file_option, data_files
 from ..geometry.hexgrid import bounding_box
 
 NAMES = ("Flies", "Spider")
@@ -70,19 +70,16 @@ OURS = "placeholder"  # the option value of our board, games/data/mata-mosca.jso
 
 def board_files() -> dict[str, Path]:
     """Board name → data file: ours, then every designer's ``mata-mosca-<name>.json`` (§12)."""
-    files = {OURS: DATA / "mata-mosca.json"}
-    for path in sorted(DATA.glob("mata-mosca-*.json")):
-        files[path.stem.removeprefix("mata-mosca-")] = path
-    return files
+    return data_files(DATA, "mata-mosca", OURS)
 
 
 def board_option() -> Option:
     """The option ``board``: its values are the board files present when the module is loaded (§12)."""
-    return Option(
+    return data_file_option(
         "board",
-        str,
+        DATA,
+        "mata-mosca",
         OURS,
-        tuple(board_files()),
         "The board: our placeholder, or a designer's board file games/data/mata-mosca-<name>.json (§1, §12).",
     )
 
