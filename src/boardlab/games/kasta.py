@@ -17,7 +17,8 @@ and the pattern to discard (by its index in :data:`SETS`).
 Hidden information exists only under the option ``hidden_hands`` (§9): then
 the face a die is turned to is seen by its owner alone, and every viewer's
 view of the others' hands is their size, until the round's end shows every
-hand. Everything else (the pool, takes, gifts, the rack) is public.
+hand. Everything else (the pool, takes, gifts, the rack) is public. ``resample`` is the game's own: it
+redraws those faces exactly as the core's replaying resample would, without its search (see "resample" below).
 """
 
 from __future__ import annotations
@@ -748,7 +749,9 @@ def _face_seen(s: KastaState, actor: int, action: int) -> Seen:
 # are the ones shown. The core's default resample draws each secret face, in history order, uniformly among
 # the faces from which a consistent completion exists; since the blocks are independent this is the same as
 # drawing each block's faces in order, uniformly among the faces its own constraints can still complete,
-# which is what :func:`_resample` does, exactly and without search.
+# which is what :func:`_resample` does, exactly and without search. One position couples a seat's colours:
+# when the last step is its choice to discard a pattern (§4.3) and the pattern is not named yet, its hand must
+# hold one, and a pattern may mix colours; that seat's blocks of this round are then drawn together (_Joint).
 
 
 class _Block:
