@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
 import boardlab
 from boardlab.cli.render import scene_text
+from boardlab.core import hidden
 from boardlab.core.constants import CHANCE, TERMINAL
 from boardlab.core.errors import IllegalActionError
 from boardlab.core.play import random_playout
 from boardlab.core.scene import check_scene
 from boardlab.games.kasta import (
+    FACE0,
+    KIND0,
+    KIND_SET,
+    KIND_TURN,
     LAYER,
     LAYER_SIZES,
     PLACE_NAMES,
@@ -22,7 +28,7 @@ from boardlab.games.kasta import (
     die_name,
     ranked_returns,
 )
-from state_checks import random_step
+from state_checks import fingerprint, random_step
 
 R, Y, G, B = range(4)
 
@@ -327,6 +333,85 @@ def test_hidden_hands_are_shown_at_the_round_end() -> None:
     play(s, "end turn", "end turn")
     last = s.move_log(None)[-1]["text"]
     assert "round 1 ends: Ada keeps" in last and "pips" in last and "Ben keeps" in last
+
+
+def secret_faces(s: KastaState, steps: list[int]) -> tuple[int, ...]:
+    return tuple(s.history()[i] - FACE0 + 1 for i in steps)
+
+
+def test_hidden_hands_resample_redraws_only_the_faces_a_viewer_did_not_see() -> None:
+    """§9.2: a resample keeps what its viewer saw; the others' secret faces are redrawn as far as the public
+    removals and the round end's reveal allow, and every redrawn world replays to what the viewer was shown."""
+    g = game(hidden_hands=True)
+    s = laid_out(g)
+    play(s, "take a1", "take b1", "take c1", "give d1", "give e1", "give f1", "turn a die", "turn red 1", "to 5")
+    first = s.move_number() - 1
+    rng = random.Random(3)
+
+    def draws(v: int | None, steps: list[int]) -> Counter[tuple[int, ...]]:
+        out: Counter[tuple[int, ...]] = Counter()
+        for k in range(200):
+            r = s.resample(v, rng)
+            if k < 10:
+                assert fingerprint(g.state_from_history(r.history(), 2)) == fingerprint(r)
+                assert r.observation(v) == s.observation(v) and r.move_log(v) == s.move_log(v)
+            assert [a for i, a in enumerate(r.history()) if i not in steps] == [
+                a for i, a in enumerate(s.history()) if i not in steps
+            ]
+            out[secret_faces(r, steps)] += 1
+        return out
+
+    assert set(draws(0, [first])) == {(5,)}  # Ada turned it: she keeps it
+    assert set(draws(1, [first])) == set(draws(None, [first])) == {(2,), (3,), (4,), (5,), (6,)}  # never 1 again
+    plain_turn(s)
+    for verb in ("take", "take", "take", "give", "give", "give"):
+        play(s, f"{verb} {layer_places(s)[0]}")
+    play(s, "turn a die", "turn red 5", "to 2")  # her only red die: so the first secret face was a 5
+    both = [first, s.move_number() - 1]
+    assert set(draws(0, both)) == {(5, 2)}
+    ben = draws(1, both)
+    assert set(ben) == set(draws(None, both)) == {(5, 1), (5, 2), (5, 3), (5, 4), (5, 6)}
+    core = Counter(secret_faces(hidden.resample(s, 1, rng), both) for _ in range(200))
+    assert set(core) == set(ben)  # the core's search draws from the same worlds
+    while s.phase != "last patterns":
+        plain_turn(s)
+    play(s, "end turn", "end turn")  # §9.2: the hands are shown, which pins both faces
+    assert set(draws(1, both)) == set(draws(None, both)) == {(5, 2)}
+
+
+def test_hidden_hands_resample_keeps_a_pattern_in_a_hand_that_chose_to_discard_one() -> None:
+    """§4.3: a seat that chose "discard a pattern" holds one, though it has not said which yet and the pattern
+    may mix colours: every redrawn world keeps that choice legal."""
+    g = game(hidden_hands=True)
+    rng = random.Random(4)  # a game where about half the worlds drawn colour by colour would hold no pattern
+    s = g.new_initial_state(2)
+    while not (s.phase == "discard a pattern" and s.to_move == 1 and s.round_scores):
+        if s.current_player() == CHANCE:
+            random_step(s, rng)
+            continue
+        legal = s.legal_actions()  # turn a die, or discard a pattern, whenever allowed
+        s.apply_action(max([a for a in legal if a in (KIND0 + KIND_TURN, KIND0 + KIND_SET)], default=rng.choice(legal)))
+    secret = [i for i, a in enumerate(s.history()) if s.actors()[i] == 1 and FACE0 <= a < FACE0 + 6]
+    assert len(secret) > 1
+    worlds = set()
+    for v in (0, None):
+        for _ in range(100):
+            r = s.resample(v, rng)
+            again = g.state_from_history(r.history(), 2)  # through the checked path: every step legal
+            assert again.legal_actions() == r.legal_actions() and again.held_sets(1)
+            worlds.add(secret_faces(r, secret))
+    assert len(worlds) > 1
+
+
+def test_hidden_hands_resample_is_fast_at_the_end_of_a_long_game() -> None:
+    """A resample of a finished hidden-hands game (every round's reveal pins its faces) needs no search."""
+    g = game(hidden_hands=True)
+    s, _ = random_playout(g.new_initial_state(2), random.Random(5))
+    rng = random.Random(1)
+    for v in (0, 1, None):
+        r = s.resample(v, rng)
+        assert r.move_log(v, reveal=False) == s.move_log(v, reveal=False)
+        assert fingerprint(g.state_from_history(r.history(), 2)) == fingerprint(r)
 
 
 def test_the_scene_draws_dice_with_pips_and_marks_the_die_being_turned() -> None:

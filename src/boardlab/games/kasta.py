@@ -17,13 +17,15 @@ and the pattern to discard (by its index in :data:`SETS`).
 Hidden information exists only under the option ``hidden_hands`` (§9): then
 the face a die is turned to is seen by its owner alone, and every viewer's
 view of the others' hands is their size, until the round's end shows every
-hand. Everything else (the pool, takes, gifts, the rack) is public.
+hand. Everything else (the pool, takes, gifts, the rack) is public. ``resample`` is the game's own: it
+redraws those faces exactly as the core's replaying resample would, without its search (see "resample" below).
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
+import random
 from typing import Any
 
 from ..core import scene as sc
@@ -135,6 +137,17 @@ FACE = "choose a face"  # §4.2
 SET = "discard a pattern"  # §4.3
 FINAL = "last patterns"  # §6.2
 OVER = "over"
+
+
+def patterns_in(hand: list[int]) -> list[int]:
+    """§5: the patterns a hand (24 counts, by kind of die) holds."""
+    mask = 0
+    for d, m in enumerate(hand):
+        if m:
+            mask |= 1 << d
+    out = [k for k, d in SET_ALIKE if hand[d] >= 4] if max(hand) >= 4 else []
+    out += [k for k, need in SET_MASKS if mask & need == need]
+    return sorted(out)
 
 
 def ranked_returns(totals: list[int], seats: list[int]) -> list[float]:
@@ -310,14 +323,7 @@ class KastaState(PhasedState):
 
     def held_sets(self, seat: int) -> list[int]:
         """§5: the patterns the seat's hand holds."""
-        hand = self.hands[seat * DICE : (seat + 1) * DICE]
-        mask = 0
-        for d, m in enumerate(hand):
-            if m:
-                mask |= 1 << d
-        out = [k for k, d in SET_ALIKE if hand[d] >= 4] if max(hand) >= 4 else []
-        out += [k for k, need in SET_MASKS if mask & need == need]
-        return sorted(out)
+        return patterns_in(self.hands[seat * DICE : (seat + 1) * DICE])
 
     def may_act(self) -> bool:
         """§4: whether the optional action is still open to the seat to move this turn."""
@@ -434,6 +440,12 @@ class KastaState(PhasedState):
             "hidden_hands": self.game.hidden,
             "returns": self._returns[:] if self.phase == OVER else None,
         }
+
+    def resample(self, player: int | None, rng: random.Random) -> KastaState:
+        """A world ``player`` cannot tell from this one: the secret faces redrawn (§9; see :func:`_resample`)."""
+        if not self.game.hidden:
+            return self.clone()
+        return _resample(self, player, rng)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == CHANCE and 0 <= action < DICE:
@@ -724,6 +736,239 @@ def _face_seen(s: KastaState, actor: int, action: int) -> Seen:
         return Seen(text)
     secret = f"turned it in secret; {end}" if end else "turned it in secret"
     return Seen(secret, {actor: text})
+
+
+# -- resample (§9) ------------------------------------------------------------------------------------
+#
+# The only secret is the face a die is turned to (§4.2), seen by its owner alone. Everything a viewer is shown
+# of the others' hands follows from public events: dice taken and given (added), discarded, turned or discarded
+# in a pattern (removed: a removal is legal only while the hand holds the die), and the hand shown at the end of
+# the round. A secret face keeps the die's colour and only changes one seat's hand, so the secret faces fall
+# into independent blocks, one per (round, seat, colour), and within a block the constraints are: after each
+# public removal, every face is held at least as often as it was removed, and at the round's end the counts
+# are the ones shown. The core's default resample draws each secret face, in history order, uniformly among
+# the faces from which a consistent completion exists; since the blocks are independent this is the same as
+# drawing each block's faces in order, uniformly among the faces its own constraints can still complete,
+# which is what :func:`_resample` does, exactly and without search. One position couples a seat's colours:
+# when the last step is its choice to discard a pattern (§4.3) and the pattern is not named yet, its hand must
+# hold one, and a pattern may mix colours; that seat's blocks of this round are then drawn together (_Joint).
+
+
+class _Block:
+    """The secret faces of one seat's dice of one colour in one round (faces are 0-5 here)."""
+
+    __slots__ = ("banned", "colour", "current", "end", "low", "memo", "net", "old", "seat", "steps")
+
+    def __init__(self, seat: int, colour: int, current: bool) -> None:
+        self.seat, self.colour, self.current = seat, colour, current
+        self.net = [0] * FACES  # public additions minus removals, per face
+        self.low: list[list[int]] = [[0] * FACES]  # low[k]: each face's least count among the first k secret dice
+        self.banned: list[int] = []  # per secret die, the face it was turned from (§4.2: not allowed)
+        self.steps: list[int] = []  # per secret die, its history index
+        self.old: list[int] = []  # per secret die, the face it really shows
+        self.end: tuple[int, ...] | None = None  # per face, the secret dice the round's end shows
+        self.memo: dict[tuple[int, tuple[int, ...]], list[int]] = {}
+
+    def add(self, face: int) -> None:
+        self.net[face] += 1
+
+    def remove(self, face: int, m: int) -> None:
+        self.net[face] -= m
+        low = self.low[-1]
+        if -self.net[face] > low[face]:
+            low[face] = -self.net[face]
+
+    def secret(self, banned: int, step: int, face: int) -> None:
+        self.banned.append(banned)
+        self.steps.append(step)
+        self.old.append(face)
+        self.low.append([0] * FACES)
+
+    def shown(self, counts: list[int]) -> None:
+        self.end = tuple(counts[f] - self.net[f] for f in range(FACES))
+
+    def options(self, k: int, c: tuple[int, ...]) -> list[int]:
+        """The faces the ``k``-th secret die may show, the first ``k`` showing ``c``, with a consistent completion."""
+        key = (k, c)
+        got = self.memo.get(key)
+        if got is None:
+            got = []
+            for f in range(FACES):
+                if f != self.banned[k]:
+                    nxt = (*c[:f], c[f] + 1, *c[f + 1 :])
+                    if self._feasible(k + 1, nxt):
+                        got.append(f)
+            self.memo[key] = got
+        return got
+
+    def _feasible(self, k: int, c: tuple[int, ...]) -> bool:
+        low, end = self.low[k], self.end
+        if any(c[f] < low[f] for f in range(FACES)):
+            return False
+        if end is not None and any(c[f] > end[f] for f in range(FACES)):
+            return False
+        if k == len(self.steps):
+            return end is None or c == end
+        return bool(self.options(k, c))
+
+    def draw(self, rng: random.Random) -> list[tuple[_Block, list[int]]]:
+        c = (0,) * FACES
+        out = []
+        for k in range(len(self.steps)):
+            opts = self.options(k, c)
+            f = opts[int(rng.random() * len(opts))]
+            out.append(f)
+            c = (*c[:f], c[f] + 1, *c[f + 1 :])
+        return [(self, out)]
+
+
+class _Joint:
+    """One seat's secret faces of this round, all colours together, when its last step chose to discard a pattern.
+
+    §4.3: that choice is legal only while the hand holds a pattern (§5), and a pattern may mix colours, so the
+    seat's blocks are no longer independent until the pattern itself is named. Its faces are drawn in history
+    order, each uniformly among those with a completion that keeps every block's constraints and leaves a
+    pattern in the hand.
+    """
+
+    def __init__(self, blocks: list[_Block], hand: list[int]) -> None:
+        self.blocks = blocks
+        self.order = sorted(((b.steps[t], k, t) for k, b in enumerate(blocks) for t in range(len(b.steps))))
+        self.hand = hand[:]  # the hand without its secret dice
+        for b in blocks:
+            for f in b.old:
+                self.hand[b.colour * FACES + f] -= 1
+        self.memo: dict[tuple[int, tuple[tuple[int, ...], ...]], list[int]] = {}
+
+    def options(self, j: int, cs: tuple[tuple[int, ...], ...]) -> list[int]:
+        key = (j, cs)
+        got = self.memo.get(key)
+        if got is None:
+            _, k, t = self.order[j]
+            b = self.blocks[k]
+            low = b.low[t + 1]
+            got = []
+            for f in range(FACES):
+                if f == b.banned[t]:
+                    continue
+                c = cs[k]
+                c = (*c[:f], c[f] + 1, *c[f + 1 :])
+                if any(c[g] < low[g] for g in range(FACES)):
+                    continue
+                nxt = (*cs[:k], c, *cs[k + 1 :])
+                if self._feasible(j + 1, nxt):
+                    got.append(f)
+            self.memo[key] = got
+        return got
+
+    def _feasible(self, j: int, cs: tuple[tuple[int, ...], ...]) -> bool:
+        if j < len(self.order):
+            return bool(self.options(j, cs))
+        hand = self.hand[:]
+        for b, c in zip(self.blocks, cs):
+            for f in range(FACES):
+                hand[b.colour * FACES + f] += c[f]
+        return bool(patterns_in(hand))
+
+    def draw(self, rng: random.Random) -> list[tuple[_Block, list[int]]]:
+        cs = tuple((0,) * FACES for _ in self.blocks)
+        out: list[list[int]] = [[] for _ in self.blocks]
+        for j, (_, k, _) in enumerate(self.order):
+            opts = self.options(j, cs)
+            f = opts[int(rng.random() * len(opts))]
+            out[k].append(f)
+            c = cs[k]
+            cs = (*cs[:k], (*c[:f], c[f] + 1, *c[f + 1 :]), *cs[k + 1 :])
+        return list(zip(self.blocks, out))
+
+
+def _blocks(s: KastaState, viewer: int | None) -> list[_Block | _Joint]:
+    """Replay the history and gather the blocks of secret faces ``viewer`` did not see (see above)."""
+    n = s.num_players
+    r = KastaState(s.game, n)
+    blocks: dict[tuple[int, int], _Block] = {}  # this round's, by (seat, colour)
+    done: list[_Block] = []
+
+    def block(seat: int, colour: int) -> _Block | None:
+        if seat == viewer:
+            return None
+        b = blocks.get((seat, colour))
+        if b is None:
+            b = blocks[(seat, colour)] = _Block(seat, colour, False)
+        return b
+
+    def add(seat: int, die: int) -> None:
+        b = block(seat, colour_of(die))
+        if b is not None:
+            b.add(die % FACES)
+
+    def remove(seat: int, die: int, m: int) -> None:
+        b = block(seat, colour_of(die))
+        if b is not None:
+            b.remove(die % FACES, m)
+
+    for i, entry in enumerate(s._history):
+        assert isinstance(entry, int)
+        phase, p = r.phase, r.to_move
+        if phase == TAKE and TAKE0 <= entry < TAKE0 + PLACES:
+            add(p, r.pool[entry - TAKE0])
+        elif phase == GIVE:
+            add(r.next_seat(p), r.pool[entry - GIVE0])
+        elif phase == DISCARD:
+            remove(p, entry - DISCARD0, 1)
+        elif phase == TURN:
+            remove(p, entry - TURN0, 1)
+        elif phase == FACE:
+            d = r.selected
+            b = block(p, colour_of(d))
+            if b is not None:
+                b.secret(d % FACES, i, entry - FACE0)
+        elif phase in (SET, FINAL) and entry >= SET0:
+            for d, m in SET_NEEDS[entry - SET0]:
+                remove(p, d, m)
+        rounds = len(r.round_scores)
+        r.apply_legal(entry)
+        if len(r.round_scores) > rounds:  # §7, §9: every hand is shown
+            for (seat, colour), b in blocks.items():
+                b.shown(list(r.last_hands[seat * DICE + colour * FACES : seat * DICE + (colour + 1) * FACES]))
+            done += [b for b in blocks.values() if b.steps]
+            blocks = {}
+    for b in blocks.values():  # the round still being played: its hands hold the secret dice
+        b.current = True
+    out: list[_Block | _Joint] = [*done]
+    p = r.to_move
+    if r.phase == SET and p != viewer:  # §4.3: the seat chose to discard a pattern and has not named it yet
+        mine = [b for (seat, _), b in blocks.items() if seat == p and b.steps]
+        if mine:
+            out.append(_Joint(mine, s.hand(p)))
+        out += [b for (seat, _), b in blocks.items() if seat != p and b.steps]
+    else:
+        out += [b for b in blocks.values() if b.steps]
+    return out
+
+
+def _resample(s: KastaState, viewer: int | None, rng: random.Random) -> KastaState:
+    """Redraw every secret face ``viewer`` did not see, block by block, as the core's default would (see above).
+
+    The blocks are kept for the last position and viewer asked (a search asks again and again); the world is
+    the state itself with the secret faces rewritten in its history and, for this round's, in the hands.
+    """
+    key = (tuple(s._history), viewer)
+    cached = s.__dict__.get("_secret_blocks")
+    if cached is None or cached[0] != key:
+        cached = (key, _blocks(s, viewer))
+        s.__dict__["_secret_blocks"] = cached
+    items: list[_Block | _Joint] = cached[1]
+    r = s.clone()
+    for item in items:
+        for b, faces in item.draw(rng):
+            base = b.seat * DICE + b.colour * FACES
+            for step, old, new in zip(b.steps, b.old, faces):
+                r._history[step] = FACE0 + new
+                if b.current:  # a finished round's hands are reset; this round's hold the redrawn faces
+                    r.hands[base + old] -= 1
+                    r.hands[base + new] += 1
+    return r
 
 
 # -- prompts ---------------------------------------------------------------------------------------
