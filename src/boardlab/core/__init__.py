@@ -7,6 +7,7 @@ from .game import Game, State
 from .gametype import GameType
 from .options import Option
 from .record import GameRecord, outcome
+from .tensor import Tensor
 from .view import SeatView
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "SeatView",
     "Segment",
     "State",
+    "Tensor",
     "UnknownActionString",
     "outcome",
     "player_name",

@@ -61,6 +61,7 @@ from .errors import IllegalActionError, OutOfTurnError, UnknownActionString
 from .gametype import GameType, Information, Utility
 from .hidden import Seen
 from .options import Option, validate_options
+from .tensor import Tensor
 
 Action = int
 #: One history entry: an action, or a simultaneous node's actions (a tuple inside
@@ -204,6 +205,17 @@ class Game:
             raise ValueError(f"state written with options {options!r}; this game has {self.params!r}")
         return self.state_from_history(data.get("history", []), data.get("num_players"))
 
+    def observation_tensor_shape(self, num_players: int | None = None) -> tuple[int, ...]:
+        """The fixed shape of :meth:`State.observation_tensor` for this game, options and player count."""
+        return (len(self.new_initial_state(num_players).observation_tensor(0)),)
+
+    def observation_tensor_layout(self, num_players: int | None = None) -> list[tuple[str, int, int]]:
+        """``[(field name, offset, size)]`` of the observation tensor (see :mod:`boardlab.core.tensor`)."""
+        s = self.new_initial_state(num_players)
+        t = Tensor()
+        s._observation_tensor(0, t)
+        return t.layout()
+
     # -- presentation -----------------------------------------------------
     def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
         """Describe how ``observation`` looks (see :mod:`boardlab.core.scene`).
@@ -300,6 +312,14 @@ class State:
     def observation(self, player: int | None = None) -> dict[str, Any]:
         raise NotImplementedError
 
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """Append what ``player`` (``None``: a spectator) may know here to ``t``, as numbers.
+
+        The same fields in the same order in every state (see :mod:`boardlab.core.tensor`);
+        nothing that :meth:`resample` for ``player`` could change.
+        """
+        raise NotImplementedError(f"{self.game.id} has no observation tensor")
+
     def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
         """What viewers are shown of ``entry``, about to be applied here by ``actor``.
 
@@ -307,6 +327,18 @@ class State:
         node). Games with hidden information override it (:mod:`boardlab.core.hidden`).
         """
         return hidden.default_seen(self, actor, entry)
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """What ``player`` (``None``: a spectator) may know here, as a flat list of floats.
+
+        Its length is the game's :meth:`Game.observation_tensor_shape`; the layout is
+        :meth:`Game.observation_tensor_layout`. A state is never changed by reading it.
+        """
+        if player is not None and not 0 <= player < self.num_players:
+            raise ValueError(f"no seat {player} in a {self.num_players}-player game")
+        t = Tensor()
+        self._observation_tensor(player, t)
+        return t.values
 
     def seen_of(self, entry: int | Sequence[int | None]) -> Seen | tuple[Seen | None, ...]:
         """What viewers are shown of ``entry`` if it is applied next here (nothing is changed)."""
