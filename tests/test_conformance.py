@@ -37,21 +37,41 @@ def player_counts(game: boardlab.Game) -> list[int]:
     return list(range(game.min_players, min(game.max_players, game.min_players + 3) + 1))
 
 
-def sampled_states(game: boardlab.Game, seed: int, every: int = 1) -> list[boardlab.State]:
-    """States along one random game (every ``every``-th), for several player counts."""
+def sampled_states(game: boardlab.Game, seed: int, every: int = 1, limit: int = 20) -> list[boardlab.State]:
+    """States along one random game (every ``every``-th), for several player counts.
+
+    At most ``limit`` states per player count, spread evenly over the game and
+    always including its end, so long games (many steps) cost no more than short ones.
+    """
     rng = random.Random(seed)
     out = []
     for n in player_counts(game):
         s = game.new_initial_state(n)
         cap = game.max_game_length()
         k = 0
+        run = []
         while not s.is_terminal() and s.move_number() < cap:
             if k % every == 0:
-                out.append(s.clone())
+                run.append(s.clone())
             random_step(s, rng)
             k += 1
-        out.append(s)
+        run.append(s)
+        out.extend(spread(run, limit))
     return out
+
+
+def spread(items: list, limit: int) -> list:
+    """At most ``limit`` of ``items``, evenly spaced, the last always kept.
+
+    >>> spread(list(range(10)), 4)
+    [0, 3, 6, 9]
+    >>> spread([1, 2], 5)
+    [1, 2]
+    """
+    if len(items) <= limit:
+        return items
+    step = (len(items) - 1) / (limit - 1)
+    return [items[round(i * step)] for i in range(limit)]
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -169,7 +189,7 @@ def test_every_legal_action_applies_and_illegal_ones_change_nothing(game_id: str
 @pytest.mark.parametrize("game_id", GAMES)
 def test_json_round_trip_replay_and_record(game_id: str) -> None:
     game = boardlab.make(game_id)
-    for s in sampled_states(game, seed=11, every=7):
+    for s in sampled_states(game, seed=11, every=7, limit=12):
         text = s.to_json()
         json.loads(text)
         assert fingerprint(game.state_from_json(text)) == fingerprint(s)
@@ -198,7 +218,7 @@ def test_clone_is_independent(game_id: str) -> None:
 @pytest.mark.parametrize("game_id", GAMES)
 def test_observations_and_scenes(game_id: str) -> None:
     game = boardlab.make(game_id)
-    for s in sampled_states(game, seed=13, every=4):
+    for s in sampled_states(game, seed=13, every=4, limit=12):
         for p in [*range(s.num_players), None]:
             obs = s.observation(p)
             json.dumps(obs)
@@ -215,7 +235,7 @@ def test_hidden_information_never_leaks(game_id: str) -> None:
     rng = random.Random(17)
     varied = False
     hidden = not game.perfect_information
-    for s in sampled_states(game, seed=17, every=2 if hidden else 5):
+    for s in sampled_states(game, seed=17, every=2 if hidden else 5, limit=16):
         for p in [*range(s.num_players), None]:
             obs = json.dumps(s.observation(p), sort_keys=True)
             scene = json.dumps(s.scene(p), sort_keys=True)
@@ -268,7 +288,7 @@ def test_every_option_value_keeps_the_contracts(game_id: str, options: dict) -> 
         state, capped = random_playout(game.new_initial_state(), random.Random(seed))
         assert not capped and state.is_terminal()
         assert fingerprint(game.state_from_json(state.to_json())) == fingerprint(state)
-    for s in sampled_states(game, seed=29, every=6):
+    for s in sampled_states(game, seed=29, every=6, limit=8):
         for p in [*range(s.num_players), None]:
             obs = json.dumps(s.observation(p), sort_keys=True)
             scene = s.scene(p)
@@ -398,7 +418,7 @@ def test_reading_or_searching_a_state_leaves_its_history_and_log_unchanged(game_
     """``resample``, ``observation``, ``scene``, ``clone`` (and play on the copies) and an MCTS search change nothing."""
     game = boardlab.make(game_id, **options)
     rng = random.Random(37)
-    states = sampled_states(game, seed=37, every=11)
+    states = sampled_states(game, seed=37, every=11, limit=6 if options else 10)
     for k, s in enumerate(states):
         assert all(isinstance(h, int | tuple) for h in s._history), "history entries must be ints or tuples"
         before = log_snapshot(s)
@@ -431,7 +451,7 @@ def test_resample_keeps_everything_the_viewer_saw(game_id: str, options: dict) -
     game = boardlab.make(game_id, **options)
     rng = random.Random(41)
     own = type(game.new_initial_state()).resample is not boardlab.State.resample
-    for s in sampled_states(game, seed=41, every=5):
+    for s in sampled_states(game, seed=41, every=5, limit=6 if options else 10):
         for v in [*range(s.num_players), None]:
             obs = json.dumps(s.observation(v), sort_keys=True)
             log = s.move_log(v, reveal=False)
@@ -494,7 +514,7 @@ def test_a_resample_override_draws_as_the_core_default(game_id: str, options: di
     # Seat 0's view; only a game whose seats see every step (spectators alone are kept out) is checked as a spectator.
     for viewer in (0, None):
         for seed in range(6):
-            for s in sampled_states(game, seed=seed):
+            for s in sampled_states(game, seed=seed, limit=10**6):
                 if checked >= 3 or s.num_players != game.min_players:
                     break
                 if all(seen_exactly(s, viewer)):
