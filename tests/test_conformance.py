@@ -24,9 +24,10 @@ from boardlab.core.gametype import Chance, Dynamics, Utility
 from boardlab.core.play import play_game, random_playout
 from boardlab.core.record import GameRecord
 from boardlab.core.scene import check_scene
+from boardlab.core.tensor import Tensor
 from boardlab.core.view import SeatView
 from example_games import EXAMPLE_GAMES, rules_document
-from state_checks import fingerprint, random_step
+from state_checks import fingerprint, random_step, skip_without_tensor
 
 #: Every registered game, and the worked example of docs/ADDING_A_GAME.md (checked alike, never registered).
 GAMES = boardlab.games() + EXAMPLE_GAMES
@@ -246,6 +247,51 @@ def test_undo_points_respect_barriers(game_id: str) -> None:
             assert actors[k] == p and all(a >= 0 for a in actors[k:])
             back = game.state_from_history(s.history()[:k], s.num_players)
             assert back.current_player() == p
+
+
+#: Observation keys that only present a position (the last move's words, the log, colour names, who is looking):
+#: two observations that differ only in these may share one observation tensor.
+PRESENTATION_KEYS = frozenset(
+    {"colours", "viewer", "seat", "log", "events", "report", "why", "reason", "end_reason", "goal_text", "num_players"}
+)
+
+
+def tensor_relevant(observation: dict) -> str:
+    """The observation without its presentation (keys above, and every key naming the last move: ``last*``)."""
+    kept = {k: v for k, v in observation.items() if k not in PRESENTATION_KEYS and not k.startswith("last")}
+    return json.dumps(kept, sort_keys=True)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_observation_tensor_has_a_fixed_layout_and_exactly_what_the_seat_may_know(game_id: str) -> None:
+    """For every seat and a spectator, along random games: the tensor has the game's fixed shape and layout, is
+    finite, is the same in every world ``resample`` draws for that seat (no hidden information), and tells apart
+    the positions the seat's observation tells apart (over states with the same player count, from two games;
+    presentation aside, see ``tensor_relevant``)."""
+    skip_without_tensor(game_id)
+    game = boardlab.make(game_id)
+    rng = random.Random(43)
+    hidden = not game.perfect_information
+    seen: dict[tuple, tuple[str, list]] = {}
+    for seed in (43, 44):
+        for s in sampled_states(game, seed=seed, every=3 if hidden else 5):
+            n = s.num_players
+            shape, layout = game.observation_tensor_shape(n), game.observation_tensor_layout(n)
+            for p in [*range(n), None]:
+                t = Tensor()
+                s._observation_tensor(p, t)
+                assert t.layout() == layout, f"the fields differ from the game's layout (seat {p}, {s.history()})"
+                values = s.observation_tensor(p)
+                assert values == t.values and (len(values),) == shape
+                assert all(math.isfinite(x) for x in values)
+                for _ in range(3 if hidden else 1):
+                    r = s.resample(p, rng)
+                    assert r.observation_tensor(p) == values, f"the tensor of seat {p} shows what resample redraws"
+                obs = tensor_relevant(s.observation(p))
+                first = seen.setdefault((n, p, tuple(values)), (obs, s.history()))
+                assert first[0] == obs, (
+                    f"seat {p} observes two positions that have one tensor: {first[1]} and {s.history()}"
+                )
 
 
 def option_variants() -> list[tuple[str, dict]]:
