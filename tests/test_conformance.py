@@ -262,19 +262,42 @@ def tensor_relevant(observation: dict) -> str:
     return json.dumps(kept, sort_keys=True)
 
 
+def children(s: boardlab.State, rng: random.Random, k: int = 12) -> list[boardlab.State]:
+    """Up to ``k`` states one step after ``s`` (positions that differ from each other by one move)."""
+    cp = s.current_player()
+    if cp == TERMINAL:
+        return []
+    if cp == CHANCE:
+        entries: list = [a for a, _ in s.chance_outcomes()]
+    elif cp == SIMULTANEOUS:
+        entries = [
+            [rng.choice(s.legal_actions(p)) if s.legal_actions(p) else None for p in range(s.num_players)]
+            for _ in range(k)
+        ]
+    else:
+        entries = s.legal_actions()
+    out = []
+    for entry in rng.sample(entries, min(k, len(entries))):
+        c = s.clone()
+        c.apply_actions(entry) if isinstance(entry, list) else c.apply_action(entry)
+        out.append(c)
+    return out
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_observation_tensor_has_a_fixed_layout_and_exactly_what_the_seat_may_know(game_id: str) -> None:
     """For every seat and a spectator, along random games: the tensor has the game's fixed shape and layout, is
-    finite, is the same in every world ``resample`` draws for that seat (no hidden information), and tells apart
-    the positions the seat's observation tells apart (over states with the same player count, from two games;
-    presentation aside, see ``tensor_relevant``)."""
+    finite, and is the same in every world ``resample`` draws for that seat (no hidden information); and it tells
+    apart the positions the seat's observation tells apart (presentation aside, see ``tensor_relevant``), checked
+    over the sampled positions of two games and the positions one move after each (which differ from each other
+    in one move, so a tensor that leaves out something the seat sees is caught)."""
     skip_without_tensor(game_id)
     game = boardlab.make(game_id)
     rng = random.Random(43)
     hidden = not game.perfect_information
     seen: dict[tuple, tuple[str, list]] = {}
     for seed in (43, 44):
-        for s in sampled_states(game, seed=seed, every=3 if hidden else 5):
+        for s in sampled_states(game, seed=seed, every=4 if hidden else 6):
             n = s.num_players
             shape, layout = game.observation_tensor_shape(n), game.observation_tensor_layout(n)
             for p in [*range(n), None]:
@@ -287,11 +310,13 @@ def test_observation_tensor_has_a_fixed_layout_and_exactly_what_the_seat_may_kno
                 for _ in range(3 if hidden else 1):
                     r = s.resample(p, rng)
                     assert r.observation_tensor(p) == values, f"the tensor of seat {p} shows what resample redraws"
-                obs = tensor_relevant(s.observation(p))
-                first = seen.setdefault((n, p, tuple(values)), (obs, s.history()))
-                assert first[0] == obs, (
-                    f"seat {p} observes two positions that have one tensor: {first[1]} and {s.history()}"
-                )
+            for c in [s, *children(s, rng)]:
+                for p in [*range(n), None]:
+                    obs = tensor_relevant(c.observation(p))
+                    first = seen.setdefault((n, p, tuple(c.observation_tensor(p))), (obs, c.history()))
+                    assert first[0] == obs, (
+                        f"seat {p} tells apart two positions that have one tensor: {first[1]} and {c.history()}"
+                    )
 
 
 def option_variants() -> list[tuple[str, dict]]:
