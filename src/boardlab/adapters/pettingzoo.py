@@ -66,8 +66,7 @@ extra: ``pip install 'boardlab[pettingzoo]'``).
 
 from __future__ import annotations
 
-import functools
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -195,7 +194,7 @@ class _Session:
 class raw_env(AECEnv):
     """PettingZoo's AEC API over one boardlab game (see the module's description)."""
 
-    metadata = {"render_modes": RENDER_MODES, "name": "boardlab", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": RENDER_MODES, "name": "boardlab", "is_parallelizable": False}
 
     def __init__(
         self,
@@ -329,7 +328,7 @@ def env(game_id: str, **kwargs: Any) -> raw_env:
 class parallel_env(ParallelEnv):
     """PettingZoo's Parallel API over one boardlab game (see the module's description)."""
 
-    metadata = {"render_modes": RENDER_MODES, "name": "boardlab"}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": RENDER_MODES, "name": "boardlab"}
 
     def __init__(
         self,

@@ -38,8 +38,8 @@ from ..core.game import Game, win_loss
 from ..core.gametype import Chance, GameType, Information
 from ..core.hidden import Seen
 from ..core.options import Option
-from ..core.tensor import Tensor
 from ..core.phases import Phase, PhasedState, phase_table
+from ..core.tensor import Tensor
 
 #: The seven roles (§1), by card number.
 CARDS = ("Claudius", "Gertrude", "Hamlet", "Laertes", "Ophelia", "Polonius", "Rosencrantz & Guildenstern")

@@ -46,8 +46,8 @@ from ..core.game import Game
 from ..core.gametype import Chance, GameType, Information, when
 from ..core.hidden import Seen
 from ..core.options import Option
-from ..core.tensor import Tensor
 from ..core.phases import Phase, PhasedState, phase_table
+from ..core.tensor import Tensor
 from ..geometry.board import BoardData
 from ..geometry.hexgrid import bounding_box
 
