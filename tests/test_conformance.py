@@ -284,20 +284,13 @@ def children(s: boardlab.State, rng: random.Random, k: int = 12) -> list[boardla
     return out
 
 
-@pytest.mark.parametrize("game_id", GAMES)
-def test_observation_tensor_has_a_fixed_layout_and_exactly_what_the_seat_may_know(game_id: str) -> None:
-    """For every seat and a spectator, along random games: the tensor has the game's fixed shape and layout, is
-    finite, and is the same in every world ``resample`` draws for that seat (no hidden information); and it tells
-    apart the positions the seat's observation tells apart (presentation aside, see ``tensor_relevant``), checked
-    over the sampled positions of two games and the positions one move after each (which differ from each other
-    in one move, so a tensor that leaves out something the seat sees is caught)."""
-    skip_without_tensor(game_id)
-    game = boardlab.make(game_id)
-    rng = random.Random(43)
+def check_observation_tensors(game: boardlab.Game, seeds: tuple[int, ...], every: int, k: int) -> None:
+    """The observation-tensor contract on the states of random games (see the tests below)."""
+    rng = random.Random(seeds[0])
     hidden = not game.perfect_information
     seen: dict[tuple, tuple[str, list]] = {}
-    for seed in (43, 44):
-        for s in sampled_states(game, seed=seed, every=4 if hidden else 6):
+    for seed in seeds:
+        for s in sampled_states(game, seed=seed, every=max(1, every // 2) if hidden else every):
             n = s.num_players
             shape, layout = game.observation_tensor_shape(n), game.observation_tensor_layout(n)
             for p in [*range(n), None]:
@@ -310,13 +303,24 @@ def test_observation_tensor_has_a_fixed_layout_and_exactly_what_the_seat_may_kno
                 for _ in range(3 if hidden else 1):
                     r = s.resample(p, rng)
                     assert r.observation_tensor(p) == values, f"the tensor of seat {p} shows what resample redraws"
-            for c in [s, *children(s, rng)]:
+            for c in [s, *children(s, rng, k)]:
                 for p in [*range(n), None]:
                     obs = tensor_relevant(c.observation(p))
                     first = seen.setdefault((n, p, tuple(c.observation_tensor(p))), (obs, c.history()))
                     assert first[0] == obs, (
                         f"seat {p} tells apart two positions that have one tensor: {first[1]} and {c.history()}"
                     )
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_observation_tensor_has_a_fixed_layout_and_exactly_what_the_seat_may_know(game_id: str) -> None:
+    """For every seat and a spectator, along random games: the tensor has the game's fixed shape and layout, is
+    finite, and is the same in every world ``resample`` draws for that seat (no hidden information); and it tells
+    apart the positions the seat's observation tells apart (presentation aside, see ``tensor_relevant``), checked
+    over the sampled positions of two games and the positions one move after each (which differ from each other
+    in one move, so a tensor that leaves out something the seat sees is caught)."""
+    skip_without_tensor(game_id)
+    check_observation_tensors(boardlab.make(game_id), seeds=(43, 44), every=6, k=12)
 
 
 def option_variants() -> list[tuple[str, dict]]:
@@ -328,6 +332,14 @@ def option_variants() -> list[tuple[str, dict]]:
                 if value != opt.default:
                     out.append((game_id, {opt.name: value}))
     return out
+
+
+@pytest.mark.parametrize(("game_id", "options"), option_variants(), ids=lambda x: str(x))
+def test_every_option_value_keeps_the_observation_tensor_contract(game_id: str, options: dict) -> None:
+    """The observation-tensor check above, more coarsely, under each non-default option value (a variant may
+    hide information, as Posies' hidden colour does, or change the board and so the shape)."""
+    skip_without_tensor(game_id)
+    check_observation_tensors(boardlab.make(game_id, **options), seeds=(45,), every=10, k=4)
 
 
 @pytest.mark.parametrize(("game_id", "options"), option_variants(), ids=lambda x: str(x))
