@@ -72,7 +72,7 @@ def random_episode(game_id: str, seed: int, check: bool = True, **kwargs) -> tup
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, _ = env.last()
         seat = int(agent.split("_")[1])
-        state = env.state
+        state = env.game_state
         totals[agent] += reward
         if check:
             assert obs["observation"].dtype == np.float32 and obs["observation"].shape == space.shape
@@ -87,14 +87,14 @@ def random_episode(game_id: str, seed: int, check: bool = True, **kwargs) -> tup
             assert cp == seat or (cp == SIMULTANEOUS and state.legal_actions(seat)), "a seat acts out of turn"
             assert legal == state.legal_actions(seat)
         env.step(int(rng.choice(legal)))
-    return env, totals, env.state.history()
+    return env, totals, env.game_state.history()
 
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_random_episode_respects_the_mask_and_ends_with_the_returns(game_id: str) -> None:
     skip_without_tensor(game_id)
     env, totals, history = random_episode(game_id, 7, **small(game_id))
-    state = env.state
+    state = env.game_state
     assert env.agents == []
     if state.is_terminal():
         assert list(totals.values()) == state.returns()
@@ -112,17 +112,17 @@ def test_chance_comes_from_the_reset_seed() -> None:
     deals = []
     for seed in (1, 2, 1):
         env.reset(seed=seed)
-        deals.append(env.state.history())
-        assert len(deals[-1]) == 12 and env.state.current_player() == 0
+        deals.append(env.game_state.history())
+        assert len(deals[-1]) == 12 and env.game_state.current_player() == 0
     assert deals[0] == deals[2] != deals[1]
     env.reset()  # no seed: the generator goes on, so (almost surely) another deal
-    assert env.state.history() != deals[2]
+    assert env.game_state.history() != deals[2]
 
 
 def test_a_co_operative_game_gives_every_seat_the_shared_return() -> None:
     env, totals, _ = random_episode("new-rule", 3, num_players=3)
     assert len(totals) == 3 and len(set(totals.values())) == 1
-    assert next(iter(totals.values())) == env.state.returns()[0] in (1.0, -1.0)
+    assert next(iter(totals.values())) == env.game_state.returns()[0] in (1.0, -1.0)
 
 
 def test_the_player_count_and_the_spaces() -> None:
@@ -154,11 +154,11 @@ def test_truncation_at_the_cap() -> None:
             continue
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         steps += 1
-    assert steps == 6 and env.state.move_number() == 6 and not env.state.is_terminal() and env.agents == []
+    assert steps == 6 and env.game_state.move_number() == 6 and not env.game_state.is_terminal() and env.agents == []
     par = bpz.parallel_env("blast-radius", board_side=5, max_game_length=2)
     obs, _ = par.reset(seed=0)
     for _ in range(2):
-        agent = f"player_{par.state.current_player()}"
+        agent = f"player_{par.game_state.current_player()}"
         action = int(np.flatnonzero(obs[agent]["action_mask"])[0])
         obs, rewards, terms, truncs, _ = par.step({agent: action})
     assert all(truncs.values()) and not any(terms.values()) and set(rewards.values()) == {0.0} and par.agents == []
@@ -167,14 +167,14 @@ def test_truncation_at_the_cap() -> None:
 def test_simultaneous_choices_are_held_unseen_until_both_have_chosen() -> None:
     env = bpz.env("dragon-fight")
     env.reset(seed=0)
-    assert env.agent_selection == "player_0" and env.state.current_player() == SIMULTANEOUS
+    assert env.agent_selection == "player_0" and env.game_state.current_player() == SIMULTANEOUS
     before = env.observe("player_1")["observation"].copy()
     env.step(5)  # forward + a hidden attack choice, held
-    assert env.state.history() == [] and env.agent_selection == "player_1"
+    assert env.game_state.history() == [] and env.agent_selection == "player_1"
     assert (env.observe("player_1")["observation"] == before).all()
     assert not env.observe("player_0")["action_mask"].any(), "a seat that has chosen has nothing left to choose"
     env.step(1)
-    assert env.state.history() == [[5, 1]]
+    assert env.game_state.history() == [[5, 1]]
 
 
 def test_parallel_steps_take_the_deciding_seats() -> None:
@@ -184,15 +184,15 @@ def test_parallel_steps_take_the_deciding_seats() -> None:
     with pytest.raises(IllegalActionError, match="player_1"):
         par.step({"player_0": 5})
     obs, rewards, terms, truncs, infos = par.step({"player_0": 5, "player_1": 1})
-    assert par.state.history() == [[5, 1]] and not any(terms.values()) and not any(truncs.values())
+    assert par.game_state.history() == [[5, 1]] and not any(terms.values()) and not any(truncs.values())
     assert set(rewards.values()) == {0.0} and infos == {"player_0": {}, "player_1": {}}
     seq = bpz.parallel_env("hamlet", first="seat0")
     obs, _ = seq.reset(seed=0)
-    seat = seq.state.current_player()
+    seat = seq.game_state.current_player()
     other = f"player_{1 - seat}"
     assert not obs[other]["action_mask"].any() and obs[f"player_{seat}"]["action_mask"].any()
     seq.step({f"player_{seat}": 0, other: 2})  # the seat not to move: its action is ignored
-    assert seq.state.history()[-1] == 0
+    assert seq.game_state.history()[-1] == 0
 
 
 def test_an_illegal_action_is_refused_or_loses() -> None:
@@ -201,10 +201,10 @@ def test_an_illegal_action_is_refused_or_loses() -> None:
     env.step(30)
     with pytest.raises(IllegalActionError) as refused:
         env.step(30)  # taken already
-    assert refused.value.explanation == env.state.explain_illegal(1, 30)
+    assert refused.value.explanation == env.game_state.explain_illegal(1, 30)
     with pytest.raises(IllegalActionError):
         env.step(True)
-    assert env.state.history() == [30] and env.agent_selection == "player_1"
+    assert env.game_state.history() == [30] and env.agent_selection == "player_1"
     env.step(np.int64(0))  # numpy integers are action numbers too
     lose = bpz.env("blast-radius", board_side=5, illegal_action="lose")
     lose.reset(seed=0)
@@ -240,4 +240,4 @@ def test_the_readme_example_runs() -> None:
     code = section.split("```python\n", 1)[1].split("```", 1)[0]
     scope: dict = {}
     exec(compile(code, "README.md", "exec"), scope)  # the README's own snippet plays one game
-    assert scope["e"].agents == [] and scope["e"].state.is_terminal()
+    assert scope["e"].agents == [] and scope["e"].game_state.is_terminal()

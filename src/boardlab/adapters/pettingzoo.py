@@ -227,8 +227,9 @@ class raw_env(AECEnv):
         return self._s.game
 
     @property
-    def state(self) -> State:
-        """The engine state (a spectator's look at it is ``state.observation(None)``); do not change it."""
+    def game_state(self) -> State:
+        """The engine's state of the episode (read it, do not change it). PettingZoo's global ``state()`` is
+        not offered: a hidden-information game has no tensor of everything, only each seat's."""
         return self._s.state
 
     @property
@@ -280,13 +281,15 @@ class raw_env(AECEnv):
             return
         s = self._s
         seat = s.seat_of[agent]
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
         try:
             a = s.check(seat, action)
         except IllegalActionError:
             if s.illegal_action == "raise":
-                raise
+                raise  # nothing changed
+            a = None
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        if a is None:
             self._lose(seat)
             return
         if s.state.current_player() == SIMULTANEOUS:
@@ -357,7 +360,8 @@ class parallel_env(ParallelEnv):
         return self._s.game
 
     @property
-    def state(self) -> State:  # type: ignore[override]
+    def game_state(self) -> State:
+        """The engine's state of the episode (read it, do not change it)."""
         return self._s.state
 
     @property
