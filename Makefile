@@ -52,8 +52,8 @@ bench-ab: venv
 		$(PY) bench/ab_$(AB).py $$tmp/src src; status=$$?; rm -rf $$tmp; exit $$status
 
 lint: venv
-	$(VENV)/bin/ruff check src tests bench docs/examples
-	$(VENV)/bin/ruff format --check src tests bench docs/examples
+	$(VENV)/bin/ruff check src tests bench docs/examples docs/research
+	$(VENV)/bin/ruff format --check src tests bench docs/examples docs/research
 
 clean:
 	rm -rf $(VENV) artifacts .pytest_cache

@@ -24,9 +24,10 @@ from boardlab.core.gametype import Chance, Dynamics, Utility
 from boardlab.core.play import play_game, random_playout
 from boardlab.core.record import GameRecord
 from boardlab.core.scene import check_scene
+from boardlab.core.tensor import Tensor
 from boardlab.core.view import SeatView
 from example_games import EXAMPLE_GAMES, rules_document
-from state_checks import fingerprint, random_step
+from state_checks import fingerprint, random_step, skip_without_tensor
 
 #: Every registered game, and the worked example of docs/ADDING_A_GAME.md (checked alike, never registered).
 GAMES = boardlab.games() + EXAMPLE_GAMES
@@ -268,6 +269,85 @@ def test_undo_points_respect_barriers(game_id: str) -> None:
             assert back.current_player() == p
 
 
+#: Observation keys that only present a position (the last move's words, the log, colour names, who is looking):
+#: two observations that differ only in these may share one observation tensor.
+PRESENTATION_KEYS = frozenset(
+    {"colours", "viewer", "seat", "log", "events", "report", "why", "reason", "end_reason", "goal_text", "num_players"}
+)
+
+
+def tensor_relevant(observation: dict) -> str:
+    """The observation without its presentation (keys above, and every key naming the last move: ``last*``)."""
+    kept = {k: v for k, v in observation.items() if k not in PRESENTATION_KEYS and not k.startswith("last")}
+    return json.dumps(kept, sort_keys=True)
+
+
+def children(s: boardlab.State, rng: random.Random, k: int = 12) -> list[boardlab.State]:
+    """Up to ``k`` states one step after ``s`` (positions that differ from each other by one move)."""
+    cp = s.current_player()
+    if cp == TERMINAL:
+        return []
+    if cp == CHANCE:
+        entries: list = [a for a, _ in s.chance_outcomes()]
+    elif cp == SIMULTANEOUS:
+        entries = [
+            [rng.choice(s.legal_actions(p)) if s.legal_actions(p) else None for p in range(s.num_players)]
+            for _ in range(k)
+        ]
+    else:
+        entries = s.legal_actions()
+    out = []
+    for entry in rng.sample(entries, min(k, len(entries))):
+        c = s.clone()
+        c.apply_actions(entry) if isinstance(entry, list) else c.apply_action(entry)
+        out.append(c)
+    return out
+
+
+def check_observation_tensors(game: boardlab.Game, seeds: tuple[int, ...], every: int, k: int) -> None:
+    """The observation-tensor contract on the states of random games (see the tests below)."""
+    rng = random.Random(seeds[0])
+    secret = not game.perfect_information
+    own = type(game.new_initial_state()).resample is not boardlab.State.resample
+    seen: dict[tuple, tuple[str, list]] = {}
+    for seed in seeds:
+        for s in sampled_states(game, seed=seed, every=max(1, every // 2) if secret else every):
+            n = s.num_players
+            shape, layout = game.observation_tensor_shape(n), game.observation_tensor_layout(n)
+            for p in [*range(n), None]:
+                t = Tensor()
+                s._observation_tensor(p, t)
+                assert t.layout() == layout, f"the fields differ from the game's layout (seat {p}, {s.history()})"
+                values = s.observation_tensor(p)
+                assert values == t.values and (len(values),) == shape
+                assert all(math.isfinite(x) for x in values)
+                for _ in range(3 if secret else 1):
+                    try:  # the core's search for a spectator, who saw no deal at all, is bounded (it can be slow)
+                        r = s.resample(p, rng) if own or p is not None else hidden.resample(s, p, rng, budget=2_000)
+                    except hidden.ResampleError:
+                        assert p is None and not own
+                        break
+                    assert r.observation_tensor(p) == values, f"the tensor of seat {p} shows what resample redraws"
+            for c in [s, *children(s, rng, k)]:
+                for p in [*range(n), None]:
+                    obs = tensor_relevant(c.observation(p))
+                    first = seen.setdefault((n, p, tuple(c.observation_tensor(p))), (obs, c.history()))
+                    assert first[0] == obs, (
+                        f"seat {p} tells apart two positions that have one tensor: {first[1]} and {c.history()}"
+                    )
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_observation_tensor_has_a_fixed_layout_and_exactly_what_the_seat_may_know(game_id: str) -> None:
+    """For every seat and a spectator, along random games: the tensor has the game's fixed shape and layout, is
+    finite, and is the same in every world ``resample`` draws for that seat (no hidden information); and it tells
+    apart the positions the seat's observation tells apart (presentation aside, see ``tensor_relevant``), checked
+    over the sampled positions of two games and the positions one move after each (which differ from each other
+    in one move, so a tensor that leaves out something the seat sees is caught)."""
+    skip_without_tensor(game_id)
+    check_observation_tensors(boardlab.make(game_id), seeds=(43, 44), every=6, k=12)
+
+
 def option_variants() -> list[tuple[str, dict]]:
     """Every non-default value of every option with a list of allowed values, one at a time."""
     out = []
@@ -277,6 +357,14 @@ def option_variants() -> list[tuple[str, dict]]:
                 if value != opt.default:
                     out.append((game_id, {opt.name: value}))
     return out
+
+
+@pytest.mark.parametrize(("game_id", "options"), option_variants(), ids=lambda x: str(x))
+def test_every_option_value_keeps_the_observation_tensor_contract(game_id: str, options: dict) -> None:
+    """The observation-tensor check above, more coarsely, under each non-default option value (a variant may
+    hide information, as Posies' hidden colour does, or change the board and so the shape)."""
+    skip_without_tensor(game_id)
+    check_observation_tensors(boardlab.make(game_id, **options), seeds=(45,), every=10, k=4)
 
 
 @pytest.mark.parametrize(("game_id", "options"), option_variants(), ids=lambda x: str(x))

@@ -22,10 +22,12 @@ from boardlab.core.game import Game, State, win_loss
 from boardlab.core.gametype import Chance, GameType, Information
 from boardlab.core.hidden import Seen
 from boardlab.core.options import Option
+from boardlab.core.tensor import Tensor
 
 NAMES = ("Orange", "Blue")
 SUITS = ("hearts", "spades")
 DEAL, TURN, DRAW, DISCARD, OVER = "deal", "turn", "draw", "discard", "over"
+STEPS = (DEAL, TURN, DRAW, DISCARD, OVER)
 
 
 def value(card: int) -> int:
@@ -183,6 +185,18 @@ class HighSwapState(State):
             "pile": self.pile[:],
             "deck": len(self.deck),
         }
+
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        me = 0 if player is None else player  # seats from the viewer's side (a spectator: seat 0's)
+        over, cards = self.step == OVER, range(self.game.cards)
+        t.one_hot("step", STEPS.index(self.step), len(STEPS))
+        t.one_hot("to_move", (self.to_move - me) % 2 if self.step in (TURN, DISCARD) else None, 2)
+        t.bits("own_hand", [player is not None and c in self.hands[me] for c in cards])
+        t.bits("other_hand", [over and c in self.hands[1 - me] for c in cards])  # §5.1: shown at the end
+        t.counts("hand_sizes", [len(self.hands[me]), len(self.hands[1 - me])], 3)
+        t.bits("pile", [c in self.pile for c in cards])
+        t.one_hot("pile_top", self.pile[-1] if self.pile else None, self.game.cards)
+        t.counts("deck", [len(self.deck)], self.game.cards)
 
 
 # -- the scene: the viewer's hand at the bottom, face up; the other hand as backs in its owner's colour --

@@ -40,6 +40,7 @@ from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, State, win_loss
 from ..core.gametype import Chance, GameType
 from ..core.options import Option
+from ..core.tensor import Tensor
 from ..geometry.hexgrid import HexBoard, bounding_box, polygon_center
 
 SIDE = 6
@@ -59,6 +60,7 @@ FOOD = "food"  # §6: pick up and move food tiles, or end the turn
 DEST = "destination"  # §6: where the chosen tile goes
 PASS = "pass"  # §8: nothing to do
 OVER = "over"
+PHASES = (SETUP, PLACE, FOOD, DEST, PASS, OVER)
 
 
 class _Board:
@@ -767,6 +769,37 @@ class AntTrailsState(State):
             "draw": self.winner == 2,
             "colours": list(COLOUR_NAMES),
         }
+
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """Ants from the viewer's side (a spectator's: seat 0's), each food tile in draw order (the order of the
+        ``tile`` actions), the turn in progress and the scores."""
+        me = 0 if player is None else player
+        n = self.game.n
+        t.bits("own_ants", [a == me for a in self.ant])
+        t.bits("other_ants", [a == 1 - me for a in self.ant])
+        t.bits("loop_ants", [a >= 0 and self.loop[self.find(c)] for c, a in enumerate(self.ant)])
+        for k in range(NUM_TILES):
+            drawn = k < len(self.tile_value)
+            cell = self.tile_cell[k] if drawn else -1
+            holder = self.tile_holder[k] if drawn else -1
+            t.one_hot(f"tile_{k + 1}_value", self.tile_value[k] - 1 if drawn else None, 3)
+            t.one_hot(f"tile_{k + 1}_cell", cell if cell >= 0 else None, n)
+            where = None if not drawn else 2 if cell < 0 else 0 if holder < 0 else 1
+            t.one_hot(f"tile_{k + 1}_where", where, 3)  # on the board, carried, banked
+            t.one_hot(f"tile_{k + 1}_holder", (holder - me) % 2 if holder >= 0 else None, 2)
+            t.bits(f"tile_{k + 1}_used", [bool((self.used >> k) & 1)])
+        t.one_hot("phase", PHASES.index(self.phase), len(PHASES))
+        t.one_hot("to_move", (self.to_move - me) % 2 if self.phase not in (SETUP, OVER) else None, 2)
+        t.counts("ants_placed_this_turn", [self.placed], 2)
+        t.one_hot("selected_tile", self.selected if self.selected >= 0 else None, NUM_TILES)
+        turn = set(self.turn_cells)
+        t.bits("this_turn", [c in turn for c in range(n)])
+        t.counts("passes", [self.passes], 2)
+        t.counts("longest", [self.longest[me], self.longest[1 - me]], n)
+        total = sum(v * k for v, k in enumerate(VALUE_COUNTS))
+        t.counts("banked", [self.banked[me], self.banked[1 - me]], total)
+        t.one_hot("winner", (self.winner - me) % 2 if self.winner in (0, 1) else None, 2)
+        t.bits("draw", [self.winner == 2])
 
 
 def _prompt(game: AntTrailsGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:

@@ -28,9 +28,11 @@ from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
 from ..core.gametype import GameType
 from ..core.options import Option
+from ..core.tensor import Tensor
 from ..geometry.hexgrid import HexBoard, bounding_box
 
 COLOUR_NAMES = ("Red", "Blue")
+HEIGHT_SCALE = 10  # tower heights in the observation tensor are divided by this
 Table = tuple[tuple[tuple[int, ...], ...], ...]
 _BOARDS: dict[int, tuple[HexBoard, Table, Table]] = {}
 _RING_SETS: dict[int, tuple[tuple[frozenset[int], ...], ...]] = {}
@@ -371,6 +373,19 @@ class BlastRadiusState(State):
             "winner": self.winner,
             "pieces": [sum(h for h, o in zip(self.height, self.owner, strict=True) if o == s) for s in (0, 1)],
         }
+
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """The board from the viewer's side (a spectator sees it from seat 0's), then turn, colours and the pie."""
+        me = 0 if player is None else player
+        t.bits("own_pieces", [o == me for o in self.owner])
+        t.bits("other_pieces", [o == 1 - me for o in self.owner])
+        t.counts("height", self.height, HEIGHT_SCALE)
+        t.bits("exclusion_zone", [c > 0 for c in self.cover])
+        t.one_hot("to_move", None if self.winner >= 0 else (self.to_move - me) % 2, 2)
+        t.one_hot("plays_red", 0 if self.red == me else 1, 2)
+        t.bits("swap_available", [self.game.pie and self.ply == 1])
+        t.one_hot("winner", None if self.winner < 0 else (self.winner - me) % 2, 2)
+        t.counts("ply", [self.ply], self.game.max_game_length())
 
 
 def _colour(name: str) -> str:

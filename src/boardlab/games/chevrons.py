@@ -33,6 +33,7 @@ from ..core.constants import TERMINAL
 from ..core.game import Game, State
 from ..core.gametype import GameType
 from ..core.options import Option
+from ..core.tensor import Tensor
 from ..geometry.hexgrid import HEX_DIRECTIONS, SQRT3, HexBoard, bounding_box
 from ..geometry.lattice import TriLattice
 
@@ -371,6 +372,23 @@ class ChevronsState(State):
             "open_triangles": sum(1 for a in self.area if a < 0),
             "over": self.over,
         }
+
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """Edges and enclosed triangles from the viewer's side (a spectator's: seat 0's), the chevron begun, scores."""
+        me = 0 if player is None else player
+        b = self.game.board
+        t.bits("own_edges", [o == me for o in self.owner])
+        t.bits("other_edges", [o == 1 - me for o in self.owner])
+        t.bits("closed_edges", [o < 0 and not f for o, f in zip(self.owner, self.free)])
+        owners = [self.areas[a][0] if a >= 0 else None for a in self.area]
+        t.bits("own_area", [o == me for o in owners])
+        t.bits("other_area", [o == 1 - me for o in owners])
+        t.bits("tied_area", [o == -1 for o in owners])
+        t.one_hot("first_edge", self.first if self.first >= 0 else None, b.num_edges)
+        t.one_hot("to_move", None if self.over else (self.to_move - me) % 2, 2)
+        t.counts("placements", [self.placements], self.game.max_game_length())
+        t.counts("score", [self.score[me], self.score[1 - me]], b.num_triangles)
+        t.bits("over", [self.over])
 
 
 def _cube_triangle(b: _Board, tris: tuple[int, ...]) -> int:

@@ -38,6 +38,7 @@ from ..core.game import Game, State, win_loss
 from ..core.gametype import Dynamics, GameType, Information
 from ..core.hidden import Seen
 from ..core.options import Option
+from ..core.tensor import Tensor
 from ..geometry.squaregrid import SquareGrid
 
 SIZE = 5
@@ -62,6 +63,7 @@ WOUND_BASE = ACTIONS.offset("wound")  # actions 24..29 give up a movement token
 FACE_BASE = ACTIONS_WITH_FACING.offset("face")  # actions 30..33 choose a starting facing (option initial_facing)
 START = ((2, 0, 0), (2, SIZE - 1, 2))  # §2: (x, y, facing) of Red and Green
 POINTS_TO_WIN = 3  # §7a
+TURN_EVENTS = ("attacks", "flight", "collision", "swap collision")  # what a turn led to (turn_event)
 
 GRID = SquareGrid(SIZE, SIZE)
 
@@ -492,6 +494,37 @@ class DragonFightState(State):
             "log": log,
             "options": dict(self.game.params),
         }
+
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """Both dragons as the viewer sees the board (seat 1's view turned half round, so every rider starts at
+        the bottom facing up; a spectator sees seat 0's), tokens, wounds and damage, and the last turn's orders
+        as far as the viewer saw them (an attack a collision or a flight kept hidden stays unknown, §8)."""
+        me = 0 if player is None else player
+        turned = me == 1
+        seats = (me, 1 - me)
+        for k, p in zip(("own", "other"), seats, strict=True):
+            x, y, f = self.x[p], self.y[p], self.f[p]
+            if turned:
+                x, y, f = SIZE - 1 - x, SIZE - 1 - y, (f + 2) % 4
+            t.one_hot(f"{k}_square", y * SIZE + x if on_board(x, y) else None, SIZE * SIZE)
+            t.one_hot(f"{k}_facing", None if self.choosing_facing else f, 4)
+            t.bits(f"{k}_movement_tokens", [bool(self.owned[p] >> m & 1) for m in range(len(MOVES))])
+            t.bits(f"{k}_scoring_area", [m in self.wounds[p] for m in range(len(MOVES))])
+        t.counts("damage", [self.damage[p] for p in seats], POINTS_TO_WIN)
+        t.counts("wounds_to_give", [self.pending[p] for p in seats], POINTS_TO_WIN)
+        t.bits("choosing_facing", [self.choosing_facing])
+        cp = self.current_player()
+        t.bits("decides", [cp in (p, SIMULTANEOUS) for p in seats])
+        t.counts("turn", [len(self.log)], self.game.max_game_length())
+        last = self.log[-1] if self.log else None
+        hidden = bool(self.hidden) and self.hidden[-1][1] == len(self.log) - 1
+        for k, p in zip(("own", "other"), seats, strict=True):
+            t.one_hot(f"last_{k}_movement", last["moves"][p] if last else None, len(MOVES))
+            seen = last is not None and (not hidden or p == player)
+            t.one_hot(f"last_{k}_attack", last["attacks"][p] if last and seen else None, len(ATTACKS))
+        t.one_hot("last_event", TURN_EVENTS.index(last["event"]) if last else None, len(TURN_EVENTS))
+        t.bits("over", [self.over])
+        t.one_hot("winner", (self.winner - me) % 2 if self.over and self.winner >= 0 else None, 2)
 
 
 # -- scene ------------------------------------------------------------------

@@ -39,6 +39,7 @@ from ..core.gametype import Chance, GameType, Information
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
+from ..core.tensor import Tensor
 
 #: The seven roles (§1), by card number.
 CARDS = ("Claudius", "Gertrude", "Hamlet", "Laertes", "Ophelia", "Polonius", "Rosencrantz & Guildenstern")
@@ -488,6 +489,46 @@ class HamletState(PhasedState):
             "winner": self.winner if self.winner >= 0 else None,
             "draw_rule": self.game.params["draw"],
         }
+
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """From the viewer's side (a spectator: seat 0's, knowing no hand): the round, its stage and moves,
+        where the viewer knows each card to be (its own events only, §9), and every revealed round."""
+        v = self._viewer(player)
+        me = 0 if v == SPECTATOR else v
+
+        def rel(seat: int | None) -> int | None:
+            return None if seat is None or seat < 0 else (seat - me) % 2
+
+        cur = self.rounds[-1] if self.rounds else None
+        live = cur is not None and cur.stage != DONE
+        t.one_hot("round", cur.number - 1 if cur is not None else 0, ROUNDS)
+        t.one_hot("stage", self.stage(), len(STAGE_NAMES))
+        seat = self.current_player()
+        t.one_hot("to_move", rel(seat) if seat >= 0 else None, 2)
+        t.one_hot("first", rel(cur.first) if cur is not None else None, 2)
+        t.counts("wins", [self.wins[me], self.wins[1 - me]], ROUNDS)
+        loc = knowledge(cur.remaining, cur.events[v], self.game.exchange) if live and cur is not None else {}
+        t.bits("in_play", [live and cur is not None and c in cur.remaining for c in range(7)])
+        t.bits("own_hand", [loc.get(c) == me for c in range(7)])
+        t.bits("other_hand", [loc.get(c) == 1 - me for c in range(7)])
+        t.bits("in_pool", [loc.get(c) == POOL for c in range(7)])
+        t.bits("dealt", [live and cur is not None and cur.hand[s] >= 0 for s in (me, 1 - me)])
+        t.counts("pool_size", [len(cur.pool) if cur is not None else 7], 7)
+        events = cur.events[SPECTATOR] if live and cur is not None else []
+        acted = [(s, ACTION_NAMES.index(k)) for k, s, _, _ in events if k in ACTION_NAMES]
+        for k in range(2):  # the first and the second player's move this round
+            s, a = acted[k] if k < len(acted) else (None, None)
+            t.one_hot(f"move_{k + 1}_seat", rel(s), 2)
+            t.one_hot(f"move_{k + 1}", a, len(ACTION_NAMES))
+        done = [r for r in self.rounds if r.stage == DONE]
+        for k in range(ROUNDS):
+            r = done[k] if k < len(done) else None
+            t.one_hot(f"round_{k + 1}_own_card", r.hand[me] if r else None, 7)
+            t.one_hot(f"round_{k + 1}_other_card", r.hand[1 - me] if r else None, 7)
+            t.one_hot(f"round_{k + 1}_first", rel(r.first) if r else None, 2)
+            t.one_hot(f"round_{k + 1}_winner", rel(r.winner) if r else None, 2)
+        t.one_hot("survivor", self.survivor if self.survivor >= 0 else None, 7)
+        t.one_hot("winner", rel(self.winner) if self.winner >= 0 else None, 2)
 
     def resample(self, player: int | None, rng: random.Random) -> HamletState:
         """A state the viewer cannot tell apart from this one, uniform over all such states.

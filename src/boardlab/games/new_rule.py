@@ -31,6 +31,7 @@ from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, State
 from ..core.gametype import Chance, GameType, Utility
 from ..core.options import Option
+from ..core.tensor import Tensor
 from ..geometry.squaregrid import SquareGrid
 
 SIZE = 8
@@ -451,6 +452,32 @@ class NewRuleState(State):
             "outcome": self.outcome,
             "reason": self.reason,
         }
+
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """The pennies per square (as planes of at least 2, 3 and 4, and the count), the pool, the turn in
+        progress and the settling; seats are counted from the viewer (a spectator: from seat 0)."""
+        me = 0 if player is None else player
+        n = self.num_players
+        counts = self.counts
+        for k in (2, 3, SETTLE_AT):
+            t.bits(f"at_least_{k}", [c >= k for c in counts])
+        t.counts("pennies", counts, PENNIES - SQUARES)
+        t.counts("pool", [self.pool], PENNIES - SQUARES)
+        t.counts("removed", [self.removed], PENNIES)
+        t.one_hot("phase", self.phase, len(PHASE_NAMES))
+        seat = self.current_player()
+        t.one_hot("to_move", (seat - me) % n if seat >= 0 else None, n)
+        t.counts("round", [self.round], MAX_ROUNDS)
+        t.counts("turns", [self.turns], PENNIES - SQUARES)
+        t.counts("setup_placed", [self.placed], SETUP_PENNIES)
+        t.one_hot("coin", self.coin if self.coin >= 0 else None, 2)
+        t.bits("settling", [self.settling])
+        t.one_hot("settler", (self.settler - me) % n if self.settling else None, n)
+        t.one_hot("active", self.active if self.active >= 0 else None, SQUARES)
+        pending, settled = set(self.pending), set(self.settled)
+        t.bits("pending", [s in pending for s in range(SQUARES)])
+        t.bits("settled", [s in settled for s in range(SQUARES)])
+        t.one_hot("outcome", {1: 0, -1: 1}.get(self.outcome), 2)  # win, loss
 
 
 # -- the scene -------------------------------------------------------------------

@@ -47,6 +47,7 @@ from ..core.gametype import Chance, GameType, Information, when
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
+from ..core.tensor import Tensor
 from ..geometry.board import BoardData
 from ..geometry.hexgrid import bounding_box
 
@@ -66,6 +67,7 @@ PICK = "first posy"  # §4: choose the first posy of a pair
 PARTNER = "second posy"  # §4: choose its partner
 KEEP = "take a group"  # §5.2: choose which of the tied smallest groups to take
 OVER = "over"
+TENSOR_PHASES = (FILL, PLACE, DRAW, PICK, PARTNER, KEEP, OVER)  # the observation tensor's order
 
 #: Per point: the points on each straight line through it, walking away from it, nearest first.
 Rays = tuple[tuple[tuple[int, ...], ...], ...]
@@ -509,6 +511,35 @@ class PosiesState(PhasedState):
             "returns": self._returns[:] if over else None,
             "viewer": v,
         }
+
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """The posies by colour, the turn in progress, every store and (variant 2) the viewer's own drawn posy,
+        everyone's once the game is over; seats are counted from the viewer (a spectator: from seat 0)."""
+        v = self._viewer(player)
+        me = 0 if v is None else v
+        n = self.num_players
+        order = [(me + k) % n for k in range(n)]
+        over = self.phase == OVER
+        tables = self.game.tables
+        for c, name in enumerate(COLOURS):
+            t.bits(f"{name}_posies", [x == c for x in self.colour])
+        t.bits("blocked", [i in tables.blocked for i in range(self.game.n)])
+        t.one_hot("phase", TENSOR_PHASES.index(self.phase), len(TENSOR_PHASES))
+        seat = self.current_player()
+        t.one_hot("to_move", (seat - me) % n if seat >= 0 else None, n)
+        t.one_hot("place_colour", self.place_step if self.phase == PLACE else None, len(COLOURS))
+        t.counts("to_place", self.remaining, PER_COLOUR)
+        t.one_hot("selected", self.selected if self.selected >= 0 else None, self.game.n)
+        choice = {i for g in self.choices for i in g}
+        t.bits("group_choices", [i in choice for i in range(self.game.n)])
+        for k, seat in enumerate(order):
+            t.counts(f"store_{k}", self.store[seat], PER_COLOUR + 1)
+        t.bits("drawn", [self.hidden[seat] >= 0 for seat in order])
+        for k, seat in enumerate(order):
+            h = self.hidden[seat]
+            t.one_hot(f"hidden_posy_{k}", h if h >= 0 and (over or seat == v) else None, len(COLOURS))
+        t.counts("bag", [len(self.bag)], len(COLOURS))
+        t.scalars("returns", [self._returns[seat] if over else 0.0 for seat in order])
 
     def resample(self, player: int | None, rng: random.Random) -> PosiesState:
         """A state ``player`` cannot tell apart from this one: the others' drawn posies redrawn (§8.2).

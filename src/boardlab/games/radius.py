@@ -32,6 +32,7 @@ from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
 from ..core.gametype import GameType
 from ..core.options import Option
+from ..core.tensor import Tensor
 from ..geometry.board import group_sizes
 from ..geometry.hexgrid import HEX_DIRECTIONS, HexBoard, bounding_box
 
@@ -49,6 +50,7 @@ DEST = "destination"  # §4.1-§4.4: choose where it lands
 STONES = "stones"  # §5: place the stones one by one
 PASS = "pass"  # §6.1: blocked, must pass
 OVER = "over"
+PHASES = (PLACE, PICK, DEST, STONES, PASS, OVER)
 
 #: ``Moves``: for each movable pawn's cell, ``{destination: distance}``.
 Moves = dict[int, dict[int, int]]
@@ -412,6 +414,29 @@ class RadiusState(State):
             "draw": self.winner == 2,
             "colours": list(COLOUR_NAMES),
         }
+
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """Stones and pawns from the viewer's side (a spectator's: seat 0's), then the turn in progress."""
+        me = 0 if player is None else player
+        n = self.game.n
+        content = self.content
+        t.bits("own_stones", [c == STONE + me for c in content])
+        t.bits("other_stones", [c == STONE + 1 - me for c in content])
+        t.bits("own_pawns", [c == PAWN + me for c in content])
+        t.bits("other_pawns", [c == PAWN + 1 - me for c in content])
+        t.one_hot("phase", PHASES.index(self.phase), len(PHASES))
+        t.one_hot("to_move", None if self.phase == OVER else (self.to_move - me) % 2, 2)
+        t.one_hot("origin", self.origin if self.phase in (DEST, STONES) else None, n)
+        t.one_hot("destination", self.dest if self.phase == STONES else None, n)
+        turn = set(self.turn_cells)
+        t.bits("placed_this_turn", [i in turn for i in range(n)])
+        t.counts("stones_left", [self.left if self.phase == STONES else 0], 6)
+        t.bits("must_hit_empty", [self.phase == STONES and self.left == 1 and not self.hit_empty])
+        t.counts("passes", [self.passes], 2)
+        g = [self.groups(me), self.groups(1 - me)]
+        t.counts("scores", [self.score(me, g[0]), self.score(1 - me, g[1])], n)
+        t.one_hot("winner", (self.winner - me) % 2 if self.winner in (0, 1) else None, 2)
+        t.bits("draw", [self.winner == 2])
 
 
 def _prompt(game: RadiusGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:

@@ -34,6 +34,7 @@ from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
 from ..core.gametype import GameType
 from ..core.options import Option
+from ..core.tensor import Tensor
 from ..geometry.board import BoardData, group_sizes
 from ..geometry.hexgrid import bounding_box, hex_corners, hexhex_cells
 
@@ -553,6 +554,26 @@ class TrivalentState(State):
             "over": self.over,
             "winner": self.seat_of(self.winner_colour) if self.over and self.winner_colour >= 0 else -1,
         }
+
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """Stones by colour from the viewer's side (a spectator's: seat 0's), the turn's stones, turn and pie."""
+        me = 0 if player is None else player
+        mine = self.colour_of(me)
+        n = self.game.n
+        t.bits("own_colour_stones", [c == mine for c in self.stone])
+        t.bits("other_colour_stones", [c == 1 - mine for c in self.stone])
+        t.bits("blocked", [c == BLOCKED for c in self.stone])
+        placed = self.placed + [None] * (2 - len(self.placed))
+        t.one_hot("first_stone_this_turn", placed[0], n)
+        t.one_hot("second_stone_this_turn", placed[1], n)
+        t.one_hot("to_move", None if self.over else (self.current_player() - me) % 2, 2)
+        t.one_hot("plays", mine, 2)  # 0 Blue, 1 Orange
+        t.bits("swap_available", [self.swap_available()])
+        t.bits("swapped", [self.swapped])
+        t.counts("turn", [self.turns], self.game.max_game_length())
+        t.bits("over", [self.over])
+        winner = self.seat_of(self.winner_colour) if self.over and self.winner_colour >= 0 else None
+        t.one_hot("winner", None if winner is None else (winner - me) % 2, 2)
 
 
 def _prompt(game: TrivalentGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:

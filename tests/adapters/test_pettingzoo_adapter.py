@@ -1,0 +1,243 @@
+"""The PettingZoo adapter: PettingZoo's own API and seed checks on every registered game, and the conventions
+the adapter documents (masks, chance, simultaneous moves, rewards, truncation, illegal actions)."""
+
+from __future__ import annotations
+
+import importlib.util
+import pathlib
+import warnings
+
+import numpy as np
+import pytest
+
+import boardlab
+from boardlab.core.constants import SIMULTANEOUS
+from boardlab.core.errors import IllegalActionError
+from boardlab.core.gametype import Dynamics
+from state_checks import skip_without_tensor
+
+pytest.importorskip("pettingzoo")
+bpz = pytest.importorskip("boardlab.adapters.pettingzoo")
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test  # noqa: E402
+
+GAMES = boardlab.games()
+SIMULTANEOUS_GAMES = [g for g in GAMES if boardlab.make(g).game_type.dynamics is Dynamics.SIMULTANEOUS]
+#: Small settings keep the checks quick; other games play their defaults.
+SMALL = {"blast-radius": {"board_side": 5}, "chevrons": {"board_side": 3}}
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _quiet() -> None:
+    """PettingZoo's checks warn about what its own board games do too (a Dict observation, an all-zero mask)."""
+    warnings.filterwarnings("ignore", module="pettingzoo")
+
+
+def small(game_id: str) -> dict:
+    return SMALL.get(game_id, {})
+
+
+def test_simultaneous_games_are_found() -> None:
+    assert "dragon-fight" in SIMULTANEOUS_GAMES
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_pettingzoo_api_test(game_id: str) -> None:
+    skip_without_tensor(game_id)
+    api_test(bpz.env(game_id, **small(game_id)), num_cycles=40)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_pettingzoo_seed_test(game_id: str) -> None:
+    skip_without_tensor(game_id)
+    seed_test(lambda: bpz.env(game_id, **small(game_id)), num_cycles=40)
+
+
+@pytest.mark.parametrize("game_id", [*SIMULTANEOUS_GAMES, "hamlet"])
+def test_pettingzoo_parallel_api_test(game_id: str) -> None:
+    """The Parallel API on the games with simultaneous moves, and on one sequential game (one seat acts)."""
+    skip_without_tensor(game_id)
+    parallel_api_test(bpz.parallel_env(game_id, **small(game_id)), num_cycles=200)
+    # PettingZoo's seed check draws actions without a mask: illegal ones end the episode, as its wrapper does.
+    parallel_seed_test(lambda: bpz.parallel_env(game_id, illegal_action="lose", **small(game_id)), num_cycles=50)
+
+
+def random_episode(game_id: str, seed: int, check: bool = True, **kwargs) -> tuple[bpz.raw_env, dict[str, float], list]:
+    """Random legal moves through the AEC API; ``check``: every observation and mask against the engine."""
+    env = bpz.env(game_id, **kwargs)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    totals = dict.fromkeys(env.agents, 0.0)
+    space = env.observation_space(env.agents[0])["observation"]
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        seat = int(agent.split("_")[1])
+        state = env.game_state
+        totals[agent] += reward
+        if check:
+            assert obs["observation"].dtype == np.float32 and obs["observation"].shape == space.shape
+            assert np.array_equal(obs["observation"], np.float32(state.observation_tensor(seat)))
+        if terminated or truncated:
+            assert not obs["action_mask"].any()
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"]).tolist()
+        if check:
+            cp = state.current_player()
+            assert cp == seat or (cp == SIMULTANEOUS and state.legal_actions(seat)), "a seat acts out of turn"
+            assert legal == state.legal_actions(seat)
+        env.step(int(rng.choice(legal)))
+    return env, totals, env.game_state.history()
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_random_episode_respects_the_mask_and_ends_with_the_returns(game_id: str) -> None:
+    skip_without_tensor(game_id)
+    env, totals, history = random_episode(game_id, 7, **small(game_id))
+    state = env.game_state
+    assert env.agents == []
+    if state.is_terminal():
+        assert list(totals.values()) == state.returns()
+    else:  # stopped by the safety cap: no result
+        assert state.move_number() >= env.game.max_game_length() and set(totals.values()) == {0.0}
+    again = random_episode(game_id, 7, check=False, **small(game_id))[2]
+    assert again == history, "the same seed must play the same episode (chance included)"
+    replay = env.game.state_from_history(history, state.num_players)
+    assert replay.returns() == state.returns()
+
+
+def test_chance_comes_from_the_reset_seed() -> None:
+    """Ant Trails' food tiles are dealt by chance before the first move: inside reset, from its seed."""
+    env = bpz.env("ant-trails")
+    deals = []
+    for seed in (1, 2, 1):
+        env.reset(seed=seed)
+        deals.append(env.game_state.history())
+        assert len(deals[-1]) == 12 and env.game_state.current_player() == 0
+    assert deals[0] == deals[2] != deals[1]
+    env.reset()  # no seed: the generator goes on, so (almost surely) another deal
+    assert env.game_state.history() != deals[2]
+
+
+def test_a_co_operative_game_gives_every_seat_the_shared_return() -> None:
+    env, totals, _ = random_episode("new-rule", 3, num_players=3)
+    assert len(totals) == 3 and len(set(totals.values())) == 1
+    assert next(iter(totals.values())) == env.game_state.returns()[0] in (1.0, -1.0)
+
+
+def test_the_player_count_and_the_spaces() -> None:
+    env = bpz.env("posies", num_players=3)
+    env.reset(seed=0)
+    assert env.agents == env.possible_agents == ["player_0", "player_1", "player_2"]
+    game = boardlab.make("posies")
+    space = env.observation_space("player_2")
+    assert space is env.observation_space("player_2") and env.action_space("player_1") is env.action_space("player_1")
+    assert space["observation"].shape == game.observation_tensor_shape(3) != game.observation_tensor_shape(2)
+    assert env.action_space("player_0").n == game.num_distinct_actions()
+    assert space.contains(env.observe("player_2"))
+    with pytest.raises(ValueError, match="no_such_option"):
+        bpz.env("posies", no_such_option=1)
+    with pytest.raises(ValueError):
+        bpz.env("posies", num_players=4)
+
+
+def test_truncation_at_the_cap() -> None:
+    env = bpz.env("blast-radius", board_side=5, max_game_length=6)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    steps = 0
+    for _agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        if truncated:
+            assert reward == 0.0 and not terminated
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        steps += 1
+    assert steps == 6 and env.game_state.move_number() == 6 and not env.game_state.is_terminal() and env.agents == []
+    par = bpz.parallel_env("blast-radius", board_side=5, max_game_length=2)
+    obs, _ = par.reset(seed=0)
+    for _ in range(2):
+        agent = f"player_{par.game_state.current_player()}"
+        action = int(np.flatnonzero(obs[agent]["action_mask"])[0])
+        obs, rewards, terms, truncs, _ = par.step({agent: action})
+    assert all(truncs.values()) and not any(terms.values()) and set(rewards.values()) == {0.0} and par.agents == []
+
+
+def test_simultaneous_choices_are_held_unseen_until_both_have_chosen() -> None:
+    env = bpz.env("dragon-fight")
+    env.reset(seed=0)
+    assert env.agent_selection == "player_0" and env.game_state.current_player() == SIMULTANEOUS
+    before = env.observe("player_1")["observation"].copy()
+    env.step(5)  # forward + a hidden attack choice, held
+    assert env.game_state.history() == [] and env.agent_selection == "player_1"
+    assert (env.observe("player_1")["observation"] == before).all()
+    assert not env.observe("player_0")["action_mask"].any(), "a seat that has chosen has nothing left to choose"
+    env.step(1)
+    assert env.game_state.history() == [[5, 1]]
+
+
+def test_parallel_steps_take_the_deciding_seats() -> None:
+    par = bpz.parallel_env("dragon-fight")
+    obs, infos = par.reset(seed=0)
+    assert set(obs) == set(infos) == {"player_0", "player_1"}
+    with pytest.raises(IllegalActionError, match="player_1"):
+        par.step({"player_0": 5})
+    obs, rewards, terms, truncs, infos = par.step({"player_0": 5, "player_1": 1})
+    assert par.game_state.history() == [[5, 1]] and not any(terms.values()) and not any(truncs.values())
+    assert set(rewards.values()) == {0.0} and infos == {"player_0": {}, "player_1": {}}
+    seq = bpz.parallel_env("hamlet", first="seat0")
+    obs, _ = seq.reset(seed=0)
+    seat = seq.game_state.current_player()
+    other = f"player_{1 - seat}"
+    assert not obs[other]["action_mask"].any() and obs[f"player_{seat}"]["action_mask"].any()
+    seq.step({f"player_{seat}": 0, other: 2})  # the seat not to move: its action is ignored
+    assert seq.game_state.history()[-1] == 0
+
+
+def test_an_illegal_action_is_refused_or_loses() -> None:
+    env = bpz.env("blast-radius", board_side=5)
+    env.reset(seed=0)
+    env.step(30)
+    with pytest.raises(IllegalActionError) as refused:
+        env.step(30)  # taken already
+    assert refused.value.explanation == env.game_state.explain_illegal(1, 30)
+    with pytest.raises(IllegalActionError):
+        env.step(True)
+    assert env.game_state.history() == [30] and env.agent_selection == "player_1"
+    env.step(np.int64(0))  # numpy integers are action numbers too
+    lose = bpz.env("blast-radius", board_side=5, illegal_action="lose")
+    lose.reset(seed=0)
+    lose.step(30)
+    lose.step(30)
+    assert lose.terminations == {"player_0": True, "player_1": True}
+    assert lose._cumulative_rewards == {"player_0": 0.0, "player_1": -1.0}
+    assert lose.infos["player_0"]["illegal_action"] == "player_1"
+
+
+def test_render_draws_the_spectators_board() -> None:
+    env = bpz.env("blast-radius", board_side=5, render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert isinstance(text, str) and "a1" in text
+    with pytest.raises(ValueError, match="render_mode"):
+        bpz.env("blast-radius", render_mode="video")
+
+
+def test_the_readme_example_runs() -> None:
+    """docs/research/pettingzoo_random.py, the README's "For researchers" example."""
+    path = ROOT / "docs" / "research" / "pettingzoo_random.py"
+    spec = importlib.util.spec_from_file_location("pettingzoo_random", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    totals = module.play("hamlet", 3)
+    assert sorted(totals.values()) == [-1.0, 1.0]
+    assert module.play("hamlet", 3) == totals
+    readme = (ROOT / "README.md").read_text()
+    assert "docs/research/pettingzoo_random.py" in readme
+    section = readme.split("## For researchers", 1)[1].split("\n## ", 1)[0]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    scope: dict = {}
+    exec(compile(code, "README.md", "exec"), scope)  # the README's own snippet plays one game
+    assert scope["e"].agents == [] and scope["e"].game_state.is_terminal()
