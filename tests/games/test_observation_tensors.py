@@ -40,7 +40,9 @@ GAMES = (
 )
 
 #: Observation fields that are text for the screen, or that repeat other fields, per game (not compared).
-PRESENTATION: dict[str, tuple[str, ...]] = {}
+PRESENTATION: dict[str, tuple[str, ...]] = {
+    "two-mayors": ("why",),  # words for how the game was won
+}
 
 #: Steps of the random game; states checked against resample (every ``RESAMPLE_EVERY``-th) and draws per state.
 STEPS = 90
