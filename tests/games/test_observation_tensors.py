@@ -9,6 +9,7 @@ different tensors (the tensor holds all the seat may know). Observation fields t
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
@@ -88,7 +89,7 @@ def test_tensor_shape_resample_and_information(gid: str, options: dict[str, Any]
     shape = game.observation_tensor_shape(n)
     layout = game.observation_tensor_layout(n)
     assert sum(size for _, _, size in layout) == shape[0]
-    assert all(a[1] + a[2] == b[1] for a, b in zip(layout, layout[1:], strict=False))
+    assert all(a[1] + a[2] == b[1] for a, b in itertools.pairwise(layout))
     seen: dict[int | None, dict[tuple[float, ...], str]] = {p: {} for p in [*range(n), None]}
     rng = random.Random(7)
     for i, s in enumerate(random_states(game, n, seed=len(options) * 10 + n)):
