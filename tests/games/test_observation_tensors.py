@@ -53,18 +53,16 @@ DRAWS = 3
 
 
 def cases() -> list[tuple[str, dict[str, Any], int]]:
-    """Each game with its defaults, then every other allowed value of each option, at each player count."""
-    out = []
+    """Each game with its defaults at each player count, then every other allowed value of each option (the lowest
+    value of a ranged one) at the most players (where the most is hidden)."""
+    out: list[tuple[str, dict[str, Any], int]] = []
     for gid in GAMES:
         game = boardlab.make(gid)
-        variants: list[dict[str, Any]] = [{}]
+        out += [(gid, {}, n) for n in range(game.min_players, game.max_players + 1)]
         for o in game.options:
             d = o.describe()
             values = d["allowed"] or [d["minimum"]]
-            variants += [{d["name"]: v} for v in values if v != d["default"] and v is not None]
-        for options in variants:
-            for n in range(game.min_players, game.max_players + 1):
-                out.append((gid, options, n))
+            out += [(gid, {d["name"]: v}, game.max_players) for v in values if v != d["default"]]
     return out
 
 
