@@ -43,7 +43,8 @@ GAMES = (
 #: Observation fields that are text for the screen, or that repeat other fields, per game (not compared).
 PRESENTATION: dict[str, tuple[str, ...]] = {
     "two-mayors": ("why",),  # words for how the game was won
-    "common-cold-war": ("report",),  # words for what the last tile did (the table shows it)
+    "common-cold-war": ("report",),
+    "triad": ("events", "end_reason"),  # the last lines of the log, and the end in words  # words for what the last tile did (the table shows it)
 }
 
 #: Steps of the random game; states checked against resample (every ``RESAMPLE_EVERY``-th) and draws per state.
