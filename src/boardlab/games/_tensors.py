@@ -76,3 +76,11 @@ def counts_of(codes: Sequence[int], kinds: int) -> list[int]:
     for c in codes:
         out[c] += 1
     return out
+
+
+def ranks(t: Tensor, name: str, items: Sequence[int], size: int) -> None:
+    """Which of ``size`` places an ordered list holds, and in what order: ``(k + 1) / size`` at its k-th item."""
+    row = [0.0] * size
+    for k, i in enumerate(items):
+        row[i] = (k + 1) / size
+    t.scalars(name, row)
