@@ -45,7 +45,8 @@ PRESENTATION: dict[str, tuple[str, ...]] = {
     "two-mayors": ("why",),  # words for how the game was won
     "common-cold-war": ("report",),
     "triad": ("events", "end_reason"),  # the last lines of the log, and the end in words
-    "combat": ("report", "end_reason"),  # this cycle's combat in words, and the end in words  # words for what the last tile did (the table shows it)
+    "combat": ("report", "end_reason"),  # this cycle's combat in words, and the end in words
+    "mata-mosca": ("reason",),  # why the game ended, in words  # words for what the last tile did (the table shows it)
 }
 
 #: Steps of the random game; states checked against resample (every ``RESAMPLE_EVERY``-th) and draws per state.
