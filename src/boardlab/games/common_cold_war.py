@@ -716,4 +716,5 @@ def _edges(row: list[Any] | None) -> str:
     """A laid tile's edge symbols, north first (``"????"``, none, for a tile not on the table)."""
     return row[-1] if row else "????"
 
+
 GAME_CLASS = CommonColdWarGame

@@ -339,7 +339,6 @@ class TowerBuildersState(PhasedState):
             "over": over,
         }
 
-
     def _observation_tensor(self, player: int | None, t: Tensor) -> None:
         """The observation as numbers (layout in docs/RESEARCH.md): seats from the viewer's."""
         o = self.observation(player)
