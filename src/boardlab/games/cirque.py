@@ -35,9 +35,9 @@ from ..core.game import Game, State, win_loss
 from ..core.gametype import GameType
 from ..core.options import Option
 from ..core.tensor import Tensor
-from . import _tensors as tz
 from ..geometry.board import BoardData, data_file_option, data_files
 from ..geometry.hexgrid import bounding_box
+from . import _tensors as tz
 
 NAMES = ("Orange", "Blue")
 EMPTY = -1

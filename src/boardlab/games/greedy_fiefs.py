@@ -43,8 +43,8 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
-from . import _tensors as tz
 from ..geometry.squaregrid import SquareGrid
+from . import _tensors as tz
 
 SIZE = 5
 N = SIZE * SIZE

@@ -42,9 +42,9 @@ from ..core.gametype import GameType
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
-from . import _tensors as tz
 from ..geometry.board import BoardData, data_file_option, data_files
 from ..geometry.hexgrid import bounding_box
+from . import _tensors as tz
 
 NAMES = ("Flies", "Spider")
 FLIES, SPIDER_SEAT = 0, 1

@@ -31,8 +31,8 @@ from ..core.gametype import GameType
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
-from . import _tensors as tz
 from ..geometry.squaregrid import SquareGrid
+from . import _tensors as tz
 
 NAMES = ("Blue", "Red")
 BLUE, RED = 0, 1
