@@ -19,6 +19,8 @@ import pytest
 
 import boardlab
 from boardlab.core.constants import CHANCE, SIMULTANEOUS
+from boardlab.games.two_mayors import COPIES as COPIES_2M
+from boardlab.games.two_mayors import KINDS as KINDS_2M
 from state_checks import random_step
 
 GAMES = (
@@ -145,3 +147,146 @@ def field(game: boardlab.Game, s: boardlab.State, player: int | None, name: str)
         if fname == name:
             return s.observation_tensor(player)[offset : offset + size]
     raise KeyError(name)
+
+
+def play_until(s: boardlab.State, done: Any, seed: int = 1, limit: int = 400) -> boardlab.State:
+    """Random steps until ``done(s)``."""
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if done(s):
+            return s
+        random_step(s, rng)
+    raise AssertionError("the position was not reached")
+
+
+def hot(values: list[float]) -> int | None:
+    """Where a one-hot field is set (``None``: nowhere)."""
+    ones = [i for i, x in enumerate(values) if x == 1.0]
+    assert len(ones) <= 1 and all(x in (0.0, 1.0) for x in values)
+    return ones[0] if ones else None
+
+
+# -- scenarios: a known position, a known field ---------------------------------------------------------
+
+
+def test_tower_builders_each_player_sees_only_the_held_card_dealt_to_them() -> None:
+    game = boardlab.make("tower-builders", dealer="orange")
+    s = game.state_from_history([0, 4])  # a 1 floor to Orange, the Collapse to Blue
+    assert hot(field(game, s, 0, "held")) == 0 and hot(field(game, s, 1, "held")) == 4
+    assert hot(field(game, s, None, "held")) is None
+    assert hot(field(game, s, 0, "to_move")) == 2  # chance draws next
+    assert field(game, s, 0, "hand_sizes") == field(game, s, 1, "hand_sizes") == [0.5, 0.5]
+
+
+def test_two_mayors_hand_is_the_viewers_own() -> None:
+    game = boardlab.make("two-mayors", first="orange")
+    s = play_until(game.new_initial_state(), lambda s: s.phase == "turn")
+    for p in (0, 1):
+        hand = s.observation(p)["hand"]
+        assert field(game, s, p, "hand") == [hand.count(k) / c for k, c in zip(KINDS_2M, COPIES_2M, strict=True)]
+    assert not any(field(game, s, None, "hand"))
+    assert field(game, s, 0, "hand_sizes") == [4 / 12, 5 / 12] and field(game, s, 1, "hand_sizes") == [5 / 12, 4 / 12]
+
+
+def test_monster_piles_a_looked_at_card_is_known_to_its_player_only() -> None:
+    from boardlab.games.monster_piles import DECK
+
+    game = boardlab.make("monster-piles")
+    s = play_until(game.new_initial_state(), lambda s: s.observation(None)["held"] is not None)
+    active = s.observation(None)["active"]
+    assert hot(field(game, s, active, "held")) < DECK <= hot(field(game, s, 1 - active, "held"))
+
+
+def test_train_boiler_table_view_shows_only_the_last_card() -> None:
+    for view, shown in (("table", 1), ("deduced", 4)):
+        game = boardlab.make("train-boiler", view=view)
+        s = play_until(game.new_initial_state(), lambda s: s.observation(None)["played"] == 4)
+        plays = field(game, s, 0, "plays")
+        assert sum(plays) == shown and sum(plays[shown * 6 :]) == 0
+        assert field(game, s, 0, "hand_known") == ([1.0, 0.0] if view == "table" else [1.0, 1.0])
+
+
+def test_fences_and_common_cold_war_open_hands_from_each_seat() -> None:
+    for gid in ("fences", "common-cold-war"):
+        game = boardlab.make(gid)
+        s = play_until(
+            game.new_initial_state(), lambda s: any(s.observation(None)["hands"]) and s.current_player() >= 0
+        )
+        assert field(game, s, 0, "hand0") == field(game, s, 1, "hand1") and field(game, s, 0, "hand1") == field(
+            game, s, 1, "hand0"
+        )
+        cp = s.current_player()
+        assert hot(field(game, s, cp, "to_move")) == 0 and hot(field(game, s, 1 - cp, "to_move")) == 1
+
+
+def test_kasta_hidden_hands_are_the_viewers_own() -> None:
+    for hidden, known in ((True, [1.0, 0.0]), (False, [1.0, 1.0])):
+        game = boardlab.make("kasta", hidden_hands=hidden)
+        s = play_until(game.new_initial_state(), lambda s: s.phase == "give")
+        assert field(game, s, 0, "hand_known") == known
+        assert field(game, s, None, "hand_known") == ([0.0, 0.0] if hidden else [1.0, 1.0])
+        assert field(game, s, 0, "pool") == field(game, s, 1, "pool") == field(game, s, None, "pool")
+
+
+def test_minopoly_hands_and_board_from_each_seat() -> None:
+    game = boardlab.make("minopoly")
+    s = play_until(game.new_initial_state(), lambda s: s.phase == "place the dice")
+    assert field(game, s, 0, "hand0") == field(game, s, 1, "hand1") != [0.0] * 10
+    assert field(game, s, 0, "board") == field(game, s, 1, "board")
+
+
+def test_triad_and_combat_the_other_sides_units_are_unknown() -> None:
+    game = boardlab.make("triad")
+    s = play_until(game.new_initial_state(), lambda s: s.phase == "turn")
+    own = sum(u["owner"] == 0 for u in s.observation(0)["units"])
+    assert sum(field(game, s, 0, "units0_kind")) == own >= 5 and sum(field(game, s, 0, "units1_kind")) == 0
+    assert sum(field(game, s, None, "units0_kind")) == 0
+    game = boardlab.make("combat", first="orange")
+    s = game.new_initial_state()
+    s.apply_action(s.legal_actions()[0])  # Orange places the Shieldbearer at front A, face down to Blue
+    assert field(game, s, 0, "grid0")[:6] == [1.0, 0, 0, 0, 0, 0]
+    assert field(game, s, 1, "grid1")[:6] == [0, 0, 0, 0, 0, 1.0]  # "face down"
+    assert field(game, s, 0, "hand") == [0.0, 1.0, 1.0, 1.0, 1.0]
+
+
+def test_cirque_stones_are_the_viewers_and_the_others() -> None:
+    game = boardlab.make("cirque")
+    s = game.new_initial_state()
+    s.apply_action(5)
+    assert field(game, s, 0, "stones")[10:12] == [1.0, 0.0] and field(game, s, 1, "stones")[10:12] == [0.0, 1.0]
+    assert field(game, s, 0, "last_turn")[5] > 0 and hot(field(game, s, 0, "to_move")) == 1
+
+
+def test_mata_mosca_and_flock_of_sheep_boards() -> None:
+    game = boardlab.make("mata-mosca")
+    s = game.new_initial_state()
+    spots = field(game, s, 0, "spots")
+    assert sum(spots[0::3]) == 16 and sum(spots[2::3]) == 1 and spots[3 * s.observation(0)["spider"] + 2] == 1.0
+    game = boardlab.make("flock-of-sheep")
+    s = play_until(game.new_initial_state(), lambda s: s.current_player() >= 0)
+    assert field(game, s, 0, "sheep_dealt") == [1.0] * 12
+    layout = game.observation_tensor_layout()
+    viewer = next(size for name, _, size in layout if name == "viewer")
+    assert s.observation_tensor(0)[viewer:] == s.observation_tensor(None)[viewer:]  # all public, seat 0 first
+
+
+def test_elephant_monkey_mice_and_mini_life_a_move_shows() -> None:
+    game = boardlab.make("elephant-monkey-mice")
+    s = game.new_initial_state()
+    s.apply_action(3)  # elephant to d1
+    assert hot(field(game, s, 0, "elephant")[:25]) == 3 and hot(field(game, s, 1, "elephant")[25:]) == 3
+    assert hot(field(game, s, 0, "last")[:25]) == 4 and hot(field(game, s, 0, "last")[25:]) == 3  # e1 to d1
+    game = boardlab.make("mini-life")
+    s = game.new_initial_state()
+    s.apply_action(0)  # place a6 facing N
+    i = s.observation(0)["last"][0]
+    assert field(game, s, 0, "cells")[2 * i : 2 * i + 2] == [1.0, 0.0]
+    assert field(game, s, 1, "cells")[2 * i : 2 * i + 2] == [0.0, 1.0]
+    assert field(game, s, 0, "facing")[8 * i] == 1.0  # north
+
+
+def test_greedy_fiefs_caves_lie_face_down_for_everyone() -> None:
+    game = boardlab.make("greedy-fiefs")
+    s = play_until(game.new_initial_state(), lambda s: s.current_player() >= 0)
+    for p in (0, 1, None):
+        assert [hot(field(game, s, p, "caves")[6 * k : 6 * k + 6]) for k in range(4)] == [1, 1, 1, 1]
