@@ -290,3 +290,18 @@ def test_greedy_fiefs_caves_lie_face_down_for_everyone() -> None:
     s = play_until(game.new_initial_state(), lambda s: s.current_player() >= 0)
     for p in (0, 1, None):
         assert [hot(field(game, s, p, "caves")[6 * k : 6 * k + 6]) for k in range(4)] == [1, 1, 1, 1]
+
+
+def test_the_layouts_are_documented() -> None:
+    """docs/research/tensors-newer.md lists every field of each game, with the sizes at each player count."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "docs" / "research" / "tensors-newer.md").read_text()
+    for gid in GAMES:
+        section = text.split(f"### {gid}\n", 1)[1].split("\n### ", 1)[0]
+        game = boardlab.make(gid)
+        for n in range(game.min_players, game.max_players + 1):
+            assert f"{game.observation_tensor_shape(n)[0]} ({n} players)" in section, (gid, n)
+        for name, _, _ in game.observation_tensor_layout():
+            assert f"`{re.sub(r'[0-9]+', '{k}', name)}`" in section, (gid, name)
