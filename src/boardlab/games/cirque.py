@@ -340,7 +340,7 @@ class CirqueState(State):
         tz.viewer(t, player, 2)
         tz.mover(t, "to_move", o["to_move"], player, 2)
         tz.one_hots(t, "stones", [tz.rel(x, player, 2) for x in o["stones"]], 2)
-        t.counts("turn", [o["turn"]], n)
+        t.counts("turn", [o["turn"]], n + 1)
         t.counts("stones_left", [o["stones_left"]], n)
         t.counts("bonus", [o["bonus"]], n)
         t.counts("forfeited", [o["forfeited"]], n)

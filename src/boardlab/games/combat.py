@@ -622,9 +622,9 @@ class CombatState(PhasedState):
         tz.viewer(t, v, 2)
         t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
         tz.mover(t, "to_move", o["to_move"], v, 2)
-        t.counts("cycle", [o["cycle"]], o["cycle_cap"] * o["squads_total"])
+        t.counts("cycle", [o["cycle"]], 2 * o["cycle_cap"] * o["squads_total"])
         t.counts("battle", [o["battle"]], 2 * o["squads_total"])
-        t.counts("battle_cycles", [o["battle_cycles"]], o["cycle_cap"])
+        t.counts("battle_cycles", [o["battle_cycles"]], o["cycle_cap"] + 1)
         t.counts("squads", tz.rotate(o["squads"], v), o["squads_total"])
         for k, army in enumerate(tz.rotate(o["armies"], v)):
             t.bits(f"army{k}", [x in army for x in TROOPS])

@@ -531,7 +531,7 @@ class ElephantMonkeyMiceState(PhasedState):
         t.bits("goals", [bool(g >> b & 1) for g in tz.rotate(o["goals"], v) for b in range(ALL_GOALS.bit_length())])
         t.one_hot("retreating", tz.rel(o["retreating"], v, 2), 2)
         t.one_hot("origin", o["origin"], N)
-        t.counts("turns", [o["turns"]], o["turn_limit"])
+        t.counts("turns", [o["turns"]], o["turn_limit"] + 1)
         tz.seq(t, "last", o["last"], MAX_LAST, N)
         t.one_hot("winner", tz.rel(o["winner"], v, 2), 2)
         t.bits("draw", [o["draw"]])

@@ -770,7 +770,7 @@ class FencesState(PhasedState):
         tz.viewer(t, v, n)
         t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
         tz.mover(t, "to_move", o["to_move"], v, n)
-        t.counts("turn", [o["turn"]], o["turn_limit"])
+        t.counts("turn", [o["turn"]], o["turn_limit"] + 1)
         laid = {row[0]: row[1:] for row in o["table"]}
         t.bits("on_table", [c in laid for c in range(cards)])
         tz.one_hots(t, "table_side", [laid[c][0] if c in laid else None for c in range(cards)], len(SIDES))

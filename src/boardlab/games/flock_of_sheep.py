@@ -729,7 +729,7 @@ class FlockOfSheepState(PhasedState):
         tz.seq(t, "last_x", [xy[0] for xy in o["last"]], 2, span)
         tz.seq(t, "last_y", [xy[1] for xy in o["last"]], 2, span)
         t.bits("last_flock", [o["last_flock"]])
-        t.counts("moves", [o["moves"]], o["move_limit"])
+        t.counts("moves", [o["moves"]], o["move_limit"] + 1)
         t.counts("passes", [o["passes"]], 2)
         t.counts("scores", tz.rotate(o["scores"], player), TILES * KINDS)
         t.counts("totals", tz.rotate(o["totals"], player), TILES * KINDS)

@@ -878,7 +878,7 @@ class GreedyFiefsState(PhasedState):
         tz.seq(t, "moved_from", [m[0] for m in moved], MAX_MOVES, N)
         tz.seq(t, "moved_to", [m[1] for m in moved], MAX_MOVES, N)
         tz.seq(t, "moved_troop", [m[2] for m in moved], MAX_MOVES, len(TROOPS))
-        t.counts("turns", [o["turns"]], o["turn_limit"])
+        t.counts("turns", [o["turns"]], o["turn_limit"] + 1)
         tz.seq(t, "last", o["last"], 2, N)
         t.one_hot("winner", tz.rel(o["winner"], v, 2), 2)
         t.bits("draw", [o["draw"]])

@@ -443,9 +443,9 @@ class KastaState(PhasedState):
         t.bits("may_act", [o["may_act"]])
         t.one_hot("selected", o["selected"] if o["selected"] >= 0 else None, DICE)
         tz.seq(t, "final_left", [tz.rel(s, v, n) for s in o["final_left"]], n, n)
-        returns = tz.rotate(o["returns"] or [0.0] * n, v)
+        returns = tz.rotate(o["returns"] or [-1.0] * n, v)
         t.bits("over", [o["returns"] is not None])
-        t.scalars("returns", returns)
+        t.scalars("returns", [(r + 1) / 2 for r in returns])
 
     def observation(self, player: int | None = None) -> dict[str, Any]:
         n = self.num_players

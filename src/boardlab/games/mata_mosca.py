@@ -388,7 +388,7 @@ class MataMoscaState(PhasedState):
         t.one_hot("chosen", o["chosen"] if o["chosen"] >= 0 else None, n)
         t.counts("captures", [o["captures"]], CAPTURES_TO_WIN)
         t.counts("flies_left", [o["flies_left"]], len(self.game.board.start_flies))
-        t.counts("turns", [o["turns"]], o["turn_limit"])
+        t.counts("turns", [o["turns"]], o["turn_limit"] + 1)
         tz.seq(t, "this_turn", o["this_turn"], MAX_MOVED, n)
         tz.seq(t, "last_turn", o["last_turn"], MAX_MOVED, n)
         t.one_hot("winner", tz.rel(o["winner"], player, 2), 2)

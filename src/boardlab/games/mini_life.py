@@ -442,7 +442,7 @@ class MiniLifeState(PhasedState):
         tz.one_hots(t, "facing", [c[1] if c else None for c in o["cells"]], len(DIRECTIONS))
         tz.seq(t, "order", [tz.rel(NAMES_BY_LETTER[x], v, 2) for x in o["order"]], len(ORDER), 2)
         t.counts("step", [o["step"]], max(o["moves_per_phase"], len(ORDER)))
-        t.counts("generation", [o["generation"]], o["generation_limit"])
+        t.counts("generation", [o["generation"]], o["generation_limit"] + 1)
         pending = o["pending"]
         t.one_hot("pending", pending[0] if pending else None, N)
         t.bits("pending_directions", [bool(pending) and d in pending[1] for d in range(len(DIRECTIONS))])

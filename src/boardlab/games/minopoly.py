@@ -387,7 +387,7 @@ class MinopolyState(PhasedState):
             t.counts(f"round{r + 1}_bonus", [x[1] for x in score] if score else [0, 0], MAX_BONUS)
         t.bits("last_cells", [c in o["last_cells"] for c in range(CELLS)])
         t.bits("over", [o["returns"] is not None])
-        t.scalars("returns", tz.rotate(o["returns"] or [0.0, 0.0], v))
+        t.scalars("returns", [(r + 1) / 2 for r in tz.rotate(o["returns"] or [-1.0, -1.0], v)])
 
     def observation(self, player: int | None = None) -> dict[str, Any]:
         return {

@@ -718,7 +718,7 @@ class TriadState(PhasedState):
         tz.seq(t, "my_ammo", [UNITS.index(x) for x in o["my_ammo"] or []], 2, len(UNITS))
         tz.seq(t, "hand", [UNITS.index(x) for x in o["hand"] or []], MAX_UNITS, len(UNITS))
         t.counts("score", tz.rotate(o["score"], v), MAX_SCORE)
-        t.counts("turns", [o["turns"]], o["turn_cap"])
+        t.counts("turns", [o["turns"]], o["turn_cap"] + 1)
         t.one_hot("winner", tz.rel(o["winner"], v, 2), 2)
         t.bits("over", [o["over"]])
 
