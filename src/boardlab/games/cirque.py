@@ -334,7 +334,7 @@ class CirqueState(State):
 
     # -- views ----------------------------------------------------------------
     def _observation_tensor(self, player: int | None, t: Tensor) -> None:
-        """The observation as numbers (layout in docs/RESEARCH.md): stones as the viewer's and the other's planes."""
+        """The observation as numbers (docs/research/tensors-newer.md): stones as the viewer's and the other's planes."""
         o = self.observation(player)
         n = self.game.n
         tz.viewer(t, player, 2)

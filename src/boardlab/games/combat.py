@@ -616,7 +616,7 @@ class CombatState(PhasedState):
 
     # -- hidden information (§4f) -------------------------------------------------------------
     def _observation_tensor(self, player: int | None, t: Tensor) -> None:
-        """The observation as numbers (layout in docs/RESEARCH.md): seats from the viewer's, slots as in a grid."""
+        """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, slots as in a grid."""
         o = self.observation(player)
         v = o["viewer"]
         tz.viewer(t, v, 2)

@@ -453,7 +453,7 @@ class CommonColdWarState(PhasedState):
 
     # -- views --------------------------------------------------------------------------------------
     def _observation_tensor(self, player: int | None, t: Tensor) -> None:
-        """The observation as numbers (layout in docs/RESEARCH.md): seats from the viewer's, tiles by number."""
+        """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, tiles by number."""
         o = self.observation(player)
         v, tiles = o["viewer"], self.game.tiles
         tz.viewer(t, v, 2)

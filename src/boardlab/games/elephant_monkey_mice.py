@@ -514,7 +514,7 @@ class ElephantMonkeyMiceState(PhasedState):
         )
 
     def _observation_tensor(self, player: int | None, t: Tensor) -> None:
-        """The observation as numbers (layout in docs/RESEARCH.md): seats from the viewer's, squares as they lie."""
+        """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, squares as they lie."""
         o = self.observation(player)
         v = player
         tz.viewer(t, v, 2)

@@ -764,7 +764,7 @@ class FencesState(PhasedState):
 
     # -- views ----------------------------------------------------------------------
     def _observation_tensor(self, player: int | None, t: Tensor) -> None:
-        """The observation as numbers (layout in docs/RESEARCH.md): seats from the viewer's, cards by number."""
+        """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, cards by number."""
         o = self.observation(player)
         v, n, cards = o["viewer"], self.num_players, self.game.cards
         tz.viewer(t, v, n)

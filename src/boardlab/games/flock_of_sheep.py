@@ -708,7 +708,7 @@ class FlockOfSheepState(PhasedState):
         return labels.index(t) if t in labels else None
 
     def _observation_tensor(self, player: int | None, t: Tensor) -> None:
-        """The observation as numbers (layout in docs/RESEARCH.md): each sheep's place and face, by tile."""
+        """The observation as numbers (docs/research/tensors-newer.md): each sheep's place and face, by tile."""
         o = self.observation(player)
         span = self.game.board.span
         at = [s["at"] for s in o["sheep"]]

@@ -844,7 +844,7 @@ class GreedyFiefsState(PhasedState):
         return super()._action_to_string(player, action)
 
     def _observation_tensor(self, player: int | None, t: Tensor) -> None:
-        """The observation as numbers (layout in docs/RESEARCH.md): seats from the viewer's, squares as they lie."""
+        """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, squares as they lie."""
         o = self.observation(player)
         v = player
         tz.viewer(t, v, 2)

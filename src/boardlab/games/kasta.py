@@ -414,7 +414,7 @@ class KastaState(PhasedState):
         return not self.game.hidden or seat == viewer or self.phase == OVER
 
     def _observation_tensor(self, player: int | None, t: Tensor) -> None:
-        """The observation as numbers (layout in docs/RESEARCH.md): seats from the viewer's, places as they lie."""
+        """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, places as they lie."""
         o = self.observation(player)
         v, n = o["viewer"], self.num_players
         tz.viewer(t, v, n)

@@ -378,7 +378,7 @@ class MataMoscaState(PhasedState):
             self.phase = SPIDER_PASS
 
     def _observation_tensor(self, player: int | None, t: Tensor) -> None:
-        """The observation as numbers (layout in docs/RESEARCH.md): each spot's piece, the moves of two turns."""
+        """The observation as numbers (docs/research/tensors-newer.md): each spot's piece, the moves of two turns."""
         o = self.observation(player)
         n = self.game.n
         tz.viewer(t, player, 2)

@@ -432,7 +432,7 @@ class MiniLifeState(PhasedState):
         return None
 
     def _observation_tensor(self, player: int | None, t: Tensor) -> None:
-        """The observation as numbers (layout in docs/RESEARCH.md): cells as the viewer's and the other's planes."""
+        """The observation as numbers (docs/research/tensors-newer.md): cells as the viewer's and the other's planes."""
         o = self.observation(player)
         v = player
         tz.viewer(t, v, 2)

@@ -358,7 +358,7 @@ class MinopolyState(PhasedState):
             self._start_turn(self.starter)
 
     def _observation_tensor(self, player: int | None, t: Tensor) -> None:
-        """The observation as numbers (layout in docs/RESEARCH.md): seats from the viewer's, the board as it lies."""
+        """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, the board as it lies."""
         o = self.observation(player)
         v = o["viewer"]
         tz.viewer(t, v, 2)

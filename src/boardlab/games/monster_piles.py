@@ -371,7 +371,7 @@ class MonsterPilesState(PhasedState):
         return {"class": self.classes[t], "card": face if face >= 0 else None}
 
     def _observation_tensor(self, player: int | None, t: Tensor) -> None:
-        """The observation as numbers (layout in docs/RESEARCH.md): seats from the viewer's, piles as they lie."""
+        """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, piles as they lie."""
         o = self.observation(player)
         v, n = o["viewer"], self.num_players
         tz.viewer(t, v, n)

@@ -228,7 +228,7 @@ class TrainBoilerState(PhasedState):
         return state
 
     def _observation_tensor(self, player: int | None, t: Tensor) -> None:
-        """The observation as numbers (layout in docs/RESEARCH.md): seats from the viewer's."""
+        """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's."""
         o = self.observation(player)
         v = o["viewer"]
         tz.viewer(t, v, 2)

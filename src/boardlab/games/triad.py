@@ -695,7 +695,7 @@ class TriadState(PhasedState):
 
     # -- views (§2) -----------------------------------------------------------------------------
     def _observation_tensor(self, player: int | None, t: Tensor) -> None:
-        """The observation as numbers (layout in docs/RESEARCH.md): seats from the viewer's, squares as they lie."""
+        """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, squares as they lie."""
         o = self.observation(player)
         v = o["viewer"]
         tz.viewer(t, v, 2)

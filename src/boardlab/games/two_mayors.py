@@ -254,7 +254,7 @@ class TwoMayorsState(PhasedState):
 
     # -- what a viewer knows (§9) -------------------------------------------------------------------
     def _observation_tensor(self, player: int | None, t: Tensor) -> None:
-        """The observation as numbers (layout in docs/RESEARCH.md): seats from the viewer's."""
+        """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's."""
         o = self.observation(player)
         v = o["viewer"]
         tz.viewer(t, v, 2)
