@@ -34,8 +34,10 @@ from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
 from ..core.gametype import GameType
 from ..core.options import Option
+from ..core.tensor import Tensor
 from ..geometry.board import BoardData, data_file_option, data_files
 from ..geometry.hexgrid import bounding_box
+from . import _tensors as tz
 
 NAMES = ("Orange", "Blue")
 EMPTY = -1
@@ -331,6 +333,24 @@ class CirqueState(State):
         self.left = 0
 
     # -- views ----------------------------------------------------------------
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """The observation as numbers (docs/research/tensors-newer.md): stones as the viewer's and the other's planes."""
+        o = self.observation(player)
+        n = self.game.n
+        tz.viewer(t, player, 2)
+        tz.mover(t, "to_move", o["to_move"], player, 2)
+        tz.one_hots(t, "stones", [tz.rel(x, player, 2) for x in o["stones"]], 2)
+        t.counts("turn", [o["turn"]], n + 1)
+        t.counts("stones_left", [o["stones_left"]], n)
+        t.counts("bonus", [o["bonus"]], n)
+        t.counts("forfeited", [o["forfeited"]], n)
+        tz.ranks(t, "this_turn", o["this_turn"], n)
+        tz.ranks(t, "last_turn", o["last_turn"], n)
+        tz.ranks(t, "line", o["line"], n)
+        t.one_hot("winner", tz.rel(o["winner"], player, 2), 2)
+        t.bits("draw", [o["draw"]])
+        t.bits("over", [o["over"]])
+
     def observation(self, player: int | None = None) -> dict[str, Any]:
         over = self.winner >= 0
         return {

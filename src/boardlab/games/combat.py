@@ -42,6 +42,8 @@ from ..core.gametype import Chance, Dynamics, GameType, Information, when
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
+from ..core.tensor import Tensor
+from . import _tensors as tz
 
 NAMES = ("Orange", "Blue")
 #: The five troops (§1a), by troop number.
@@ -613,6 +615,34 @@ class CombatState(PhasedState):
         return win_loss(self.winner) if self.over else [0.0, 0.0]
 
     # -- hidden information (§4f) -------------------------------------------------------------
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, slots as in a grid."""
+        o = self.observation(player)
+        v = o["viewer"]
+        tz.viewer(t, v, 2)
+        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        tz.mover(t, "to_move", o["to_move"], v, 2)
+        t.counts("cycle", [o["cycle"]], 2 * o["cycle_cap"] * o["squads_total"])
+        t.counts("battle", [o["battle"]], 2 * o["squads_total"])
+        t.counts("battle_cycles", [o["battle_cycles"]], o["cycle_cap"] + 1)
+        t.counts("squads", tz.rotate(o["squads"], v), o["squads_total"])
+        for k, army in enumerate(tz.rotate(o["armies"], v)):
+            t.bits(f"army{k}", [x in army for x in TROOPS])
+        t.one_hot("cols", o["cols"] - 2, 2)
+        for k, grid in enumerate(tz.rotate(o["grids"], v)):
+            codes = [None if c is None else len(TROOPS) if c == "face down" else TROOPS.index(c["troop"]) for c in grid]
+            tz.one_hots(t, f"grid{k}", codes, len(TROOPS) + 1)
+            t.counts(f"grid{k}_wounds", [c["wounds"] if isinstance(c, dict) else 0 for c in grid], 2)
+            t.bits(f"grid{k}_first_strike", [isinstance(c, dict) and c["first_strike"] for c in grid])
+        t.bits("hand", [x in (o["hand"] or []) for x in TROOPS])
+        t.counts("hand_sizes", tz.rotate(o["hand_sizes"], v), len(TROOPS))
+        t.one_hot("deployer", tz.rel(o["deployer"], v, 2), 2)
+        t.bits("revealed", [o["revealed"]])
+        t.one_hot("step", o["step"], len(STEP_NAMES) + 1)
+        t.one_hot("victor", tz.rel(o["victor"], v, 2), 2)
+        t.one_hot("winner", tz.rel(o["winner"], v, 2), 2)
+        t.bits("over", [o["over"]])
+
     def observation(self, player: int | None = None) -> dict[str, Any]:
         if player is not None and player not in (0, 1):
             raise ValueError(f"no seat {player!r} in Combat; seats are 0 and 1 (None: a spectator)")
@@ -974,4 +1004,6 @@ def _scene(obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
 _LEGEND = tuple(_troop_card(f"legend-{name}", name) for name in TROOPS)
 
 CombatGame.state_class = CombatState
+PHASE_NAMES = tuple(PHASES)
+
 GAME_CLASS = CombatGame

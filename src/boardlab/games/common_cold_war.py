@@ -39,6 +39,8 @@ from ..core.gametype import Chance, GameType
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
+from ..core.tensor import Tensor
+from . import _tensors as tz
 
 DATA = Path(__file__).with_name("data") / "common-cold-war.json"
 NAMES = ("Red", "Blue")
@@ -450,6 +452,31 @@ class CommonColdWarState(PhasedState):
         return "; ".join(words)
 
     # -- views --------------------------------------------------------------------------------------
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, tiles by number."""
+        o = self.observation(player)
+        v, tiles = o["viewer"], self.game.tiles
+        tz.viewer(t, v, 2)
+        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        tz.mover(t, "to_move", o["to_move"], v, 2)
+        laid = {row[0]: row[1:] for row in o["table"]}
+        t.bits("on_table", [k in laid for k in range(tiles)])
+        tz.one_hots(t, "table_colour", [tz.rel(laid[k][0], v, 2) if k in laid else None for k in range(tiles)], 2)
+        tz.one_hots(t, "table_x", [laid[k][1] if k in laid else None for k in range(tiles)], TABLE)
+        tz.one_hots(t, "table_y", [laid[k][2] if k in laid else None for k in range(tiles)], TABLE)
+        t.bits("table_upright", [k in laid and laid[k][3] >= laid[k][4] for k in range(tiles)])
+        edges = [SYMBOL_CODES.index(x) if x != "?" else None for k in range(tiles) for x in _edges(laid.get(k))]
+        tz.one_hots(t, "table_edges", edges, len(SYMBOL_CODES))
+        for k, hand in enumerate(tz.rotate(o["hands"], v)):
+            t.bits(f"hand{k}", [x in hand for x in range(tiles)])
+        t.one_hot("held", o["held"], tiles)
+        t.one_hot("turn", o["turn"], len(TURNS))
+        t.one_hot("last", o["last"][0] if o["last"] else None, tiles)
+        tz.seq(t, "discarded", o["discarded"], tiles, tiles)
+        t.counts("counts", tz.rotate(o["counts"], v), tiles)
+        t.counts("plays", [o["plays"]], MAX_PLAYS)
+        t.bits("capped", [o["capped"]])
+
     def observation(self, player: int | None = None) -> dict[str, Any]:
         over = self.phase == OVER
         return {
@@ -681,4 +708,13 @@ def _scene(game: CommonColdWarGame, obs: dict[str, Any], legal: list[tuple[int, 
 
 
 CommonColdWarGame.state_class = CommonColdWarState
+PHASE_NAMES = tuple(CommonColdWarState.phases)
+SYMBOL_CODES = tuple(SYMBOLS)
+
+
+def _edges(row: list[Any] | None) -> str:
+    """A laid tile's edge symbols, north first (``"????"``, none, for a tile not on the table)."""
+    return row[-1] if row else "????"
+
+
 GAME_CLASS = CommonColdWarGame

@@ -35,7 +35,9 @@ from ..core.game import Game, win_loss
 from ..core.gametype import GameType
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
+from ..core.tensor import Tensor
 from ..geometry.squaregrid import SquareGrid
+from . import _tensors as tz
 
 SIZE = 5
 NAMES = ("White", "Black")
@@ -511,6 +513,29 @@ class ElephantMonkeyMiceState(PhasedState):
             + part(MOUSE_GOAL, self.mouse_squares(s))
         )
 
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, squares as they lie."""
+        o = self.observation(player)
+        v = player
+        tz.viewer(t, v, 2)
+        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        t.one_hot("turn_of", tz.rel(o["to_move"], v, 2), 2)
+        tz.mover(t, "to_move", o["decider"], v, 2)
+        tz.one_hots(t, "elephant", tz.rotate(o["elephant"], v), N)
+        tz.one_hots(t, "monkey", tz.rotate(o["monkey"], v), N)
+        for k, mice in enumerate(tz.rotate(o["mice"], v)):
+            tz.seq(t, f"mice{k}", [m[0] for m in mice], MAX_MICE, N)
+            t.bits(f"mice{k}_royal", [i < len(mice) and mice[i][1] for i in range(MAX_MICE)])
+        t.counts("reserve", tz.rotate(o["reserve"], v), MAX_MICE - 1)
+        t.bits("royal", [r for pair in tz.rotate(o["royal"], v) for r in pair])
+        t.bits("goals", [bool(g >> b & 1) for g in tz.rotate(o["goals"], v) for b in range(ALL_GOALS.bit_length())])
+        t.one_hot("retreating", tz.rel(o["retreating"], v, 2), 2)
+        t.one_hot("origin", o["origin"], N)
+        t.counts("turns", [o["turns"]], o["turn_limit"] + 1)
+        tz.seq(t, "last", o["last"], MAX_LAST, N)
+        t.one_hot("winner", tz.rel(o["winner"], v, 2), 2)
+        t.bits("draw", [o["draw"]])
+
     def observation(self, player: int | None = None) -> dict[str, Any]:
         return {
             "viewer": player,
@@ -760,4 +785,9 @@ def _scene(game: ElephantMonkeyMiceGame, obs: dict[str, Any], legal: list[tuple[
 
 
 ElephantMonkeyMiceGame.state_class = ElephantMonkeyMiceState
+PHASE_NAMES = tuple(PHASES)
+#: Mice a side has (one on the board, three in reserve); squares the last move lists (a Mouse's move and its extra).
+MAX_MICE = 4
+MAX_LAST = 3
+
 GAME_CLASS = ElephantMonkeyMiceGame

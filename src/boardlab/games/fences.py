@@ -49,6 +49,8 @@ from ..core.gametype import Chance, GameType
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
+from ..core.tensor import Tensor
+from . import _tensors as tz
 
 DATA = Path(__file__).with_name("data") / "fences.json"
 COLOUR_KEYS = ("R", "B", "G", "Y")
@@ -761,6 +763,41 @@ class FencesState(PhasedState):
         return tuple(sorted(taken))
 
     # -- views ----------------------------------------------------------------------
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, cards by number."""
+        o = self.observation(player)
+        v, n, cards = o["viewer"], self.num_players, self.game.cards
+        tz.viewer(t, v, n)
+        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        tz.mover(t, "to_move", o["to_move"], v, n)
+        t.counts("turn", [o["turn"]], o["turn_limit"] + 1)
+        laid = {row[0]: row[1:] for row in o["table"]}
+        t.bits("on_table", [c in laid for c in range(cards)])
+        tz.one_hots(t, "table_side", [laid[c][0] if c in laid else None for c in range(cards)], len(SIDES))
+        tz.one_hots(t, "table_turn", [laid[c][1] if c in laid else None for c in range(cards)], len(TURNS))
+        tz.one_hots(t, "table_x", [laid[c][2] if c in laid else None for c in range(cards)], TABLE)
+        tz.one_hots(t, "table_y", [laid[c][3] if c in laid else None for c in range(cards)], TABLE)
+        for k, hand in enumerate(tz.rotate(o["hands"], v)):
+            t.bits(f"hand{k}", [c in hand for c in range(cards)])
+        t.counts("deck", [o["deck"]], cards)
+        top = o["top"]
+        t.one_hot("top_card", top[0] if top else None, cards)
+        t.one_hot("top_side", top[1] if top else None, len(SIDES))
+        t.one_hot("held", o["held"], cards)
+        t.one_hot("source", SOURCES.index(o["source"]) if o["source"] else None, len(SOURCES))
+        t.one_hot("aim", None if o["aim"] is None else int(not o["aim"]), len(AIMS))
+        lay = o["lay"]
+        t.one_hot("lay_side", lay[0] if lay else None, len(SIDES))
+        t.one_hot("lay_turn", lay[1] if lay else None, len(TURNS))
+        t.one_hot("last_played", o["last_played"], cards)
+        fence = o["fence"]
+        t.one_hot("fence_seat", tz.rel(fence["seat"], v, n) if fence else None, n)
+        t.one_hot("fence_colour", NAMES.index(fence["colour"]) if fence else None, n)
+        t.bits("fence_cards", [bool(fence) and c in fence["cards"] for c in range(cards)])
+        t.one_hot("winner", tz.rel(o["winner"], v, n), n)
+        t.bits("draw", [o["draw"]])
+        t.bits("capped", [o["capped"]])
+
     def observation(self, player: int | None = None) -> dict[str, Any]:
         game = self.game
         table = []
@@ -1036,4 +1073,8 @@ def _scene(game: FencesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) 
 
 
 FencesGame.state_class = FencesState
+PHASE_NAMES = tuple(FencesState.phases)
+#: Where the card played this turn comes from (§3).
+SOURCES = ("hand", "deck", "table")
+
 GAME_CLASS = FencesGame

@@ -34,6 +34,8 @@ from ..core.game import Game, win_loss
 from ..core.gametype import Chance, GameType
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
+from ..core.tensor import Tensor
+from . import _tensors as tz
 
 NAMES = ("Black", "White")
 BLACK, WHITE = 0, 1
@@ -705,6 +707,35 @@ class FlockOfSheepState(PhasedState):
         t = text.strip().lower().removeprefix("sheep").removeprefix("to").strip()
         return labels.index(t) if t in labels else None
 
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """The observation as numbers (docs/research/tensors-newer.md): each sheep's place and face, by tile."""
+        o = self.observation(player)
+        span = self.game.board.span
+        at = [s["at"] for s in o["sheep"]]
+        tz.viewer(t, player, 2)
+        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        t.bits("dispersing", [o["dispersing"]])
+        tz.mover(t, "to_move", o["to_move"], player, 2)
+        t.bits("sheep_dealt", [xy is not None for xy in at])
+        tz.one_hots(t, "sheep_x", [xy[0] if xy else None for xy in at], span)
+        tz.one_hots(t, "sheep_y", [xy[1] if xy else None for xy in at], span)
+        tz.one_hots(t, "sheep_face", [tz.rel(s["face"], player, 2) for s in o["sheep"]], 2)
+        t.bits("sheep_flocked", [s["flocked"] for s in o["sheep"]])
+        t.counts("shared_edge", [o["shared_edge"]], 4 * TILES)
+        t.counts("corner_touches", [o["corner_touches"]], 4 * TILES)
+        picked = o["picked"]
+        t.one_hot("picked_x", picked[0] if picked else None, span)
+        t.one_hot("picked_y", picked[1] if picked else None, span)
+        tz.seq(t, "last_x", [xy[0] for xy in o["last"]], 2, span)
+        tz.seq(t, "last_y", [xy[1] for xy in o["last"]], 2, span)
+        t.bits("last_flock", [o["last_flock"]])
+        t.counts("moves", [o["moves"]], o["move_limit"] + 1)
+        t.counts("passes", [o["passes"]], 2)
+        t.counts("scores", tz.rotate(o["scores"], player), TILES * KINDS)
+        t.counts("totals", tz.rotate(o["totals"], player), TILES * KINDS)
+        t.one_hot("winner", tz.rel(o["winner"], player, 2), 2)
+        t.bits("draw", [o["draw"]])
+
     def observation(self, player: int | None = None) -> dict[str, Any]:
         b = self.game.board
         dealt = self.phase != DEAL
@@ -874,4 +905,6 @@ FlockOfSheepState.phases = phase_table(
     Phase(OVER, TERMINAL),
 )
 FlockOfSheepGame.state_class = FlockOfSheepState
+PHASE_NAMES = tuple(FlockOfSheepState.phases)
+
 GAME_CLASS = FlockOfSheepGame

@@ -42,7 +42,9 @@ from ..core.gametype import Chance, Dynamics, GameType, Information
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
+from ..core.tensor import Tensor
 from ..geometry.squaregrid import SquareGrid
+from . import _tensors as tz
 
 SIZE = 5
 N = SIZE * SIZE
@@ -841,6 +843,46 @@ class GreedyFiefsState(PhasedState):
             return f"the {CARDS[action]}"
         return super()._action_to_string(player, action)
 
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, squares as they lie."""
+        o = self.observation(player)
+        v = player
+        tz.viewer(t, v, 2)
+        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        tz.mover(t, "to_move", o["to_move"], v, 2)
+        t.one_hot("mover", tz.rel(o["mover"], v, 2), 2)
+        t.one_hot("placing", tz.rel(o["placing"], v, 2), 2)
+        t.counts("placed", [o["placed"]], 4)
+        tz.one_hots(t, "areas", [AREAS.index(a) if a else None for a in tz.rotate(o["areas"], v)], len(AREAS))
+        for k, units in enumerate(tz.rotate(o["units"], v)):
+            t.counts(f"units{k}", [c for square in units for c in square], STACK_LIMIT)
+        t.counts("reserve", [c for r in tz.rotate(o["reserve"], v) for c in r], 2)
+        t.bits("half", tz.rotate(o["half"], v))
+        tz.seq(t, "queue", o["queue"], ARMY, len(TROOPS))
+        t.counts("builds", [o["builds"]], ARMY)
+        tz.one_hots(t, "caves", [_cave_code(c) for c in o["caves"]], len(CAVE_CODES))
+        t.counts("cave_troops", [x for c in o["caves"] for x in c.get("troops", ZERO)], 2)
+        t.one_hot("carrier", tz.rel(o["carrier"], v, 2), 2)
+        battle = o["battle"]
+        t.bits("battle", [battle is not None])
+        t.one_hot("battle_square", battle["square"] if battle and battle["square"] >= 0 else None, N)
+        t.counts("battle_attackers", battle["attackers"] if battle else ZERO, ARMY)
+        t.counts("battle_defenders", battle["defenders"] if battle else ZERO, ARMY)
+        t.one_hot("battle_monster", CARDS.index(battle["monster"]) if battle and battle["monster"] else None, 3)
+        waiting = battle["waiting"] if battle else []
+        tz.seq(t, "waiting_from", [w[0] for w in waiting], len(KING_STEPS), N)
+        t.counts(
+            "waiting_troops", [c for w in waiting for c in w[1]] + [0] * 4 * (len(KING_STEPS) - len(waiting)), ARMY
+        )
+        moved = o["moved"]
+        tz.seq(t, "moved_from", [m[0] for m in moved], MAX_MOVES, N)
+        tz.seq(t, "moved_to", [m[1] for m in moved], MAX_MOVES, N)
+        tz.seq(t, "moved_troop", [m[2] for m in moved], MAX_MOVES, len(TROOPS))
+        t.counts("turns", [o["turns"]], o["turn_limit"] + 1)
+        tz.seq(t, "last", o["last"], 2, N)
+        t.one_hot("winner", tz.rel(o["winner"], v, 2), 2)
+        t.bits("draw", [o["draw"]])
+
     def observation(self, player: int | None = None) -> dict[str, Any]:
         caves = []
         for k in range(4):
@@ -1103,4 +1145,18 @@ def _scene(game: GreedyFiefsGame, obs: dict[str, Any], legal: list[tuple[int, st
 
 
 GreedyFiefsGame.state_class = GreedyFiefsState
+PHASE_NAMES = tuple(PHASES)
+#: Troops of one side in all (two of each kind, one Hero); moves one turn may list (each troop, cavalry twice).
+ARMY = 7
+MAX_MOVES = 2 * ARMY
+#: The squares a stack can attack from (every neighbour).
+KING_STEPS = range(8)
+#: A cave in a tensor: empty, face down, or the card that lies open there.
+CAVE_CODES = ("empty", "face down", *CARDS)
+
+
+def _cave_code(cave: dict[str, Any]) -> int:
+    return CAVE_CODES.index(cave.get("card", cave["state"]))
+
+
 GAME_CLASS = GreedyFiefsGame

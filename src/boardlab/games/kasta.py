@@ -37,6 +37,8 @@ from ..core.gametype import Chance, GameType, Information, Utility, when
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
+from ..core.tensor import Tensor
+from . import _tensors as tz
 
 # -- the dice and the pool (§1, §2) -------------------------------------------------------------
 
@@ -410,6 +412,40 @@ class KastaState(PhasedState):
     # -- what a viewer sees ------------------------------------------------------------------
     def _visible_hand(self, seat: int, viewer: int | None) -> bool:
         return not self.game.hidden or seat == viewer or self.phase == OVER
+
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, places as they lie."""
+        o = self.observation(player)
+        v, n = o["viewer"], self.num_players
+        tz.viewer(t, v, n)
+        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        tz.mover(t, "to_move", o["to_move"], v, n)
+        t.counts("round", [o["round"]], MAX_ROUNDS)
+        t.bits("active", [s in o["active"] for s in tz.order(v, n)])
+        t.one_hot("first", tz.rel(o["first"], v, n), n)
+        tz.one_hots(t, "pool", [d if d >= 0 else None for d in o["pool"]], DICE)
+        t.one_hot("layer", o["layer"], LAYERS + 1)
+        t.counts("to_lay_out", [o["to_lay_out"]], PLACES)
+        hands = tz.rotate(o["hands"], v)
+        t.bits("hand_known", [h is not None for h in hands])
+        for k, hand in enumerate(hands):
+            t.counts(f"hand{k}", hand or [0] * DICE, PER_COLOUR)
+        t.counts("hand_sizes", tz.rotate(o["hand_sizes"], v), PLACES)
+        t.counts("rack", o["rack"], PER_COLOUR)
+        t.counts("totals", tz.rotate(o["totals"], v), MAX_PIPS * MAX_ROUNDS)
+        for r in range(MAX_ROUNDS):
+            scores = o["round_scores"][r] if r < len(o["round_scores"]) else None
+            t.bits(f"round{r + 1}_done", [scores is not None])
+            t.counts(f"round{r + 1}_scores", tz.rotate(scores, v) if scores else [0] * n, MAX_PIPS)
+        t.counts("taken", [o["taken"]], 3)
+        t.counts("given", [o["given"]], 3)
+        t.bits("acted", [o["acted"]])
+        t.bits("may_act", [o["may_act"]])
+        t.one_hot("selected", o["selected"] if o["selected"] >= 0 else None, DICE)
+        tz.seq(t, "final_left", [tz.rel(s, v, n) for s in o["final_left"]], n, n)
+        returns = tz.rotate(o["returns"] or [-1.0] * n, v)
+        t.bits("over", [o["returns"] is not None])
+        t.scalars("returns", [(r + 1) / 2 for r in returns])
 
     def observation(self, player: int | None = None) -> dict[str, Any]:
         n = self.num_players
@@ -1161,4 +1197,8 @@ def _scene(game: KastaGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -
 
 
 KastaGame.state_class = KastaState
+PHASE_NAMES = tuple(KastaState.phases)
+#: The most pips a hand can hold (every die showing six).
+MAX_PIPS = PLACES * FACES
+
 GAME_CLASS = KastaGame

@@ -41,8 +41,10 @@ from ..core.game import Game, win_loss
 from ..core.gametype import GameType
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
+from ..core.tensor import Tensor
 from ..geometry.board import BoardData, data_file_option, data_files
 from ..geometry.hexgrid import bounding_box
+from . import _tensors as tz
 
 NAMES = ("Flies", "Spider")
 FLIES, SPIDER_SEAT = 0, 1
@@ -375,6 +377,23 @@ class MataMoscaState(PhasedState):
         else:
             self.phase = SPIDER_PASS
 
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """The observation as numbers (docs/research/tensors-newer.md): each spot's piece, the moves of two turns."""
+        o = self.observation(player)
+        n = self.game.n
+        tz.viewer(t, player, 2)
+        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        tz.mover(t, "to_move", o["to_move"], player, 2)
+        tz.one_hots(t, "spots", [c - 1 if c != EMPTY else None for c in o["spots"]], 3)
+        t.one_hot("chosen", o["chosen"] if o["chosen"] >= 0 else None, n)
+        t.counts("captures", [o["captures"]], CAPTURES_TO_WIN)
+        t.counts("flies_left", [o["flies_left"]], len(self.game.board.start_flies))
+        t.counts("turns", [o["turns"]], o["turn_limit"] + 1)
+        tz.seq(t, "this_turn", o["this_turn"], MAX_MOVED, n)
+        tz.seq(t, "last_turn", o["last_turn"], MAX_MOVED, n)
+        t.one_hot("winner", tz.rel(o["winner"], player, 2), 2)
+        t.bits("draw", [o["draw"]])
+
     def observation(self, player: int | None = None) -> dict[str, Any]:
         return {
             "board": self.game.params["board"],
@@ -684,4 +703,8 @@ def _scene(game: MataMoscaGame, obs: dict[str, Any], legal: list[tuple[int, str]
 
 
 MataMoscaGame.state_class = MataMoscaState
+PHASE_NAMES = tuple(PHASES)
+#: The most spots one turn's moves list: the spider's start, fly and landing spot of each capture.
+MAX_MOVED = 3 * CAPTURES_TO_WIN
+
 GAME_CLASS = MataMoscaGame

@@ -30,7 +30,9 @@ from ..core.game import Game, win_loss
 from ..core.gametype import GameType
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
+from ..core.tensor import Tensor
 from ..geometry.squaregrid import SquareGrid
+from . import _tensors as tz
 
 NAMES = ("Blue", "Red")
 BLUE, RED = 0, 1
@@ -429,6 +431,29 @@ class MiniLifeState(PhasedState):
             return f"point {LABELS[self.pending[0][0]]} {DIRECTION_NAMES[action - self.game.point0]}"
         return None
 
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """The observation as numbers (docs/research/tensors-newer.md): cells as the viewer's and the other's planes."""
+        o = self.observation(player)
+        v = player
+        tz.viewer(t, v, 2)
+        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        tz.mover(t, "to_move", o["to_move"], v, 2)
+        tz.one_hots(t, "cells", [tz.rel(c[0], v, 2) if c else None for c in o["cells"]], 2)
+        tz.one_hots(t, "facing", [c[1] if c else None for c in o["cells"]], len(DIRECTIONS))
+        tz.seq(t, "order", [tz.rel(NAMES_BY_LETTER[x], v, 2) for x in o["order"]], len(ORDER), 2)
+        t.counts("step", [o["step"]], max(o["moves_per_phase"], len(ORDER)))
+        t.counts("generation", [o["generation"]], o["generation_limit"] + 1)
+        pending = o["pending"]
+        t.one_hot("pending", pending[0] if pending else None, N)
+        t.bits("pending_directions", [bool(pending) and d in pending[1] for d in range(len(DIRECTIONS))])
+        tz.seq(t, "last", o["last"], 2, N)
+        t.bits("grown", [bool(o["report"])])
+        for name in REPORT:
+            t.bits(f"report_{name}", [i in o["report"].get(name, ()) for i in range(N)])
+        t.counts("counts", tz.rotate(o["counts"], v), N)
+        t.one_hot("winner", tz.rel(o["winner"], v, 2), 2)
+        t.bits("draw", [o["draw"]])
+
     def observation(self, player: int | None = None) -> dict[str, Any]:
         blue, red = self.counts()
         return {
@@ -541,4 +566,9 @@ MiniLifeState.phases = phase_table(
     Phase(OVER, TERMINAL),
 )
 MiniLifeGame.state_class = MiniLifeState
+PHASE_NAMES = tuple(MiniLifeState.phases)
+NAMES_BY_LETTER = {name[0]: k for k, name in enumerate(NAMES)}
+#: What the last growth phase did, square by square (§5).
+REPORT = ("lonely", "crowded", "born", "killed")
+
 GAME_CLASS = MiniLifeGame

@@ -30,6 +30,8 @@ from ..core.game import Game, win_loss
 from ..core.gametype import Chance, GameType
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
+from ..core.tensor import Tensor
+from . import _tensors as tz
 
 # -- components (§1) ----------------------------------------------------------------------------
 
@@ -354,6 +356,38 @@ class MinopolyState(PhasedState):
             self.phase = DEAL
         else:
             self._start_turn(self.starter)
+
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, the board as it lies."""
+        o = self.observation(player)
+        v = o["viewer"]
+        tz.viewer(t, v, 2)
+        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        tz.mover(t, "to_move", o["to_move"], v, 2)
+        t.counts("round", [o["round"]], ROUNDS)
+        t.one_hot("starter", tz.rel(o["starter"], v, 2), 2)
+        t.one_hot("dealer", tz.rel(o["dealer"], v, 2), 2)
+        tz.one_hots(t, "board", [d if d >= 0 else None for d in o["board"]], DICE)
+        t.counts("bag", o["bag"], PER_COLOUR)
+        for k, hand in enumerate(tz.rotate(o["hands"], v)):
+            tz.seq(t, f"hand{k}", hand, 2, len(CARDS))
+        t.one_hot("spare", o["spare"] if o["spare"] >= 0 else None, len(CARDS))
+        tz.seq(t, "dice", o["dice"], SLOTS, DICE)
+        t.bits("held", [k < len(o["held"]) and o["held"][k] for k in range(SLOTS)])
+        t.counts("throws", [o["throws"]], 3)
+        t.one_hot("card", o["card"] if o["card"] >= 0 else None, len(CARDS))
+        t.bits("placed", [c in o["placed"] for c in range(CELLS)])
+        tz.seq(t, "slots_used", o["slots_used"], SLOTS, SLOTS)
+        t.counts("passes", [o["passes"]], 2)
+        t.counts("totals", tz.rotate(o["totals"], v), ROUNDS * (CELLS + MAX_BONUS))
+        for r in range(ROUNDS):
+            score = tz.rotate(o["scores"][r], v) if r < len(o["scores"]) else None
+            t.bits(f"round{r + 1}_done", [score is not None])
+            t.counts(f"round{r + 1}_seen", [x[0] for x in score] if score else [0, 0], CELLS)
+            t.counts(f"round{r + 1}_bonus", [x[1] for x in score] if score else [0, 0], MAX_BONUS)
+        t.bits("last_cells", [c in o["last_cells"] for c in range(CELLS)])
+        t.bits("over", [o["returns"] is not None])
+        t.scalars("returns", [(r + 1) / 2 for r in tz.rotate(o["returns"] or [-1.0, -1.0], v)])
 
     def observation(self, player: int | None = None) -> dict[str, Any]:
         return {
@@ -780,4 +814,9 @@ def _scene(game: MinopolyGame, obs: dict[str, Any], legal: list[tuple[int, str]]
 
 
 MinopolyGame.state_class = MinopolyState
+PHASE_NAMES = tuple(PHASES)
+#: Dice in a throw; the most bonus points one board gives a seat (10 and 5 in every column).
+SLOTS = 4
+MAX_BONUS = 15 * SIZE
+
 GAME_CLASS = MinopolyGame

@@ -40,6 +40,8 @@ from ..core.gametype import Chance, GameType, Information
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
+from ..core.tensor import Tensor
+from . import _tensors as tz
 
 # -- the cards (§1) ---------------------------------------------------------------
 
@@ -367,6 +369,51 @@ class MonsterPilesState(PhasedState):
     def _token_view(self, viewer: int | None, t: int) -> dict[str, Any]:
         face = self.faces[t] if self.knows(viewer, t) else -1
         return {"class": self.classes[t], "card": face if face >= 0 else None}
+
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, piles as they lie."""
+        o = self.observation(player)
+        v, n = o["viewer"], self.num_players
+        tz.viewer(t, v, n)
+        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        tz.mover(t, "to_move", o["to_move"], v, n)
+        t.counts("round", [o["round"]], MAX_ROUNDS)
+        t.one_hot("start", tz.rel(o["start"], v, n), n)
+        t.one_hot("active", tz.rel(o["active"], v, n), n)
+        t.counts("deck", [o["deck"]], DECK)
+        t.one_hot("top", o["top"], len(CLASSES))
+        t.one_hot("held", _token_code(o["held"]) if o["held"] else None, TOKEN_CODES)
+        for p in range(n):
+            tz.seq(t, f"pile{PILES[p]}", [_token_code(x) for x in o["piles"][p]], DECK, TOKEN_CODES)
+        tz.seq(t, "discards", [_token_code(x) for x in o["discards"]], DECK, TOKEN_CODES)
+        t.one_hot("marker", tz.rel(o["marker"], v, n), n)
+        power = o["power"]
+        t.one_hot("power", power["class"] if power else None, len(CLASSES))
+        t.one_hot("power_first_pile", power["first_pile"] if power else None, n)
+        t.counts("power_left", [power["left"] if power else 0], MAX_PICKED)
+        picked = [
+            len(PILES) * DECK if x["pile"] is None else x["pile"] * DECK + x["card"]
+            for x in (power or {}).get("picked", [])
+        ]
+        tz.seq(t, "power_picked", picked, MAX_PICKED, len(PILES) * DECK + 1)
+        tz.one_hots(t, "takers", [tz.rel(x, v, n) for x in o["takers"]], n)
+        t.one_hot("chooser", tz.rel(o["chooser"], v, n), n)
+        t.counts("totals", tz.rotate(o["totals"], v), MAX_SCORE * n)
+        for r in range(n):
+            res = o["results"][r] if r < len(o["results"]) else None
+            t.bits(f"round{r + 1}_done", [res is not None])
+            t.one_hot(f"round{r + 1}_start", tz.rel(res["start"], v, n) if res else None, n)
+            for p in range(n):
+                faces = [f if f >= 0 else DECK for f in res["piles"][p]] if res else []
+                tz.seq(t, f"round{r + 1}_pile{PILES[p]}", faces, DECK, DECK + 1)
+            takers = [tz.rel(x, v, n) for x in res["takers"]] if res else [None] * n
+            tz.one_hots(t, f"round{r + 1}_takers", takers, n)
+            t.counts(f"round{r + 1}_scores", tz.rotate(res["scores"], v) if res else [0] * n, MAX_SCORE)
+            faces = [f if f >= 0 else DECK for f in res["discards"]] if res else []
+            tz.seq(t, f"round{r + 1}_discards", faces, DECK, DECK + 1)
+            t.counts(f"round{r + 1}_deck", [res["deck"] if res else 0], DECK)
+        winners = o["winners"] or []
+        t.bits("winners", [s in winners for s in tz.order(v, n)])
 
     def observation(self, player: int | None = None) -> dict[str, Any]:
         v = self._viewer(player)
@@ -1060,4 +1107,16 @@ def _scene(game: MonsterPilesGame, obs: dict[str, Any], legal: list[tuple[int, s
 
 
 MonsterPilesGame.state_class = MonsterPilesState
+PHASE_NAMES = tuple(PHASES)
+#: A token in a tensor: its card when the viewer knows it, else ``DECK + class`` (the back only).
+TOKEN_CODES = DECK + len(CLASSES)
+#: The most cards a power picks at once; the most points of one pile (every card).
+MAX_PICKED = 3
+MAX_SCORE = sum(value(c) for c in range(DECK))
+
+
+def _token_code(x: dict[str, Any]) -> int:
+    return x["card"] if x["card"] is not None else DECK + x["class"]
+
+
 GAME_CLASS = MonsterPilesGame

@@ -33,6 +33,8 @@ from ..core.gametype import Chance, GameType, Information
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
+from ..core.tensor import Tensor
+from . import _tensors as tz
 
 NAMES = ("Orange", "Blue")
 
@@ -337,6 +339,42 @@ class TowerBuildersState(PhasedState):
             "over": over,
         }
 
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's."""
+        o = self.observation(player)
+        v = o["viewer"]
+        tz.viewer(t, v, 2)
+        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        tz.mover(t, "to_move", o["to_move"], v, 2)
+        t.one_hot("dealer", tz.rel(o["dealer"], v, 2), 2)
+        t.counts("deck", [o["deck"]], CARDS)
+        t.one_hot("held", KINDS.index(o["hand"][0]) if o["hand"] else None, len(KINDS))
+        t.one_hot("drawn", KINDS.index(o["drawn"]) if o["drawn"] else None, len(KINDS))
+        t.counts("hand_sizes", tz.rotate(o["hand_sizes"], v), 2)
+        ages = tz.rotate(o["ages"], v)
+        t.bits("age_known", [a is not None for a in ages])
+        t.counts("ages", [a or 0 for a in ages], CARDS)
+        t.bits("due", tz.rotate(o["due"], v))
+        t.bits("caught", tz.rotate(o["caught"], v))
+        for k, tower in enumerate(tz.rotate(o["towers"], v)):
+            tz.seq(t, f"tower{k}", [_entry_code(e) for e in tower], CARDS, ENTRY_CODES)
+        codes = [_entry_code(e) * 2 + (tz.rel(e["owner"], v, 2) or 0) for e in o["discard"]]
+        tz.seq(t, "discard", codes, CARDS, ENTRY_CODES * 2)
+        t.counts("scores", tz.rotate(o["scores"], v), sum(f * c for f, c in zip(FLOORS, COPIES, strict=True)))
+        t.scalars("unseen", [o["unseen"].get(k, 0) / c for k, c in zip(KINDS, COPIES, strict=True)])
+        t.one_hot("winner", tz.rel(o["winner"], v, 2), 2)
+        t.bits("over", [o["over"]])
+
+
+#: A tower or discard entry in a tensor: a face-up kind, ``DOWN + kind`` face down and known, ``2 * DOWN`` unknown.
+ENTRY_CODES = 2 * DOWN + 1
+
+
+def _entry_code(e: dict[str, Any]) -> int:
+    if e["card"] is None:
+        return 2 * DOWN
+    return KINDS.index(e["card"]) + (DOWN if e["face_down"] else 0)
+
 
 # -- the phases ------------------------------------------------------------------------------------
 
@@ -540,6 +578,7 @@ PHASES = phase_table(
     Phase("over", TERMINAL),
 )
 TowerBuildersState.phases = PHASES
+PHASE_NAMES = tuple(PHASES)
 
 
 # -- the scene: cards drawn as cards, the other hand and face-down cards as backs in their owner's colour --

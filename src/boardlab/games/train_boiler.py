@@ -34,6 +34,8 @@ from ..core.gametype import Chance, GameType, Information
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
+from ..core.tensor import Tensor
+from . import _tensors as tz
 
 NAMES = ("Orange", "Blue")
 #: The temperature track (§2), coldest first.
@@ -224,6 +226,37 @@ class TrainBoilerState(PhasedState):
         state = hidden.resample(self, v, rng)
         assert isinstance(state, TrainBoilerState)
         return state
+
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's."""
+        o = self.observation(player)
+        v = o["viewer"]
+        tz.viewer(t, v, 2)
+        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        tz.mover(t, "to_move", o["to_move"], v, 2)
+        t.counts("round", [o["round"]], self.game.max_rounds)
+        t.one_hot("temperature", TRACK.index(o["temperature"]), len(TRACK))
+        t.one_hot("hot", tz.rel(o["hot"], v, 2), 2)
+        hottest = tz.rotate(o["hottest"], v)
+        t.bits("hottest_known", [h is not None for h in hottest])
+        t.bits("hottest", [bool(h) for h in hottest])
+        hands = tz.rotate(o["hands"], v)
+        t.bits("hand_known", [h is not None for h in hands])
+        for k, hand in enumerate(hands):
+            t.scalars(f"hand{k}", [hand[name] / c if hand else 0.0 for name, c in zip(KINDS, COUNTS, strict=True)])
+        t.counts("hand_sizes", tz.rotate(o["hand_sizes"], v), HAND)
+        plays = [tz.rel(p["seat"], v, 2) * len(KINDS) + KINDS.index(p["card"]) for p in o["plays"]]
+        tz.seq(t, "plays", plays, 2 * HAND, 2 * len(KINDS))
+        t.counts("played", [o["played"]], 2 * HAND)
+        t.counts("wins", tz.rotate(o["wins"], v), self.game.max_rounds)
+        for r in range(self.game.max_rounds):
+            res = o["results"][r] if r < len(o["results"]) else None
+            t.bits(f"round{r + 1}_done", [res is not None])
+            t.one_hot(f"round{r + 1}_temperature", TRACK.index(res["temperature"]) if res else None, len(TRACK))
+            t.one_hot(f"round{r + 1}_hot", tz.rel(res["hot"], v, 2) if res else None, 2)
+            t.one_hot(f"round{r + 1}_hottest", tz.rel(res["hottest"], v, 2) if res else None, 2)
+            t.one_hot(f"round{r + 1}_winner", tz.rel(res["winner"], v, 2) if res else None, 2)
+        t.one_hot("winner", tz.rel(o["winner"], v, 2), 2)
 
     def observation(self, player: int | None = None) -> dict[str, Any]:
         v = self._viewer(player)
@@ -424,6 +457,7 @@ PHASES = phase_table(
     Phase("over", TERMINAL, prompt=_over_prompt),
 )
 TrainBoilerState.phases = PHASES
+PHASE_NAMES = tuple(PHASES)
 
 
 # -- the scene ----------------------------------------------------------------------------

@@ -48,6 +48,8 @@ from ..core.hidden import Seen
 from ..core.hidden import resample as core_resample
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
+from ..core.tensor import Tensor
+from . import _tensors as tz
 
 NAMES = ("Orange", "Blue")
 SIZE = 5
@@ -692,6 +694,34 @@ class TriadState(PhasedState):
         return win_loss(self.winner) if self.over else [0.0, 0.0]
 
     # -- views (§2) -----------------------------------------------------------------------------
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, squares as they lie."""
+        o = self.observation(player)
+        v = o["viewer"]
+        tz.viewer(t, v, 2)
+        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        tz.mover(t, "to_move", o["to_move"], v, 2)
+        t.one_hot("setup_seat", tz.rel(o["setup_seat"], v, 2), 2)
+        for k, seat in enumerate(tz.order(v, 2)):
+            units = [u for u in o["units"] if u["owner"] == seat]  # in the order they started
+            tz.seq(t, f"units{k}_at", [SQUARES.index(u["at"]) for u in units], MAX_UNITS, SIZE * SIZE)
+            kinds = [UNITS.index(u["unit"]) if u["unit"] else None for u in units]
+            tz.seq(t, f"units{k}_kind", kinds, MAX_UNITS, len(UNITS))
+            pad = [False] * (MAX_UNITS - len(units))
+            t.bits(f"units{k}_launched_known", [u["launched"] is not None for u in units] + pad)
+            for flag in ("launched", "surfaced", "spent", "known"):
+                t.bits(f"units{k}_{flag}", [bool(u[flag]) for u in units] + pad)
+            tz.seq(t, f"lost{k}", [UNITS.index(x) for x in o["lost"][seat]], MAX_UNITS, len(UNITS))
+        t.bits("intact", [SQUARES[s] in o["intact"] for s in range(SIZE * SIZE)])
+        t.counts("ammo", [o["ammo"][SQUARES[s]] for p in (0, 1) for s in DC_SQUARES[p]], 2)
+        tz.one_hots(t, "split", [SPLITS.index(x) if x else None for x in tz.rotate(o["split"], v)], len(SPLITS))
+        tz.seq(t, "my_ammo", [UNITS.index(x) for x in o["my_ammo"] or []], 2, len(UNITS))
+        tz.seq(t, "hand", [UNITS.index(x) for x in o["hand"] or []], MAX_UNITS, len(UNITS))
+        t.counts("score", tz.rotate(o["score"], v), MAX_SCORE)
+        t.counts("turns", [o["turns"]], o["turn_cap"] + 1)
+        t.one_hot("winner", tz.rel(o["winner"], v, 2), 2)
+        t.bits("over", [o["over"]])
+
     def observation(self, player: int | None = None) -> dict[str, Any]:
         if player is not None and player not in (0, 1):
             raise ValueError(f"no seat {player!r} in Triad; seats are 0 and 1 (None: a spectator)")
@@ -1030,4 +1060,9 @@ def _scene(obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
 
 
 TriadGame.state_class = TriadState
+PHASE_NAMES = tuple(PHASES)
+#: Units a side has; the most points a side can score (every enemy structure, each city by an ICBM).
+MAX_UNITS = 7
+MAX_SCORE = sum(HOME_VALUES) + BONUS * SIZE
+
 GAME_CLASS = TriadGame

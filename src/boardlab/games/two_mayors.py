@@ -36,6 +36,8 @@ from ..core.gametype import Chance, GameType, Information
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
+from ..core.tensor import Tensor
+from . import _tensors as tz
 
 NAMES = ("Orange", "Blue")
 
@@ -251,6 +253,30 @@ class TwoMayorsState(PhasedState):
         self.phase = "turn"
 
     # -- what a viewer knows (§9) -------------------------------------------------------------------
+    def _observation_tensor(self, player: int | None, t: Tensor) -> None:
+        """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's."""
+        o = self.observation(player)
+        v = o["viewer"]
+        tz.viewer(t, v, 2)
+        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        tz.mover(t, "to_move", o["to_move"], v, 2)
+        t.one_hot("first", tz.rel(o["first"], v, 2), 2)
+        t.one_hot("active", tz.rel(o["active"], v, 2), 2)
+        t.scalars("hand", [o["hand"].count(k) / c for k, c in zip(KINDS, COPIES, strict=True)])
+        t.counts("hand_sizes", tz.rotate(o["hand_sizes"], v), CARDS)
+        t.counts("countryside", [o["countryside"]], CARDS)
+        gate = o["gate"]
+        t.bits("gate", [gate is not None])
+        t.one_hot("gate_declared", KINDS.index(gate["declared"]) if gate else None, K)
+        t.one_hot("gate_card", KINDS.index(gate["card"]) if gate and gate["card"] else None, K)
+        for name in ("prisons", "cities"):
+            for k, row in enumerate(tz.rotate(o[name], v)):
+                tz.seq(t, f"{name}{k}", [KINDS.index(c) for c in row], CARDS, K)
+        barred = o["barred"]
+        t.one_hot("barred_mayor", tz.rel(barred["mayor"], v, 2) if barred else None, 2)
+        t.one_hot("barred_character", KINDS.index(barred["character"]) if barred else None, K)
+        t.one_hot("winner", tz.rel(o["winner"], v, 2), 2)
+
     def observation(self, player: int | None = None) -> dict[str, Any]:
         v = player if player in (0, 1) else None
         am, pm = self.to_move, 1 - self.to_move
@@ -537,6 +563,7 @@ PHASES = phase_table(
     Phase("over", TERMINAL, prompt=_prompt),
 )
 TwoMayorsState.phases = PHASES
+PHASE_NAMES = tuple(PHASES)
 
 
 # -- resample -------------------------------------------------------------------------------------------
