@@ -44,21 +44,3 @@ def random_step(state: State, rng: random.Random) -> object:
 
 def all_games() -> list[str]:
     return boardlab.games()
-
-
-def has_observation_tensor(game_id: str) -> bool:
-    """Whether ``game_id`` writes its own observation tensor (the core's ``_observation_tensor`` raises).
-
-    The observation-tensor checks and the PettingZoo tests skip a game without one (``skip_without_tensor``);
-    once every game has its tensor, drop the skip so a game added without one fails.
-    """
-    state_class = type(boardlab.make(game_id).new_initial_state())
-    return state_class._observation_tensor is not State._observation_tensor
-
-
-def skip_without_tensor(game_id: str) -> None:
-    """Skip the calling test for a game that has no observation tensor yet (see ``has_observation_tensor``)."""
-    import pytest
-
-    if not has_observation_tensor(game_id):
-        pytest.skip(f"{game_id} has no observation tensor yet")

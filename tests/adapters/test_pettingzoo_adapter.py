@@ -14,7 +14,6 @@ import boardlab
 from boardlab.core.constants import SIMULTANEOUS
 from boardlab.core.errors import IllegalActionError
 from boardlab.core.gametype import Dynamics
-from state_checks import skip_without_tensor
 
 pytest.importorskip("pettingzoo")
 bpz = pytest.importorskip("boardlab.adapters.pettingzoo")
@@ -43,20 +42,17 @@ def test_simultaneous_games_are_found() -> None:
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_pettingzoo_api_test(game_id: str) -> None:
-    skip_without_tensor(game_id)
     api_test(bpz.env(game_id, **small(game_id)), num_cycles=40)
 
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_pettingzoo_seed_test(game_id: str) -> None:
-    skip_without_tensor(game_id)
     seed_test(lambda: bpz.env(game_id, **small(game_id)), num_cycles=40)
 
 
 @pytest.mark.parametrize("game_id", [*SIMULTANEOUS_GAMES, "hamlet"])
 def test_pettingzoo_parallel_api_test(game_id: str) -> None:
     """The Parallel API on the games with simultaneous moves, and on one sequential game (one seat acts)."""
-    skip_without_tensor(game_id)
     parallel_api_test(bpz.parallel_env(game_id, **small(game_id)), num_cycles=200)
     # PettingZoo's seed check draws actions without a mask: illegal ones end the episode, as its wrapper does.
     parallel_seed_test(lambda: bpz.parallel_env(game_id, illegal_action="lose", **small(game_id)), num_cycles=50)
@@ -92,7 +88,6 @@ def random_episode(game_id: str, seed: int, check: bool = True, **kwargs) -> tup
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_random_episode_respects_the_mask_and_ends_with_the_returns(game_id: str) -> None:
-    skip_without_tensor(game_id)
     env, totals, history = random_episode(game_id, 7, **small(game_id))
     state = env.game_state
     assert env.agents == []
