@@ -52,7 +52,7 @@ def core_games(game_id: str, options: dict, games: int, seed: int) -> int:
             if cp == CHANCE:
                 s.apply_action(_pick(rng, s.chance_outcomes()))
             elif cp == SIMULTANEOUS:
-                s.apply_actions([rng.choice(a) if (a := s.legal_actions(p)) else None for p in range(s.num_players)])
+                s.apply_actions([rng.choice(s.legal_actions(p) or [None]) for p in range(s.num_players)])
             else:
                 s.apply_action(rng.choice(s.legal_actions(cp)))
             plies += 1
@@ -60,7 +60,8 @@ def core_games(game_id: str, options: dict, games: int, seed: int) -> int:
 
 
 def spiel_games(game_id: str, options: dict, games: int, seed: int) -> int:
-    """The same games through the adapter (a seat with nothing to decide passes with 0, as the adapter says)."""
+    """The same games through the adapter (a seat with nothing to decide has the one action 0, a pass, and
+    draws a random number for it as the core side does for ``[None]``)."""
     import pyspiel
 
     from boardlab.adapters import openspiel as bos
@@ -75,10 +76,7 @@ def spiel_games(game_id: str, options: dict, games: int, seed: int) -> int:
             if cp == pyspiel.PlayerId.CHANCE:
                 s.apply_action(_pick(rng, s.chance_outcomes()))
             elif cp == pyspiel.PlayerId.SIMULTANEOUS:
-                inner = s.boardlab_state
-                s.apply_actions(
-                    [rng.choice(s.legal_actions(p)) if inner.legal_actions(p) else 0 for p in range(s.num_players())]
-                )
+                s.apply_actions([rng.choice(s.legal_actions(p)) for p in range(s.num_players())])  # [0]: a pass
             else:
                 s.apply_action(rng.choice(s.legal_actions(cp)))
             plies += 1
