@@ -33,7 +33,12 @@ HIDDEN = [(g, SMALL.get(g, {})) for g in GAMES if not boardlab.make(g).perfect_i
     ("posies", {"variant": "hidden_colour"}),
     ("kasta", {"hidden_hands": True}),
 ]
-SEQUENTIAL_HIDDEN = [(g, o) for g, o in HIDDEN if boardlab.make(g, **o).game_type.dynamics.name == "SEQUENTIAL"]
+#: ISMCTSBot's games: the sequential ones with hidden information, and the simultaneous ones in turn-based form.
+SEQUENTIAL_HIDDEN = [
+    (g, o if boardlab.make(g, **o).game_type.dynamics.name == "SEQUENTIAL" else {**o, "turn_based": True})
+    for g, o in HIDDEN
+]
+SIMULTANEOUS = [g for g in GAMES if boardlab.make(g).game_type.dynamics.name == "SIMULTANEOUS"]
 
 
 def skip_until_the_game_has_a_tensor(game_id: str) -> None:
@@ -155,6 +160,31 @@ def test_openspiel_random_simulation_checks(game_id: str) -> None:
 @pytest.mark.parametrize(("game_id", "options"), HIDDEN[len(HIDDEN) - 2 :])
 def test_openspiel_random_simulation_checks_hidden_variants(game_id: str, options: dict) -> None:
     pyspiel.random_sim_test(bos.load(game_id, **options), num_sims=1, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("game_id", SIMULTANEOUS)
+def test_simultaneous_games_in_turn_based_form(game_id: str) -> None:
+    """``turn_based=True``: one decision per seat, in seat order, each seat blind to the earlier choices."""
+    game = bos.load(game_id, turn_based=True, **SMALL.get(game_id, {}))
+    assert game.get_type().dynamics == GT.Dynamics.SEQUENTIAL
+    assert game.get_type().information == GT.Information.IMPERFECT_INFORMATION
+    assert bos.load(game_id).get_type().dynamics == GT.Dynamics.SIMULTANEOUS  # the default is unchanged
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    s = game.new_initial_state()
+    rng = np.random.RandomState(4)
+    while not s.boardlab_state.is_simultaneous_node():
+        random_play(s, rng, 1)
+    before = s.boardlab_state.history()
+    first = s.legal_actions(0)[-1]
+    s.apply_action(first)
+    assert s.current_player() == 1 and s.boardlab_state.history() == before  # not applied until all chose
+    assert f"mine: {first}" in s.information_state_string(0)
+    assert s.information_state_string(1).endswith("chosen: 1; mine: None")  # Blue does not see Red's choice
+    world = s.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(9, 0.0, 1.0))
+    assert world.information_state_string(1) == s.information_state_string(1)
+    s.apply_action(s.legal_actions(1)[0])
+    assert len(s.boardlab_state.history()) == len(before) + 1
+    assert s.boardlab_state.history()[-1][0] in (first, None)  # seat 0's part (None where it had to pass)
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -298,7 +328,8 @@ def play_with_ismcts(
 @pytest.mark.parametrize(("game_id", "options"), SEQUENTIAL_HIDDEN)
 def test_openspiel_ismcts_bot_plays_every_hidden_game(game_id: str, options: dict) -> None:
     """OpenSpiel's ISMCTSBot (which resamples the world through the adapter every simulation) plays each seat's
-    first decisions of a game (random play finishes it; whole games: the slow test below)."""
+    first decisions of a game (random play finishes it; whole games: the slow test below); simultaneous games
+    in their turn-based form."""
     game = bos.load(game_id, **options)
     rng = np.random.RandomState(3)
     for seat in range(2):

@@ -16,7 +16,11 @@ loaded game (nothing is guessed, by playing or from the mechanics text):
 
 * *dynamics*: ``SIMULTANEOUS`` or ``SEQUENTIAL`` as declared. At a
   simultaneous node a seat with nothing to decide has the single legal
-  action ``0``, read as "pass" (OpenSpiel wants one action per seat).
+  action ``0``, read as "pass" (OpenSpiel wants one action per seat). A
+  simultaneous game loaded with ``turn_based=True`` is ``SEQUENTIAL``
+  instead: the seats decide one after another, each blind to the earlier
+  choices at that node (:class:`TurnBasedSpielState`), so OpenSpiel's
+  sequential algorithms (``ISMCTSBot``) play it.
 * *chance mode*: ``EXPLICIT_STOCHASTIC`` for declared chance, else ``DETERMINISTIC``.
 * *information*: ``PERFECT_INFORMATION`` for a sequential game typed perfect
   information, else ``IMPERFECT_INFORMATION`` (seats at a simultaneous node
@@ -73,6 +77,7 @@ import pyspiel
 import boardlab
 from boardlab.core import constants
 from boardlab.core.constants import CHANCE, SIMULTANEOUS
+from boardlab.core.errors import IllegalActionError
 from boardlab.core.game import Game, State
 from boardlab.core.gametype import Chance, Dynamics, Utility
 from boardlab.core.hidden import EntrySeen, seens_of, view_key
@@ -119,16 +124,18 @@ def infostate_tensor_size(game: Game, obs_size: int | None) -> int | None:
     return obs_size + rows
 
 
-def game_type(game: Game, obs_size: int | None, info_size: int | None) -> pyspiel.GameType:
+def game_type(game: Game, obs_size: int | None, info_size: int | None, turn_based: bool = False) -> pyspiel.GameType:
     """The OpenSpiel ``GameType`` of a boardlab game: its declared type (see the module documentation)."""
     t = game.game_type
     perfect = t.perfect_information and t.dynamics is Dynamics.SEQUENTIAL
     spec: dict[str, Any] = {o.name: o.default for o in game.options}
     spec["players"] = game.default_players or game.min_players
+    if t.dynamics is Dynamics.SIMULTANEOUS:
+        spec["turn_based"] = False
     return _GT(
         short_name=short_name(game.id),
         long_name=f"boardlab {game.title}",
-        dynamics=_DYNAMICS[t.dynamics],
+        dynamics=_GT.Dynamics.SEQUENTIAL if turn_based else _DYNAMICS[t.dynamics],
         chance_mode=_CHANCE[t.chance],
         information=_GT.Information.PERFECT_INFORMATION if perfect else _GT.Information.IMPERFECT_INFORMATION,
         utility=_UTILITY[t.utility],
@@ -169,14 +176,16 @@ class _Holder:
     ones need no replay (``None``: not kept).
     """
 
-    __slots__ = ("seens", "state")
+    __slots__ = ("pending", "seens", "state")
 
-    def __init__(self, state: State, seens: list[EntrySeen] | None = None) -> None:
+    def __init__(self, state: State, seens: list[EntrySeen] | None = None, pending: tuple[int, ...] = ()) -> None:
         self.state = state
         self.seens = seens
+        #: In the turn-based form: the actions already chosen at this simultaneous node, in seat order.
+        self.pending = pending
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Holder:
-        return _Holder(self.state.clone(), None if self.seens is None else list(self.seens))
+        return _Holder(self.state.clone(), None if self.seens is None else list(self.seens), self.pending)
 
 
 class BoardlabSpielGame(pyspiel.Game):
@@ -188,6 +197,7 @@ class BoardlabSpielGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         players = params.pop("players", None)
+        self.turn_based = bool(params.pop("turn_based", False))
         self.boardlab_game = g = boardlab.make(self.boardlab_id, **params)
         self.num_seats = g.resolve_num_players(None if players is None else int(players))
         # The type follows this instance's options (a variant may hide information); so do the tensors.
@@ -206,10 +216,23 @@ class BoardlabSpielGame(pyspiel.Game):
         full = {o.name: o.default for o in g.options}
         full.update(g.params)
         full["players"] = self.num_seats
-        super().__init__(game_type(g, self.obs_size, self.info_size), info, full)
+        if t.dynamics is Dynamics.SIMULTANEOUS:
+            full["turn_based"] = self.turn_based
+            if self.turn_based:  # one entry per seat at each simultaneous node
+                info = pyspiel.GameInfo(
+                    num_distinct_actions=info.num_distinct_actions,
+                    max_chance_outcomes=info.max_chance_outcomes,
+                    num_players=info.num_players,
+                    min_utility=info.min_utility,
+                    max_utility=info.max_utility,
+                    utility_sum=info.utility_sum,
+                    max_game_length=g.max_game_length() * self.num_seats,
+                )
+        super().__init__(game_type(g, self.obs_size, self.info_size, self.turn_based), info, full)
 
     def new_initial_state(self) -> BoardlabSpielState:
-        return BoardlabSpielState(self, self.boardlab_game.new_initial_state(self.num_seats))
+        cls = TurnBasedSpielState if self.turn_based else BoardlabSpielState
+        return cls(self, self.boardlab_game.new_initial_state(self.num_seats))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         return Observer(self, iig_obs_type, params)
@@ -319,17 +342,93 @@ class BoardlabSpielState(pyspiel.State):
         return json.dumps(self._box.state.observation(None), sort_keys=True)
 
 
+class TurnBasedSpielState(BoardlabSpielState):
+    """A simultaneous game in turn-based form (game parameter ``turn_based=True``).
+
+    Each simultaneous node becomes one decision per seat, in seat order (a seat
+    with nothing to decide has the single action ``0``, a pass); the joint move is
+    applied to the boardlab state once every seat has chosen. A seat never sees
+    the choices made before its own at the same node: its information state
+    holds only its own choice and how many seats have chosen. Resampling redraws
+    those hidden choices uniformly among each seat's legal actions in the drawn
+    world (as the core's resample draws another seat's unseen decision). So
+    OpenSpiel's sequential algorithms (``ISMCTSBot``) play simultaneous games.
+    """
+
+    def current_player(self) -> int:
+        box = self._box
+        cp = box.state.current_player()
+        return len(box.pending) if cp == SIMULTANEOUS else cp
+
+    def is_simultaneous_node(self) -> bool:
+        return False
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        box = self._box
+        if box.state.current_player() != SIMULTANEOUS:
+            return super().legal_actions(player)
+        seat = len(box.pending)
+        if player is not None and player != seat:
+            return []
+        return box.state.legal_actions(seat) or [0]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.legal_actions(player)
+
+    def _apply_action(self, action: int) -> None:
+        box = self._box
+        s = box.state
+        if s.current_player() != SIMULTANEOUS:
+            super()._apply_action(action)
+            return
+        seat = len(box.pending)
+        if action not in self.legal_actions(seat):
+            raise IllegalActionError(s.explain_illegal(seat, action), player=seat, action=action)
+        pending = (*box.pending, action)
+        if len(pending) < s.num_players:
+            box.pending = pending
+            return
+        box.pending = ()
+        super()._apply_actions(list(pending))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        s = self._box.state
+        if player >= 0 and s.current_player() == SIMULTANEOUS and not s.legal_actions(player):
+            return "pass"
+        return s.action_to_string(player, action)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> BoardlabSpielState:
+        rng = SamplerRandom(probability_sampler)
+        drawn = self._box.state.resample(int(player_id), rng)
+        out = self.get_game().new_initial_state()
+        for entry in drawn.history():
+            for a in entry if isinstance(entry, list | tuple) else [entry]:
+                out.apply_action(0 if a is None else a)
+        for seat, a in enumerate(self._box.pending):  # the choices made already at this node
+            out.apply_action(a if seat == player_id else rng.choice(out.legal_actions(seat)))
+        return out
+
+
 def information_state_string(box: _Holder, player: int) -> str:
     """The seat's information-state string (see the module documentation)."""
     s = box.state
     if s.game.perfect_information:
-        return f"seat {player}\n{json.dumps(s.history())}"
+        return "\n".join([f"seat {player}", json.dumps(s.history()), *_pending_lines(box, player)])
     if box.seens is None:
         box.seens = list(seens_of(s))
     lines = [f"seat {player}"]
     lines.extend(f"{actor} {view_key(seen, player)!r}" for actor, seen in zip(s.actors(), box.seens, strict=True))
     lines.append(json.dumps(s.observation(player), sort_keys=True))
+    lines.extend(_pending_lines(box, player))
     return "\n".join(lines)
+
+
+def _pending_lines(box: _Holder, player: int) -> list[str]:
+    """In the turn-based form: what ``player`` knows of the choices made so far at this simultaneous node."""
+    if not box.pending:
+        return []
+    mine = box.pending[player] if player < len(box.pending) else None
+    return [f"chosen: {len(box.pending)}; mine: {mine}"]
 
 
 def own_decisions(state: State, player: int) -> list[int]:
@@ -389,7 +488,7 @@ class Observer:
             return json.dumps(s.observation(None), sort_keys=True)
         if self.perfect_recall:
             return information_state_string(state._box, player)
-        return json.dumps(s.observation(player), sort_keys=True)
+        return "\n".join([json.dumps(s.observation(player), sort_keys=True), *_pending_lines(state._box, player)])
 
 
 _registered: dict[str, type[BoardlabSpielGame]] = {}
