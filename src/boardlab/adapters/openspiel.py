@@ -353,6 +353,7 @@ class TurnBasedSpielState(BoardlabSpielState):
     those hidden choices uniformly among each seat's legal actions in the drawn
     world (as the core's resample draws another seat's unseen decision). So
     OpenSpiel's sequential algorithms (``ISMCTSBot``) play simultaneous games.
+    Tensors are the game's own, without the choices pending at the node.
     """
 
     def current_player(self) -> int:
