@@ -312,6 +312,7 @@ def play_with_ismcts(
 
     ``evaluate_bots`` needs ``restart_at``, which OpenSpiel's Python ISMCTSBot lacks, so the loop is here."""
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, sims, random_state=rng)
+    bot.set_resampler(bos.ismcts_resampler(rng))  # seeded: the game repeats exactly
     s = game.new_initial_state()
     searched = 0
     while not s.is_terminal():
@@ -351,7 +352,9 @@ def test_openspiel_ismcts_bot_beats_random_at_hamlet() -> None:
     game = bos.load("hamlet")
     rng = np.random.RandomState(11)
     wins = sum(play_with_ismcts(game, k % 2, rng, sims=20)[k % 2] > 0 for k in range(40))
-    assert wins >= 25  # random play wins about 20 of 40; the search (20 simulations a move) wins 27
+    # Random play wins about 20 of 40; the search (20 simulations a move) won 26 with this seed, 30-33 with
+    # seeds 1-5. Seeded (the bot's resampler too), so the games repeat exactly.
+    assert wins >= 24
 
 
 def test_openspiel_cfr_through_the_adapter_solves_kuhn_poker_exactly() -> None:

@@ -410,6 +410,20 @@ class TurnBasedSpielState(BoardlabSpielState):
         return out
 
 
+def ismcts_resampler(random_state: np.random.RandomState) -> Callable[[pyspiel.State, int], pyspiel.State]:
+    """A resampler for ``ISMCTSBot.set_resampler`` drawing from ``random_state`` (pass the bot's own).
+
+    OpenSpiel's ISMCTSBot otherwise resamples with a new ``UniformProbabilitySampler``
+    each time, which is seeded afresh, so a bot with a fixed ``random_state`` would
+    still not repeat its searches.
+    """
+
+    def resample(state: pyspiel.State, player: int) -> pyspiel.State:
+        return state.resample_from_infostate(player, random_state.uniform)
+
+    return resample
+
+
 def information_state_string(box: _Holder, player: int) -> str:
     """The seat's information-state string (see the module documentation)."""
     s = box.state
