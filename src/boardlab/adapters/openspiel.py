@@ -56,7 +56,9 @@ replaying default) with ``rng`` a :class:`random.Random` whose every draw is
 one call of OpenSpiel's ``sampler`` (:class:`SamplerRandom`), so OpenSpiel's
 randomness decides the world. The state returned is a fresh adapter state with
 the drawn history applied, so OpenSpiel's own history agrees with it.
-``ISMCTSBot`` runs on every sequential game with hidden information through it.
+``ISMCTSBot`` runs on every sequential game with hidden information through it;
+``bot.set_resampler(ismcts_resampler(bot_random_state))`` makes a seeded bot
+repeat exactly (its default sampler is seeded afresh on every call).
 
 Games are registered on import of this module (:func:`register_all`); later
 games are picked up by calling it again. ``pyspiel`` is an optional dependency
