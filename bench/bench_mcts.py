@@ -5,17 +5,13 @@
    without tree reuse; ``opening it/s`` is the first position alone. Rates
    are iterations per CPU second of the benchmark's process (one core), so
    that other work on the machine does not lower them.
-2. Same game, same process: boardlab's ``mcts`` and OpenSpiel's own Python
-   ``MCTSBot`` (``open_spiel.python.algorithms.mcts``, random rollouts, its
-   solver on), which drives the same boardlab game through
-   :mod:`boardlab.adapters.openspiel`. Iterations per CPU second of each from
-   the opening, measured in turns;
-   then a match, seats alternated, with equal time per move: boardlab's agent
-   gets ``seconds=t``; OpenSpiel's bot has no time budget, so before every move
-   its simulation count is set to ``t`` times its own rate on its previous
-   (unsolved) move, the first calibrated on the opening, and both sides' mean
-   time per move is reported so the equality can be checked. Iterations are
-   counted as each search reports them (OpenSpiel's root visit count).
+2. Like for like against OpenSpiel's own Python ``MCTSBot``
+   (``open_spiel.python.algorithms.mcts``) on the same boardlab game through
+   :mod:`boardlab.adapters.openspiel`: the same positions, the same clock (CPU
+   seconds), uniform random rollouts through each side's own API, forced moves
+   treated alike (see :func:`openspiel_rows`), on Blast Radius (sides 5 and 6),
+   Trivalent and Radius. The goal is 10x OpenSpiel's iterations per CPU second
+   at every position measured.
 
 Run: ``python bench/run.py mcts`` (``--quick`` for a short run).
 """
@@ -32,7 +28,9 @@ from boardlab.core.game import Game, State
 from boardlab.core.play import sample_chance
 from boardlab.core.view import SeatView
 
-H2H_GAME = ("blast-radius", {"board_side": 5})
+#: Our UCT constant (values in 0..1) and OpenSpiel's for the same exploration (values in -1..1: twice as wide).
+OUR_C = 0.7
+THEIR_C = 2 * OUR_C
 
 
 def decision_states(game: Game, count: int, seed: int = 0) -> list[tuple[State, int]]:
@@ -61,7 +59,7 @@ def decision_states(game: Game, count: int, seed: int = 0) -> list[tuple[State, 
 
 def mcts_rate(game: Game, state: State, seat: int, seconds: float) -> float:
     """Iterations per CPU second of this process (robust to other load on the machine)."""
-    agent = MCTSAgent(game, seat, 1, seconds=seconds, reuse=False)
+    agent = MCTSAgent(game, seat, 1, seconds=seconds, reuse=False, c=OUR_C)
     cpu = time.process_time()
     agent.step(SeatView(state, seat))
     return agent.last["iterations"] / max(time.process_time() - cpu, 1e-9)
@@ -89,7 +87,37 @@ def per_game_rows(quick: bool) -> list[dict]:
     return rows
 
 
+#: Blast Radius and two other perfect-information games (OpenSpiel's MCTSBot searches the true state).
+H2H_GAMES: list[tuple[str, dict]] = [
+    ("blast-radius", {"board_side": 5}),
+    ("blast-radius", {}),
+    ("trivalent", {}),
+    ("radius", {}),
+]
+
+
 def openspiel_rows(quick: bool) -> list[dict]:
+    """Like for like: both searches from the same positions, the same clock, the same rollout policy.
+
+    * Positions: every fourth decision along a seeded random game (the opening
+      first), only where the seat has a choice (two legal moves or more), so
+      neither search skips a forced move at its root; inside the tree both
+      expand every move, forced ones included.
+    * Rollouts: uniform random to the end of the game through each side's own
+      API: ours ``State.play_random`` (the core's playout, which a game may
+      speed up with the same moves), OpenSpiel's ``RandomRolloutEvaluator``
+      (``clone``, ``legal_actions``, ``apply_action`` through the adapter, with
+      numpy's ``RandomState.choice``). A third column runs OpenSpiel's search
+      with our rollout (an evaluator calling ``play_random`` on the boardlab
+      state inside the adapter's), which separates the search from the rollout.
+    * Both: no tree reuse, their solvers on, the same exploration (c = 0.7 on
+      values in 0..1 is OpenSpiel's 1.4 on values in -1..1).
+    * Clock: ``time.process_time`` (CPU seconds of this process) around each
+      search; a rate is the root's iterations over those seconds (OpenSpiel's
+      root visit count; our ``last["iterations"]``). Ours runs ``seconds``; theirs
+      a simulation count sized from their previous rate to take about as long.
+      The three searches of a position run one after another.
+    """
     try:
         import numpy as np
         from open_spiel.python.algorithms import mcts as os_mcts
@@ -100,104 +128,71 @@ def openspiel_rows(quick: bool) -> list[dict]:
             {"game": "-", "engine": "openspiel MCTSBot", "note": "open-spiel is not installed (the openspiel extra)"}
         ]
 
-    game_id, options = H2H_GAME
-    game = boardlab.make(game_id, **options)
-    spiel = bos.load(game_id, **options)
-    label = game_id + "".join(f" {k}={v}" for k, v in options.items())
-    rate_seconds = 1.0 if quick else 3.0
-    per_move = 0.1 if quick else 0.25
-    matches = 2 if quick else 10
-    rng = np.random.RandomState(0)
+    class OurRollout(os_mcts.Evaluator):
+        """OpenSpiel's evaluator interface over our rollout: uniform random, ``State.play_random``."""
 
-    def os_bot(sims: int) -> os_mcts.MCTSBot:
-        return os_mcts.MCTSBot(spiel, 2.0, max(1, sims), os_mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+        def __init__(self, seed: int) -> None:
+            self.rnd = random.Random(seed).random
 
-    # Iterations per CPU second from the opening, measured in turns (ours, theirs, ours, theirs) so that
-    # both see the same machine; the better of each pair counts.
-    opening = game.new_initial_state()
-    cpu = time.process_time()
-    root = os_bot(50).mcts_search(spiel.new_initial_state())
-    theirs = root.explore_count / (time.process_time() - cpu)
-    ours = 0.0
-    for _ in range(2):
-        ours = max(ours, mcts_rate(game, opening, 0, rate_seconds))
-        cpu = time.process_time()
-        root = os_bot(int(theirs * rate_seconds)).mcts_search(spiel.new_initial_state())
-        theirs = max(theirs, root.explore_count / (time.process_time() - cpu))
+        def evaluate(self, state):
+            inner = state.boardlab_state.clone()
+            inner.play_random(self.rnd, inner.game.max_game_length())
+            return np.array(inner.returns())
 
-    # The same positions for both: every fourth decision along a seeded random game, opening included;
-    # OpenSpiel's simulation count is sized to take about the same time as our search.
-    positions = decision_states(game, 3 if quick else 8)
-    pos_ours = pos_theirs = 0.0
-    per_position = []
-    for s, seat in positions:
-        a = mcts_rate(game, s, seat, rate_seconds / 3)
-        spiel_state = spiel.new_initial_state()
-        for h in s.history():
-            spiel_state.apply_action(h)
-        cpu = time.process_time()
-        root = os_bot(int(theirs * rate_seconds / 3)).mcts_search(spiel_state)
-        b = root.explore_count / max(time.process_time() - cpu, 1e-9)
-        per_position.append(a / b)
-        pos_ours += a / len(positions)
-        pos_theirs += b / len(positions)
-    ratios = sorted(per_position)
+        def prior(self, state):
+            if state.is_chance_node():
+                return state.chance_outcomes()
+            legal = state.legal_actions()
+            return [(a, 1.0 / len(legal)) for a in legal]
 
-    # The match: equal time per move, seats alternated.
-    wins = 0
-    our_time = our_moves = their_time = their_moves = 0
-    our_iters = their_iters = 0
-    for m in range(matches):
-        ours_seat = m % 2
-        agent = MCTSAgent(game, ours_seat, m, seconds=per_move)
-        their_rate = theirs
-        state = spiel.new_initial_state()
-        while not state.is_terminal():
-            seat = state.current_player()
-            if seat == ours_seat:
-                inner = bos.from_spiel(state)
-                t = time.perf_counter()
-                action = agent.step(SeatView(inner, seat))
-                our_time += time.perf_counter() - t
-                our_moves += 1
-                our_iters += agent.last.get("iterations", 0) if agent.last else 0
-                agent.last = {}
-            else:
-                t = time.perf_counter()
-                root = os_bot(int(their_rate * per_move)).mcts_search(state)
-                action = root.best_child().action  # what MCTSBot.step plays
-                dt = time.perf_counter() - t
-                their_time += dt
-                their_moves += 1
-                their_iters += root.explore_count
-                if root.outcome is None:  # a solved root stops early and says nothing of the rate
-                    their_rate = root.explore_count / dt
-            state.apply_action(action)
-        wins += state.returns()[ours_seat] > 0
-    our_match = our_iters / max(our_time, 1e-9)
-    their_match = their_iters / max(their_time, 1e-9)
-    return [
-        {
-            "game": label,
-            "engine": "boardlab mcts",
-            "opening it/s": ours,
-            "mean it/s": our_match,
-            "positions it/s": pos_ours,
-            "note": f"{ours / theirs:.1f}x OpenSpiel's it/s at the opening, {ratios[0]:.1f}-{ratios[-1]:.1f}x "
-            f"(median {ratios[len(ratios) // 2]:.1f}x) at {len(ratios)} positions along a game, "
-            f"{our_match / their_match:.1f}x in the match; "
-            f"won {wins}/{matches} against it at {per_move:g} s/move ({our_time / max(1, our_moves):.3f} s/move used)",
-        },
-        {
-            "game": label,
-            "engine": "openspiel MCTSBot",
-            "opening it/s": theirs,
-            "mean it/s": their_match,
-            "positions it/s": pos_theirs,
-            "note": f"same game through the adapter; {their_time / max(1, their_moves):.3f} s/move used",
-        },
-    ]
+    seconds = 0.3 if quick else 1.0
+    count = 3 if quick else 6
+    rows = []
+    for game_id, options in H2H_GAMES:
+        game = boardlab.make(game_id, **options)
+        spiel = bos.load(game_id, **options)
+        label = game_id + "".join(f" {k}={v}" for k, v in options.items())
+        rng = np.random.RandomState(0)
+        evaluators = {"openspiel": os_mcts.RandomRolloutEvaluator(1, rng), "openspiel, our rollout": OurRollout(0)}
+        rates: dict[str, list[float]] = {"boardlab": [], "openspiel": [], "openspiel, our rollout": []}
+        sims = {k: 200 for k in evaluators}
+        for s, seat in decision_states(game, count):
+            rates["boardlab"].append(mcts_rate(game, s, seat, seconds))
+            for name, evaluator in evaluators.items():
+                spiel_state = spiel.new_initial_state()
+                for h in s.history():
+                    spiel_state.apply_action(h)
+                bot = os_mcts.MCTSBot(spiel, THEIR_C, sims[name], evaluator, solve=True, random_state=rng)
+                cpu = time.process_time()
+                root = bot.mcts_search(spiel_state)
+                rate = root.explore_count / max(time.process_time() - cpu, 1e-9)
+                rates[name].append(rate)
+                sims[name] = max(20, int(rate * seconds))
+        ours = rates["boardlab"]
+        for name in ("openspiel", "openspiel, our rollout"):
+            ratio = sorted(a / b for a, b in zip(ours, rates[name], strict=True))
+            rows.append(
+                {
+                    "game": label,
+                    "engine": f"vs {name}",
+                    "opening it/s": f"{ours[0]:,.0f} / {rates[name][0]:,.0f}",
+                    "mean it/s": f"{sum(ours) / len(ours):,.0f} / {sum(rates[name]) / len(ours):,.0f}",
+                    "ratio min": ratio[0],
+                    "ratio median": ratio[len(ratio) // 2],
+                    "ratio max": ratio[-1],
+                    "10x everywhere": ratio[0] >= 10,
+                    "note": f"{len(ours)} positions, {seconds:g} CPU s each; ours / theirs it per CPU s",
+                }
+            )
+    return rows
 
 
 def run(quick: bool) -> list[dict]:
     return per_game_rows(quick) + openspiel_rows(quick)
+
+
+if __name__ == "__main__":  # the OpenSpiel comparison alone: PYTHONPATH=src python bench/bench_mcts.py [--quick]
+    import sys
+
+    for row in openspiel_rows("--quick" in sys.argv):
+        print(row)
