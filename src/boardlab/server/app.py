@@ -13,6 +13,10 @@ GET      /api/tables/{id}                      the view of the token's seat (or 
 POST     /api/tables/{id}/moves                play ``{"action": n | "label": s, "revision": r}``
 POST     /api/tables/{id}/undo                 take back within the rules ``{"revision": r}``
 POST     /api/tables/{id}/rematch              a finished table's rematch, seats moved one place on
+GET      /api/open-tables                      the lobby's open tables: free seats, spectators, a watch link
+POST     /api/tables/{id}/join                 take a free seat of an open table ``{"seat"?, "name"?}``
+GET      /api/tables/{id}/chat                 the table's chat (any token of the table)
+POST     /api/tables/{id}/chat                 say something ``{"text"}`` (a seat's token; spectators only read)
 GET      /api/tables/{id}/record               the game record (JSON) for download
 WS       /api/tables/{id}/ws                   live views, presence, moves
 GET      /api/geometry/{gid}                   board shapes referred to by views
@@ -33,7 +37,9 @@ The WebSocket protocol (JSON text messages):
 * client → ``{"type": "move", "id", "seat", "action" | "label", "revision"}`` or
   ``{"type": "undo", "id", "seat", "revision"}``; server → ``{"type": "ack", "id", "ok", ...}``
   after the change is stored (the new view comes just before it), or ``ok: false`` with the error;
-* client → ``{"type": "view_as", "token": token | null}`` to switch views (hot-seat), ``{"type": "ping"}``.
+* client → ``{"type": "view_as", "token": token | null}`` to switch views (hot-seat), ``{"type": "ping"}``;
+* client → ``{"type": "chat", "seat", "text"}``; server → ``{"type": "chat", "message": {"seat", "name", "text", "at"}}``
+  to every page of the table (``{"type": "error"}`` to the sender if refused).
 """
 
 from __future__ import annotations
@@ -94,6 +100,11 @@ class SeatIn(_Body):
     name: str | None = Field(default=None, max_length=64)
 
 
+class ClockIn(_Body):
+    kind: Literal["none", "move", "game"] = "none"
+    seconds: float | None = Field(default=None, ge=1, le=86400)
+
+
 class CreateTableIn(_Body):
     game: str = Field(max_length=64)
     options: dict[str, Any] = Field(default_factory=dict, max_length=32)
@@ -110,6 +121,19 @@ class CreateTableIn(_Body):
     host_seat: int | None = Field(default=None, ge=0, le=15)
     #: An AI match to watch: every seat is an AI seat (refused without it).
     watch: bool = False
+    #: An online table listed in the lobby: its free seats (all human seats but the host's) are anyone's to take.
+    open: bool = False
+    #: A turn clock: per move (``seconds`` a decision) or per game (``seconds`` per player in all).
+    clock: ClockIn | None = None
+
+
+class JoinIn(_Body):
+    seat: int | None = Field(default=None, ge=0, le=15)
+    name: str | None = Field(default=None, max_length=64)
+
+
+class ChatIn(_Body):
+    text: str = Field(max_length=2000)
 
 
 class MoveIn(_Body):
@@ -426,6 +450,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             body.seed,
             body.host_seat,
             body.watch,
+            open_table=body.open,
+            clock=body.clock.model_dump() if body.clock is not None else None,
         )
         base = str(request.base_url).rstrip("/") + f"/table/{table.id}#t="
         if table.mode == "online":
@@ -495,10 +521,40 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         base = str(request.base_url).rstrip("/")
         return fast_json({**r, "url": base + r["link"]})
 
+    @app.get("/api/open-tables")
+    async def get_open_tables() -> Response:
+        """Unfinished open tables (newest first): game, options, seats taken or free, spectators, a link to watch."""
+        return fast_json({"tables": await platform.open_tables()})
+
+    @app.post("/api/tables/{table_id}/join")
+    async def post_join(table_id: str, body: JoinIn, request: Request) -> Response:
+        """Take a free seat of an open table: the seat, its own token and link (no token needed to ask)."""
+        platform.limits.joined(_client(request))
+        table = await platform.get(table_id)
+        seat, token = await platform.join(table, body.seat, body.name)
+        link = f"/table/{table.id}#t={token}"
+        base = str(request.base_url).rstrip("/")
+        return fast_json({"table": table.id, "seat": seat, "token": token, "link": link, "url": base + link})
+
+    @app.get("/api/tables/{table_id}/chat")
+    async def get_chat(table_id: str, authorization: str | None = Header(default=None)) -> Response:
+        """The table's chat, oldest first (any token of the table: players and spectators read it)."""
+        table, _seat = await _table_and_seat(table_id, authorization)
+        return fast_json({"messages": await platform.chat_messages(table)})
+
+    @app.post("/api/tables/{table_id}/chat")
+    async def post_chat(
+        table_id: str, body: ChatIn, request: Request, authorization: str | None = Header(default=None)
+    ) -> Response:
+        """Say something at the table (a seat's token; spectators only read). Sent live to every page."""
+        platform.limits.chat_sent(_client(request))
+        table, seat = await _table_and_seat(table_id, authorization)
+        return fast_json({"message": await platform.say(table, seat, body.text)})
+
     @app.get("/api/tables/{table_id}/record")
     async def get_record(table_id: str, authorization: str | None = Header(default=None)) -> Response:
         table, _seat = await _table_and_seat(table_id, authorization)
-        if not (table.state.is_terminal() or table.game.perfect_information):
+        if not (table.over or table.game.perfect_information):
             raise ApiError(
                 409,
                 "not_finished",
@@ -647,6 +703,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         task = asyncio.ensure_future(act(kind, msg))
                         acting.add(task)
                         task.add_done_callback(acting.discard)
+                    elif kind == "chat":
+                        seat = msg.get("seat", next(iter(sorted(conn.present)), None))
+                        if seat is not None and (type(seat) is not int or seat not in conn.present):
+                            raise forbidden("this connection holds no token for that seat")
+                        platform.limits.chat_sent(client)
+                        await platform.say(table, seat, msg.get("text"))
                     elif kind == "ping":
                         send(json.dumps({"type": "pong"}))
                     elif kind == "view_as":

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,7 @@ from ..core.driver import next_decision, result_text
 from ..core.hidden import SeenLog
 from ..core.record import outcome
 from ..core.scene import SEAT_COLOURS
+from . import clock as clocks
 
 if TYPE_CHECKING:
     from .live import LiveTable
@@ -151,8 +153,8 @@ def seat_colours(table: LiveTable, scene: dict[str, Any]) -> list[str]:
 def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) -> dict[str, Any]:
     state = table.state
     cp = state.current_player()
-    terminal = cp == TERMINAL
-    acting = to_act(table)
+    terminal = cp == TERMINAL or table.over  # over by the rules, or a seat lost on time
+    acting = [] if terminal else to_act(table)
     # once the game is over nobody is still choosing (a choice left pending shows nowhere)
     pending = {} if terminal else table.pending
     submitted_seats = sorted(pending)
@@ -163,7 +165,7 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
     else:
         legal = []
         scene = state.game.scene(state.observation(seat), [])
-    result = outcome(state.returns()) if terminal else None
+    result = outcome(table.returns()) if terminal else None
     colours = seat_colours(table, scene)
     thinking = sorted(table.thinking)
     seats = [
@@ -185,7 +187,9 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
     rematch = table.rematch_for(seat) if terminal else None
     if terminal:
         names = [seat_name(table, s) for s in range(state.num_players)]
-        banner = {"kind": "result", "title": result_text(table.game, state.returns(), names, seat), "detail": prompt}
+        lost = table.forfeit
+        detail = f"{names[lost]} ran out of time." if lost is not None else prompt
+        banner = {"kind": "result", "title": result_text(table.game, table.returns(), names, seat), "detail": detail}
     elif seat is not None and seat in acting:
         title = "Your turn" if cp >= 0 else "Your choice (secret until everyone has chosen)"
         banner = {"kind": "turn", "title": title, "detail": prompt}
@@ -235,4 +239,25 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
         "record_available": terminal or table.game.perfect_information,
         "notes": list(table.notes[-5:]),
         "rematch": rematch,
+        "spectator": seat is None,
+        "open": table.open_watch is not None,
+        "free_seats": table.free_seats(),
+        "clock": clock_view(table, acting),
+    }
+
+
+def clock_view(table: LiveTable, acting: list[int]) -> dict[str, Any] | None:
+    """The turn clock as the page shows it: per seat the seconds left now, and which seats' time is running."""
+    c = table.clock
+    if c is None:
+        return None
+    now = time.time()
+    running = [s for s in acting if table.seats[s]["kind"] == "human"] if c.get("since") is not None else []
+    return {
+        "kind": c["kind"],
+        "seconds": c["seconds"],
+        "left": [round(clocks.remaining(c, s, running, now), 2) for s in range(len(table.seats))],
+        "running": running,
+        "text": clocks.describe(c),
+        "rule": table.game.timeout_rule(),
     }
