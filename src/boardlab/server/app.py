@@ -197,7 +197,24 @@ def _token(authorization: str | None) -> str | None:
 
 
 def rules_markdown(game_id: str) -> str | None:
-    """The rules document of a registered game (``None`` if it has none)."""
+    """The rules document of a registered game (``None`` if it has none), with the table rules added: turn clocks."""
+    text = _rules_document(game_id)
+    if text is None:
+        return None
+    return text.rstrip() + "\n\n" + clock_rules(game_id)
+
+
+def clock_rules(game_id: str) -> str:
+    """The rules page's paragraph on turn clocks, from the game's own rule for a timeout (so every game has one)."""
+    return (
+        "## Turn clocks\n\n"
+        "A table may be played with a turn clock, chosen when it is made: a time for each move, or a time for each "
+        "player for the whole game. The time left is shown beside each player. "
+        f"{make_cached(game_id).timeout_rule()}\n"
+    )
+
+
+def _rules_document(game_id: str) -> str | None:
     if game_id not in game_ids():
         return None
     try:
