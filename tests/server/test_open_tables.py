@@ -102,3 +102,18 @@ def test_the_rematch_is_stored_with_the_table(api: Api, tmp_path) -> None:
     v = api.view(t, tokens["1"])
     assert v["rematch"] == {"table": made["table"], "seat": 0, "link": f"/table/{made['table']}#t={tokens['1']}"}
     assert api.view(made["table"], tokens["1"])["seat"] == 0
+
+
+def test_the_game_text_uses_the_names_at_the_table(api: Api) -> None:
+    d = api.create(
+        game="hamlet", mode="online", seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}]
+    )
+    names = {"0": "Ann", "1": "Bo"}
+    v = api.view(d["id"], d["tokens"]["0"])
+    mover = str(v["to_act"][0])
+    w = api.view(d["id"], d["tokens"][mover])
+    other = names[str(1 - int(mover))]
+    assert f"trade it with {other}" in w["banner"]["detail"] and "seat " not in w["banner"]["detail"]
+    # the players list words the game's "seat 0 (Red)" as its colour alone
+    b = api.create(**BR, mode="online")
+    assert [s["detail"] for s in api.view(b["id"], b["tokens"]["0"])["seats"]] == ["Red", "Blue"]

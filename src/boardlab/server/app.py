@@ -61,6 +61,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..agents import level_ratings
+from ..core.wording import for_players
 from ..games import game_class, make_cached
 from ..games import games as game_ids
 from .errors import ApiError, bad_request, forbidden, not_found
@@ -248,6 +249,8 @@ def game_listing(game_id: str) -> dict[str, Any]:
     """A game's metadata for the lobby (computed once per server process)."""
     if game_id not in _LISTINGS:
         meta = make_cached(game_id).metadata()
+        # the lobby's words are for players: the inventions without the rules document's clause references
+        meta["inventions"] = [for_players(str(x)) for x in meta.get("inventions") or []]
         meta["has_rules"] = rules_markdown(game_id) is not None
         meta["level_elo"] = level_elo(game_id)
         _LISTINGS[game_id] = meta
@@ -374,7 +377,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         body = {"error": code, "message": str(exc.detail)}
-        return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)  # 405 keeps its Allow
+        headers = exc.headers
+        if exc.status_code == 405:  # every method of the path, where several routes share it (GET and POST chat)
+            methods = {
+                m
+                for r in app.router.routes
+                if isinstance(getattr(r, "methods", None), set) and r.path_regex.match(request.url.path)  # type: ignore[attr-defined]
+                for m in r.methods  # type: ignore[attr-defined]
+            }
+            if methods:
+                headers = {**(headers or {}), "Allow": ", ".join(sorted(methods))}
+        return JSONResponse(body, status_code=exc.status_code, headers=headers)  # 405 keeps its Allow
 
     # -- pages ------------------------------------------------------------------
     def page(name: str) -> FileResponse:

@@ -161,6 +161,15 @@ class LiveTable:
         token = self.known_tokens.get(seat) or (self.open_watch if seat is None else None)
         return {"table": r["id"], "seat": new, "link": f"/table/{r['id']}" + (f"#t={token}" if token else "")}
 
+    def names(self) -> list[str | None]:
+        """The names people chose for the seats (``None`` for a name the server gave, "Seat 1"): the game's text
+        says "trade it with Ann" where it would say "seat 1" (:func:`~boardlab.core.wording.for_players`)."""
+        out: list[str | None] = []
+        for s, spec in enumerate(self.seats):
+            given = f"Seat {s}" if spec["kind"] == "human" else f"Seat {s} ({spec.get('agent')} AI)"
+            out.append(None if spec.get("name") in (None, "", given) else str(spec["name"]))
+        return out
+
     def human_seats(self) -> list[int]:
         return [s for s, spec in enumerate(self.seats) if spec["kind"] == "human"]
 

@@ -48,6 +48,7 @@ from ..core.errors import IllegalActionError
 from ..core.game import Game, HistoryEntry, State
 from ..core.options import check_json_types
 from ..core.record import outcome
+from ..core.wording import for_players
 from ..games import game_class, make_cached
 from . import clock as clocks
 from .ai import (
@@ -524,7 +525,10 @@ class Platform:
                 if seat in table.pending:
                     raise conflict("already_submitted", "You have already chosen; withdraw your choice to change it.")
             elif cp != seat:
-                raise conflict("not_your_turn", state.explain_illegal(seat, action if action is not None else 0))
+                raise conflict(
+                    "not_your_turn",
+                    for_players(state.explain_illegal(seat, action if action is not None else 0), table.names()),
+                )
             else:
                 legal = state.legal_actions(seat)
             action = self._resolve(state, seat, action, label, legal)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import time
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
@@ -20,6 +21,7 @@ from ..core.driver import next_decision, result_text
 from ..core.hidden import SeenLog
 from ..core.record import outcome
 from ..core.scene import SEAT_COLOURS
+from ..core.wording import for_players
 from . import clock as clocks
 
 if TYPE_CHECKING:
@@ -30,6 +32,8 @@ if TYPE_CHECKING:
 _GEOMETRY_TEXT: OrderedDict[str, str] = OrderedDict()
 _LAST: dict[int, tuple[tuple[list[Any], ...], str]] = {}
 MAX_GEOMETRIES = 512
+#: A game's name for a seat that repeats its number: "seat 0 (Red)" (the players list says the colour alone).
+_SEAT_AND_COLOUR = re.compile(r"^[Ss]eat \d+ \((.*)\)$")
 #: Each live table's per-entry ``Seen`` list, extended as moves come (by table id), bounded.
 _SEEN: OrderedDict[str, SeenLog] = OrderedDict()
 MAX_SEEN_LOGS = 1024
@@ -121,7 +125,19 @@ def log_entries(table: LiveTable, viewer: int | None) -> list[list[Any]]:
     while len(_SEEN) > MAX_SEEN_LOGS:
         _SEEN.popitem(last=False)
     names = ["you" if s == viewer else seat_name(table, s) for s in range(state.num_players)]
-    return log_rows(log.lines(state, viewer), names)
+    rows = log_rows(log.lines(state, viewer), names)
+    chosen = table.names()
+    return [[actor, for_players(str(text), chosen)] for actor, text in rows]
+
+
+def seat_detail(scene: dict[str, Any], seat: int, name: str, names: list[str | None]) -> str:
+    """What the game says of ``seat`` beside its name in the players list, in players' words: its colour or side
+    ("Red", not "seat 0 (Red)"), then the game's detail ("3 cards in hand")."""
+    players = scene.get("players") or []
+    p = players[seat] if len(players) == len(names) and isinstance(players[seat], dict) else {}
+    own = _SEAT_AND_COLOUR.sub(r"\1", str(p.get("name") or ""))
+    own = "" if own.lower() in ("", name.lower(), f"seat {seat}") else own
+    return " · ".join(for_players(x, names) for x in (own, str(p.get("detail") or "")) if x)
 
 
 def log_rows(lines: list[dict[str, Any]], names: list[str]) -> list[list[Any]]:
@@ -168,6 +184,7 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
     result = outcome(table.returns()) if terminal else None
     colours = seat_colours(table, scene)
     thinking = sorted(table.thinking)
+    chosen = table.names()
     seats = [
         {
             "seat": s,
@@ -180,10 +197,11 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
             "to_act": s in acting,
             "submitted": s in pending,
             "you": s == seat,
+            "detail": seat_detail(scene, s, seat_name(table, s), chosen),
         }
         for s, spec in enumerate(table.seats)
     ]
-    prompt = str(scene.get("prompt") or "")
+    prompt = for_players(str(scene.get("prompt") or ""), chosen)  # the banner's words; the scene stays the game's
     rematch = table.rematch_for(seat) if terminal else None
     if terminal:
         names = [seat_name(table, s) for s in range(state.num_players)]

@@ -295,7 +295,8 @@ function drawSeats(v) {
     const li = el("li", { class: s.to_act ? "to-act" : "", "data-seat": s.seat },
       el("span", { class: "swatch", style: { background: colour(s.colour, "#888") } }),
       el("span", { class: "name" }, s.name), ...tags);
-    const detail = [p && p.name && p.name !== s.name ? p.name : null, p && p.detail].filter(Boolean).join(" · ");
+    // the server words the game's detail for players (s.detail: "Red", not "seat 0 (Red)"); older servers did not
+    const detail = s.detail ?? [p && p.name && p.name !== s.name ? p.name : null, p && p.detail].filter(Boolean).join(" · ");
     if (detail) li.append(el("span", { class: "detail" }, detail));
     return li;
   });
