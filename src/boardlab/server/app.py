@@ -59,6 +59,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Route
 
 from ..agents import level_ratings
 from ..core.wording import for_players
@@ -379,11 +380,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         body = {"error": code, "message": str(exc.detail)}
         headers = exc.headers
         if exc.status_code == 405:  # every method of the path, where several routes share it (GET and POST chat)
+            path = request.url.path
             methods = {
                 m
                 for r in app.router.routes
-                if isinstance(getattr(r, "methods", None), set) and r.path_regex.match(request.url.path)  # type: ignore[attr-defined]
-                for m in r.methods  # type: ignore[attr-defined]
+                if isinstance(r, Route) and r.path_regex.match(path)
+                for m in r.methods or ()
             }
             if methods:
                 headers = {**(headers or {}), "Allow": ", ".join(sorted(methods))}
