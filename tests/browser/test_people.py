@@ -104,3 +104,16 @@ def test_a_clock_runs_out_on_the_page(server, new_page) -> None:
     assert page.inner_text("#result-title") == "You win!"
     assert "ran out of time" in page.inner_text("#result-how")
     shot(page, "people-clock")
+
+
+def test_a_watcher_takes_the_free_seat(server, new_page) -> None:
+    d = create(server, game="blast-radius", options={"board_side": 5}, mode="online", open=True)
+    page = new_page()
+    page.goto(d["links"]["spectator"])
+    wait_ready(page)
+    assert page.locator("#watching").is_visible() and page.locator("#take-seat-box").is_visible()
+    page.fill("#take-seat-name", "Cy")
+    page.click("#take-seat")
+    page.wait_for_selector("#table-root[data-seat='1'][data-ready='1']")
+    assert page.locator("#watching").is_hidden() and page.locator("#chat-form").is_visible()
+    page.wait_for_selector("#seats li[data-seat='1'] .name:text('Cy')")
