@@ -27,6 +27,7 @@ the process that made it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import random
@@ -721,8 +722,8 @@ class Platform:
             return clocks.stop(clock, [], now)
         return clock
 
-    def _arm_clock(self, table: LiveTable) -> None:
-        """Set a timer for the first deadline among the seats on the clock (none: no timer)."""
+    def _arm_clock(self, table: LiveTable, at_least: float = 0.0) -> None:
+        """Set a timer for the first deadline among the seats on the clock (none: no timer), ``at_least`` from now."""
         if table.clock_timer is not None:
             table.clock_timer.cancel()
             table.clock_timer = None
@@ -732,15 +733,21 @@ class Platform:
         due = [d for s in self._timed(table) if (d := clocks.deadline(table.clock, s)) is not None]
         if not due:
             return
-        delay = max(0.0, min(due) - time.time())
+        delay = max(at_least, min(due) - time.time())
         loop = asyncio.get_running_loop()
         table.clock_timer = loop.call_later(delay, lambda: self._spawn(self._on_time(table)))
 
     async def _on_time(self, table: LiveTable) -> None:
         """A seat's time ran out: it plays the game's default move for it (a pass), or it loses the game."""
+        if self.tables.get(table.id) is not table:
+            # dropped from memory meanwhile: a fresh copy, loaded now, keeps the clock (an expired table has none)
+            with contextlib.suppress(ApiError):
+                await self.get(table.id)
+            return
+        failed = False
         try:
             async with table.lock:
-                if not self._clock_runs(table) or self.tables.get(table.id) is not table:
+                if not self._clock_runs(table):
                     return
                 assert table.clock is not None
                 late = clocks.expired(table.clock, self._timed(table), time.time() + 0.01)
@@ -748,9 +755,11 @@ class Platform:
                     await self._time_out(table, late[0])
         except ApiError as e:  # another process moved first (shared database): its change stands
             log.info("table %s: clock ran out but %s", table.id, e.message)
+            failed = True
         except Exception:
             log.exception("table %s: the clock could not be applied", table.id)
-        self._arm_clock(table)
+            failed = True
+        self._arm_clock(table, at_least=1.0 if failed else 0.0)  # after a failure, retry in a second, not at once
         self._kick(table)
 
     async def _time_out(self, table: LiveTable, seat: int) -> None:
@@ -1055,6 +1064,7 @@ class Platform:
         if row.clock != table.clock:
             table.clock = row.clock
             table.touch()
+            self._arm_clock(table)
         pending = row.pending
         if row.revision == table.revision:
             if pending == table.pending or table.state.current_player() != SIMULTANEOUS:
