@@ -117,3 +117,53 @@ def test_the_game_text_uses_the_names_at_the_table(api: Api) -> None:
     # the players list words the game's "seat 0 (Red)" as its colour alone
     b = api.create(**BR, mode="online")
     assert [s["detail"] for s in api.view(b["id"], b["tokens"]["0"])["seats"]] == ["Red", "Blue"]
+
+
+def test_a_database_from_before_open_tables_chat_and_clocks_opens(tmp_path) -> None:
+    import time
+
+    from sqlalchemy import Column, MetaData, Table, create_engine
+
+    from boardlab.server.live import token_hash
+    from boardlab.server.store import ADDED_COLUMNS, moves_t, pending_t, tables_t
+
+    url = f"sqlite:///{tmp_path}/old.db"
+    added = {name for name, _ in ADDED_COLUMNS}
+    old = MetaData()
+    Table(
+        "tables",
+        old,
+        *[Column(c.name, c.type, primary_key=c.primary_key, nullable=c.nullable) for c in tables_t.columns
+          if c.name not in added],
+    )  # fmt: skip
+    for t in (moves_t, pending_t):  # and no chat table
+        t.to_metadata(old)
+    engine = create_engine(url)
+    old.create_all(engine)
+    now = time.time()
+    with engine.begin() as c:
+        c.execute(
+            old.tables["tables"].insert(),
+            {
+                "id": "oldtable", "game": "blast-radius", "options": json.dumps({"board_side": 5, "pie": False}),
+                "rules_version": "1", "num_players": 2, "mode": "online",
+                "seats": json.dumps([{"kind": "human", "agent": None, "name": f"Seat {s}"} for s in (0, 1)]),
+                "seed": 5, "revision": 0, "status": "playing", "result": None,
+                "seat_hashes": json.dumps([token_hash("tok0"), token_hash("tok1")]), "spectator_hash": token_hash("spec"),
+                "created_at": now, "updated_at": now,
+            },
+        )  # fmt: skip
+    engine.dispose()
+    row = Store(url).load("oldtable")  # opening adds the columns and the chat table
+    assert row.open_watch is None and row.rematch is None and row.clock is None
+    from fastapi.testclient import TestClient
+
+    from boardlab.server import Settings, create_app
+    from boardlab.server.limits import NO_QUOTAS
+
+    with TestClient(create_app(Settings(db_url=url, ai_workers=1, quotas=NO_QUOTAS))) as c:
+        api = Api(c)
+        v = api.view("oldtable", "tok0")
+        assert v["clock"] is None and not v["open"]
+        assert c.post("/api/tables/oldtable/chat", headers=auth("tok1"), json={"text": "still here"}).status_code == 200
+        assert c.get("/api/tables/oldtable/chat", headers=auth("spec")).json()["messages"][0]["text"] == "still here"
