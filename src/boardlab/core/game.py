@@ -225,6 +225,20 @@ class Game:
         """
         raise NotImplementedError
 
+    def timeout_rule(self) -> str:
+        """What happens when a player's turn clock runs out, in players' words (the rules page says it).
+
+        The default matches :meth:`State.timeout_action`'s: a game with a *pass* move passes where it may.
+        A game that declares another default action says so here too.
+        """
+        space = self.action_space
+        if space is not None and "pass" in {s.name for s in space.segments}:
+            return (
+                "When a player's time runs out, they pass if the rules let them pass at that moment; "
+                "otherwise they lose the game."
+            )
+        return "When a player's time runs out, they lose the game."
+
     def metadata(self) -> dict[str, Any]:
         """JSON-able description for listings, the lobby and records."""
         return {
@@ -360,6 +374,18 @@ class State:
         Optional (the default has none): search agents score a cut-off playout with it.
         """
         return None
+
+    def timeout_action(self, seat: int) -> int | None:
+        """What ``seat`` plays when its turn clock runs out here; ``None``: it loses the game (a table's rule).
+
+        Optional (the default): the game's own *pass* (an action of a segment named ``"pass"``) when it is legal
+        now, else ``None``. :meth:`Game.timeout_rule` words the same rule for the rules page.
+        """
+        space = self.game.action_space
+        if space is None or "pass" not in {s.name for s in space.segments}:
+            return None
+        a = space.encode("pass")
+        return a if a in self.legal_actions(seat) else None
 
     def resample(self, player: int | None, rng: random.Random) -> State:
         """A complete state consistent with everything ``player`` has observed.

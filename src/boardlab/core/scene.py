@@ -85,6 +85,19 @@ from typing import (
 #: Seat colours (Okabe-Ito, colour-blind safe), also used by the front-ends.
 SEAT_COLOURS = ("#D55E00", "#0072B2", "#009E73", "#CC79A7")
 SEAT_COLOUR_NAMES = ("vermillion", "blue", "green", "purple")
+#: The colour a seat called by a colour's name is drawn in, so each name is one colour and each colour one name
+#: across the games ("Orange" is the first seat colour, the Okabe-Ito vermillion; "Red" is a true red). A test checks
+#: every game's seat names against the colours its scene draws.
+INK_OF = {
+    "Orange": SEAT_COLOURS[0],
+    "Blue": SEAT_COLOURS[1],
+    "Green": SEAT_COLOURS[2],
+    "Pink": SEAT_COLOURS[3],
+    "Red": "#C62828",
+    "Yellow": "#D9A400",
+    "Black": "#2B2823",
+    "White": "#F4F1EA",
+}
 
 Point = Sequence[float]
 

@@ -389,8 +389,8 @@ class BlastRadiusState(State):
 
 
 def _colour(name: str) -> str:
-    """Red pieces take the first seat colour and Blue the second, whoever plays them (§3.2)."""
-    return sc.SEAT_COLOURS[COLOUR_NAMES.index(name)]
+    """Red pieces are drawn red and Blue blue, whoever plays them (§3.2)."""
+    return sc.INK_OF[name]
 
 
 def _scene(game: BlastRadiusGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:

@@ -48,7 +48,7 @@ def _tint(colour: str, amount: float = 0.4) -> str:
 
 
 #: A claimed area's fill: a light tint of its owner's colour, so the cube and the owner's edges stay visible on it.
-AREA_FILLS = tuple(_tint(sc.SEAT_COLOURS[k]) for k in range(len(COLOUR_NAMES)))
+AREA_FILLS = tuple(_tint(sc.INK_OF[name]) for name in COLOUR_NAMES)
 
 
 class _Board:
@@ -449,7 +449,7 @@ def _scene(game: ChevronsGame, obs: dict[str, Any], legal: list[tuple[int, str]]
         f"open: {obs['open_triangles']} triangles",
         f"placements: {obs['placements']}",
     ]
-    s["players"] = [sc.player(k, f"seat {k} ({COLOUR_NAMES[k]})") for k in (0, 1)]
+    s["players"] = [sc.player(k, f"seat {k} ({COLOUR_NAMES[k]})", colour=sc.INK_OF[COLOUR_NAMES[k]]) for k in (0, 1)]
     return sc.finish_scene(s, legal)
 
 

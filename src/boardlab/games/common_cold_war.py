@@ -636,7 +636,7 @@ def _scene(game: CommonColdWarGame, obs: dict[str, Any], legal: list[tuple[int, 
         for xx in range(x0, x1):
             i = yy * TABLE + xx
             poly = [(xx, yy), (xx + 1, yy), (xx + 1, yy + 1), (xx, yy + 1)]
-            fill = f"seat{colour_of[owner[i]]}" if i in owner else None
+            fill = sc.INK_OF[NAMES[colour_of[owner[i]]]] if i in owner else None
             s["cells"].append(sc.cell(CELL_LABELS[i], (xx + 0.5, yy + 0.5), poly, label=CELL_LABELS[i], fill=fill))
     for tile, colour, x, y, w, h, symbols in obs["table"]:  # each edge in its symbol's ink, with its letter
         corners = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
@@ -656,7 +656,7 @@ def _scene(game: CommonColdWarGame, obs: dict[str, Any], legal: list[tuple[int, 
                     s["highlights"].append({"at": CELL_LABELS[i], "kind": "last"})
     viewer = obs["viewer"]
     for p in (0, 1):
-        items = [_tile_item(game, f"hand{p}-{game.names[t]}", t, f"seat{p}") for t in obs["hands"][p]]
+        items = [_tile_item(game, f"hand{p}-{game.names[t]}", t, sc.INK_OF[NAMES[p]]) for t in obs["hands"][p]]
         title = "Your tiles" if p == viewer else f"{NAMES[p]}'s tiles ({ROLES[p]})"
         s["zones"].append(sc.zone(f"hand{p}", f"{title}: {obs['hand_sizes'][p]}", items, owner=p))
     held = obs["held"]
@@ -666,7 +666,7 @@ def _scene(game: CommonColdWarGame, obs: dict[str, Any], legal: list[tuple[int, 
         if segment in ("play", "discard"):
             s["targets"].append({"at": f"hand{obs['to_move']}-{game.names[idx[0]]}", "action": a, "label": label})
         elif segment == "turn":
-            ways.append(_tile_item(game, f"turn{idx[0]}", held, f"seat{obs['to_move']}", idx[0]))
+            ways.append(_tile_item(game, f"turn{idx[0]}", held, sc.INK_OF[NAMES[obs["to_move"]]], idx[0]))
             s["targets"].append({"at": f"turn{idx[0]}", "action": a, "label": label})
         elif segment == "place":
             s["targets"].append({"at": CELL_LABELS[idx[0]], "action": a, "label": label})
@@ -678,7 +678,7 @@ def _scene(game: CommonColdWarGame, obs: dict[str, Any], legal: list[tuple[int, 
                 sc.zone(
                     "chosen",
                     "Turned like this",
-                    [_tile_item(game, "chosen", held, f"seat{obs['to_move']}", obs["turn"])],
+                    [_tile_item(game, "chosen", held, sc.INK_OF[NAMES[obs["to_move"]]], obs["turn"])],
                 )
             )
     if obs["discarded"]:
@@ -703,7 +703,10 @@ def _scene(game: CommonColdWarGame, obs: dict[str, Any], legal: list[tuple[int, 
     if obs["report"]:
         s["status"].append(f"last tile: {obs['report']}")
     s["status"].append("edges: " + ", ".join(f"{k} {v}" for k, v in SYMBOLS.items()))
-    s["players"] = [sc.player(p, NAMES[p], detail=f"{ROLES[p]}; {obs['hand_sizes'][p]} tiles in hand") for p in (0, 1)]
+    s["players"] = [
+        sc.player(p, NAMES[p], detail=f"{ROLES[p]}; {obs['hand_sizes'][p]} tiles in hand", colour=sc.INK_OF[NAMES[p]])
+        for p in (0, 1)
+    ]
     return sc.finish_scene(s, legal)
 
 

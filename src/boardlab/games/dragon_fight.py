@@ -44,7 +44,7 @@ from ..geometry.squaregrid import SquareGrid
 SIZE = 5
 COLOUR_NAMES = ("Red", "Green")
 #: On screen the dragons, players and scoring areas take their colours' palette shades, not the seats'.
-INK = (sc.SEAT_COLOURS[0], sc.SEAT_COLOURS[2])
+INK = (sc.INK_OF["Red"], sc.INK_OF["Green"])
 #: Movement tokens (§4), in token order.
 MOVES = ("forward", "forward & turn around", "veer left", "veer right", "strafe left", "strafe right")
 #: Attack tokens (§5), in token order.

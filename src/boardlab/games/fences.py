@@ -56,7 +56,7 @@ DATA = Path(__file__).with_name("data") / "fences.json"
 COLOUR_KEYS = ("R", "B", "G", "Y")
 NAMES = ("Red", "Blue", "Green", "Yellow")
 #: Line inks: Okabe-Ito red-orange, blue, green and a dark yellow that reads on a light card.
-INKS = ("#D55E00", "#0072B2", "#009E73", "#D9A400")
+INKS = tuple(sc.INK_OF[name] for name in NAMES)
 SIDES = ("A", "B")
 TURNS = ("upright", "turned right", "upside down", "turned left")
 AIMS = ("complete a fence", "lay without completing a fence")

@@ -36,7 +36,7 @@ from . import _tensors as tz
 
 NAMES = ("Blue", "Red")
 BLUE, RED = 0, 1
-COLOURS = ("#0072B2", "#D55E00")
+COLOURS = (sc.INK_OF["Blue"], sc.INK_OF["Red"])
 SIZE = 6
 GRID = SquareGrid(SIZE, SIZE)
 N = SIZE * SIZE

@@ -13,6 +13,10 @@ GET      /api/tables/{id}                      the view of the token's seat (or 
 POST     /api/tables/{id}/moves                play ``{"action": n | "label": s, "revision": r}``
 POST     /api/tables/{id}/undo                 take back within the rules ``{"revision": r}``
 POST     /api/tables/{id}/rematch              a finished table's rematch, seats moved one place on
+GET      /api/open-tables                      the lobby's open tables: free seats, spectators, a watch link
+POST     /api/tables/{id}/join                 take a free seat of an open table ``{"seat"?, "name"?}``
+GET      /api/tables/{id}/chat                 the table's chat (any token of the table)
+POST     /api/tables/{id}/chat                 say something ``{"text"}`` (a seat's token; spectators only read)
 GET      /api/tables/{id}/record               the game record (JSON) for download
 WS       /api/tables/{id}/ws                   live views, presence, moves
 GET      /api/geometry/{gid}                   board shapes referred to by views
@@ -33,7 +37,9 @@ The WebSocket protocol (JSON text messages):
 * client → ``{"type": "move", "id", "seat", "action" | "label", "revision"}`` or
   ``{"type": "undo", "id", "seat", "revision"}``; server → ``{"type": "ack", "id", "ok", ...}``
   after the change is stored (the new view comes just before it), or ``ok: false`` with the error;
-* client → ``{"type": "view_as", "token": token | null}`` to switch views (hot-seat), ``{"type": "ping"}``.
+* client → ``{"type": "view_as", "token": token | null}`` to switch views (hot-seat), ``{"type": "ping"}``;
+* client → ``{"type": "chat", "seat", "text"}``; server → ``{"type": "chat", "message": {"seat", "name", "text", "at"}}``
+  to every page of the table (``{"type": "error"}`` to the sender if refused).
 """
 
 from __future__ import annotations
@@ -53,8 +59,10 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Route
 
 from ..agents import level_ratings
+from ..core.wording import for_players
 from ..games import game_class, make_cached
 from ..games import games as game_ids
 from .errors import ApiError, bad_request, forbidden, not_found
@@ -94,6 +102,11 @@ class SeatIn(_Body):
     name: str | None = Field(default=None, max_length=64)
 
 
+class ClockIn(_Body):
+    kind: Literal["none", "move", "game"] = "none"
+    seconds: float | None = Field(default=None, ge=1, le=86400)
+
+
 class CreateTableIn(_Body):
     game: str = Field(max_length=64)
     options: dict[str, Any] = Field(default_factory=dict, max_length=32)
@@ -110,6 +123,19 @@ class CreateTableIn(_Body):
     host_seat: int | None = Field(default=None, ge=0, le=15)
     #: An AI match to watch: every seat is an AI seat (refused without it).
     watch: bool = False
+    #: An online table listed in the lobby: its free seats (all human seats but the host's) are anyone's to take.
+    open: bool = False
+    #: A turn clock: per move (``seconds`` a decision) or per game (``seconds`` per player in all).
+    clock: ClockIn | None = None
+
+
+class JoinIn(_Body):
+    seat: int | None = Field(default=None, ge=0, le=15)
+    name: str | None = Field(default=None, max_length=64)
+
+
+class ChatIn(_Body):
+    text: str = Field(max_length=2000)
 
 
 class MoveIn(_Body):
@@ -173,7 +199,24 @@ def _token(authorization: str | None) -> str | None:
 
 
 def rules_markdown(game_id: str) -> str | None:
-    """The rules document of a registered game (``None`` if it has none)."""
+    """The rules document of a registered game (``None`` if it has none), with the table rules added: turn clocks."""
+    text = _rules_document(game_id)
+    if text is None:
+        return None
+    return text.rstrip() + "\n\n" + clock_rules(game_id)
+
+
+def clock_rules(game_id: str) -> str:
+    """The rules page's paragraph on turn clocks, from the game's own rule for a timeout (so every game has one)."""
+    return (
+        "## Turn clocks\n\n"
+        "A table may be played with a turn clock, chosen when it is made: a time for each move, or a time for each "
+        "player for the whole game. The time left is shown beside each player. "
+        f"{make_cached(game_id).timeout_rule()}\n"
+    )
+
+
+def _rules_document(game_id: str) -> str | None:
     if game_id not in game_ids():
         return None
     try:
@@ -207,6 +250,8 @@ def game_listing(game_id: str) -> dict[str, Any]:
     """A game's metadata for the lobby (computed once per server process)."""
     if game_id not in _LISTINGS:
         meta = make_cached(game_id).metadata()
+        # the lobby's words are for players: the inventions without the rules document's clause references
+        meta["inventions"] = [for_players(str(x)) for x in meta.get("inventions") or []]
         meta["has_rules"] = rules_markdown(game_id) is not None
         meta["level_elo"] = level_elo(game_id)
         _LISTINGS[game_id] = meta
@@ -333,7 +378,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         body = {"error": code, "message": str(exc.detail)}
-        return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)  # 405 keeps its Allow
+        headers = exc.headers
+        if exc.status_code == 405:  # every method of the path, where several routes share it (GET and POST chat)
+            path = request.url.path
+            methods = {
+                m
+                for r in app.router.routes
+                if isinstance(r, Route) and r.path_regex.match(path)
+                for m in r.methods or ()
+            }
+            if methods:
+                headers = {**(headers or {}), "Allow": ", ".join(sorted(methods))}
+        return JSONResponse(body, status_code=exc.status_code, headers=headers)  # 405 keeps its Allow
 
     # -- pages ------------------------------------------------------------------
     def page(name: str) -> FileResponse:
@@ -426,6 +482,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             body.seed,
             body.host_seat,
             body.watch,
+            open_table=body.open,
+            clock=body.clock.model_dump() if body.clock is not None else None,
         )
         base = str(request.base_url).rstrip("/") + f"/table/{table.id}#t="
         if table.mode == "online":
@@ -495,10 +553,40 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         base = str(request.base_url).rstrip("/")
         return fast_json({**r, "url": base + r["link"]})
 
+    @app.get("/api/open-tables")
+    async def get_open_tables() -> Response:
+        """Unfinished open tables (newest first): game, options, seats taken or free, spectators, a link to watch."""
+        return fast_json({"tables": await platform.open_tables()})
+
+    @app.post("/api/tables/{table_id}/join")
+    async def post_join(table_id: str, body: JoinIn, request: Request) -> Response:
+        """Take a free seat of an open table: the seat, its own token and link (no token needed to ask)."""
+        platform.limits.joined(_client(request))
+        table = await platform.get(table_id)
+        seat, token = await platform.join(table, body.seat, body.name)
+        link = f"/table/{table.id}#t={token}"
+        base = str(request.base_url).rstrip("/")
+        return fast_json({"table": table.id, "seat": seat, "token": token, "link": link, "url": base + link})
+
+    @app.get("/api/tables/{table_id}/chat")
+    async def get_chat(table_id: str, authorization: str | None = Header(default=None)) -> Response:
+        """The table's chat, oldest first (any token of the table: players and spectators read it)."""
+        table, _seat = await _table_and_seat(table_id, authorization)
+        return fast_json({"messages": await platform.chat_messages(table)})
+
+    @app.post("/api/tables/{table_id}/chat")
+    async def post_chat(
+        table_id: str, body: ChatIn, request: Request, authorization: str | None = Header(default=None)
+    ) -> Response:
+        """Say something at the table (a seat's token; spectators only read). Sent live to every page."""
+        platform.limits.chat_sent(_client(request))
+        table, seat = await _table_and_seat(table_id, authorization)
+        return fast_json({"message": await platform.say(table, seat, body.text)})
+
     @app.get("/api/tables/{table_id}/record")
     async def get_record(table_id: str, authorization: str | None = Header(default=None)) -> Response:
         table, _seat = await _table_and_seat(table_id, authorization)
-        if not (table.state.is_terminal() or table.game.perfect_information):
+        if not (table.over or table.game.perfect_information):
             raise ApiError(
                 409,
                 "not_finished",
@@ -647,6 +735,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         task = asyncio.ensure_future(act(kind, msg))
                         acting.add(task)
                         task.add_done_callback(acting.discard)
+                    elif kind == "chat":
+                        seat = msg.get("seat", next(iter(sorted(conn.present)), None))
+                        if seat is not None and (type(seat) is not int or seat not in conn.present):
+                            raise forbidden("this connection holds no token for that seat")
+                        platform.limits.chat_sent(client)
+                        await platform.say(table, seat, msg.get("text"))
                     elif kind == "ping":
                         send(json.dumps({"type": "pong"}))
                     elif kind == "view_as":

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.wording import for_players
+
 
 class ApiError(Exception):
     """A refused request. ``code`` is a stable machine word, ``message`` a sentence for people."""
@@ -40,4 +42,5 @@ def conflict(code: str, message: str, **extra: Any) -> ApiError:
 
 
 def illegal(message: str, **extra: Any) -> ApiError:
-    return ApiError(422, "illegal_move", message, **extra)
+    """An illegal move, with the rules' reason in players' words (no clause references)."""
+    return ApiError(422, "illegal_move", for_players(message), **extra)

@@ -62,10 +62,12 @@ class Quotas:
     moves_per_second: float = 20.0
     moves_burst: int = 40
     sockets_per_table: int = 16
+    chat_per_second: float = 1.0
+    chat_burst: int = 5
 
 
 #: No limits (tests that create hundreds of tables from one client, trusted deployments).
-NO_QUOTAS = Quotas(tables_per_minute=0, moves_per_second=0, sockets_per_table=0)
+NO_QUOTAS = Quotas(tables_per_minute=0, moves_per_second=0, sockets_per_table=0, chat_per_second=0)
 
 
 def too_many(what: str, retry_after: float) -> ApiError:
@@ -81,6 +83,7 @@ class Limits:
         self.quotas = q = quotas or Quotas()
         self._tables = Buckets(q.tables_per_minute / 60.0, q.tables_burst, clock) if q.tables_per_minute else None
         self._moves = Buckets(q.moves_per_second, q.moves_burst, clock) if q.moves_per_second else None
+        self._chat = Buckets(q.chat_per_second, q.chat_burst, clock) if q.chat_per_second else None
 
     def table_created(self, client: str) -> None:
         """``ApiError`` 429 if ``client`` creates tables too fast."""
@@ -93,6 +96,18 @@ class Limits:
         wait = self._moves.take(client) if self._moves else None
         if wait is not None:
             raise too_many("moves", wait)
+
+    def chat_sent(self, client: str) -> None:
+        """``ApiError`` 429 if ``client`` sends chat messages too fast."""
+        wait = self._chat.take(client) if self._chat else None
+        if wait is not None:
+            raise too_many("chat messages", wait)
+
+    def joined(self, client: str) -> None:
+        """``ApiError`` 429 if ``client`` takes seats too fast (counted with new tables)."""
+        wait = self._tables.take(client) if self._tables else None
+        if wait is not None:
+            raise too_many("new seats", wait)
 
     def may_open_socket(self, held: int) -> None:
         """``ApiError`` 429 if a client already holds ``held`` sockets on one table and that is the limit."""

@@ -66,12 +66,51 @@ class LiveTable:
     #: Bumped on every change that a view shows; ``view_cache[seat] = (stamp, json)``.
     stamp: int = 0
     view_cache: dict[int | None, tuple[int, str, str | None]] = field(default_factory=dict)
-    #: The rematch of this finished table, once someone asked for one (in memory only):
-    #: ``{"id": table id, "seats": {old seat: new seat}, "tokens": {new seat: token}, "spectator": token}``.
+    #: The rematch of this finished table, once someone asked for one (stored with the table):
+    #: ``{"id": table id, "seats": {old seat: new seat}}``. The rematch's seats take the same tokens as here.
     rematch: dict[str, Any] | None = None
+    #: An open table (listed in the lobby, free seats for anyone): its spectator token, public by choice.
+    open_watch: str | None = None
+    #: The turn clock (:mod:`boardlab.server.clock`), ``None``: none.
+    clock: dict[str, Any] | None = None
+    clock_timer: asyncio.TimerHandle | None = None
+    #: The chat (loaded from the database when first asked for): ``[{"seat", "name", "text", "at"}]``.
+    chat: list[dict[str, Any]] | None = None
+    #: The tokens this process has seen for each seat (``None``: the spectator's), in memory only: a view of the
+    #: rematch gives each viewer a link with its own token, which the database never holds.
+    known_tokens: dict[int | None, str] = field(default_factory=dict)
 
     def touch(self) -> None:
         self.stamp += 1
+
+    @property
+    def forfeit(self) -> int | None:
+        """The seat that lost on time (its clock ran out and no default move was possible), else ``None``."""
+        return self.clock.get("forfeit") if self.clock is not None else None
+
+    @property
+    def over(self) -> bool:
+        """The game has ended: by its rules, or a seat lost on time."""
+        return self.forfeit is not None or self.state.is_terminal()
+
+    def returns(self) -> list[float]:
+        """The final returns: the game's, or after a loss on time that seat -1 and the others +1 (co-operative: all
+        -1)."""
+        lost = self.forfeit
+        return list(self.state.returns()) if lost is None else self.returns_if_lost(lost)
+
+    def returns_if_lost(self, lost: int) -> list[float]:
+        n = self.state.num_players
+        return [-1.0] * n if self.game.cooperative else [-1.0 if s == lost else 1.0 for s in range(n)]
+
+    def free_seats(self) -> list[int]:
+        """Human seats nobody holds yet (an open table's, until someone takes them)."""
+        return [s for s, spec in enumerate(self.seats) if spec["kind"] == "human" and self.seat_hashes[s] is None]
+
+    @property
+    def spectators(self) -> int:
+        """Live connections holding no seat."""
+        return sum(1 for c in self.connections if not c.present)
 
     @property
     def present(self) -> set[int]:
@@ -90,6 +129,8 @@ class LiveTable:
             "cooperative": g.cooperative,
             "rules_version": g.rules_version,
             "created_at": self.created_at,
+            "open": self.open_watch is not None,
+            "clock": {"kind": self.clock["kind"], "seconds": self.clock["seconds"]} if self.clock else None,
         }
 
     def seat_of(self, token: str | None) -> int | None:
@@ -99,41 +140,55 @@ class LiveTable:
         h = token_hash(token)
         for s, sh in enumerate(self.seat_hashes):
             if sh is not None and hmac.compare_digest(sh, h):
+                self.known_tokens[s] = token
                 return s
         if hmac.compare_digest(self.spectator_hash, h):
+            self.known_tokens[None] = token
             return None
         raise forbidden("this token does not belong to this table")
 
     def rematch_for(self, seat: int | None) -> dict[str, Any] | None:
         """Where ``seat`` (``None``: a spectator) plays this table's rematch: its id, the new seat and a link.
 
-        Only ``seat``'s own new token is in it (a spectator, or a seat that is an AI seat in the
-        rematch, gets the rematch's spectator link).
+        The rematch's seats take this table's tokens (each moved with its seat), so the link carries ``seat``'s
+        own token, never another's; a spectator's is the spectator token (the link has no token where this
+        process has not seen it: the page adds its own).
         """
         r = self.rematch
         if r is None:
             return None
         new = r["seats"][seat] if seat is not None else None
-        token = r["tokens"].get(new) if new is not None else None
-        return {"table": r["id"], "seat": new, "link": f"/table/{r['id']}#t={token or r['spectator']}"}
+        token = self.known_tokens.get(seat) or (self.open_watch if seat is None else None)
+        return {"table": r["id"], "seat": new, "link": f"/table/{r['id']}" + (f"#t={token}" if token else "")}
+
+    def names(self) -> list[str | None]:
+        """The names people chose for the seats (``None`` for a name the server gave, "Seat 1"): the game's text
+        says "trade it with Ann" where it would say "seat 1" (:func:`~boardlab.core.wording.for_players`)."""
+        out: list[str | None] = []
+        for s, spec in enumerate(self.seats):
+            given = f"Seat {s}" if spec["kind"] == "human" else f"Seat {s} ({spec.get('agent')} AI)"
+            out.append(None if spec.get("name") in (None, "", given) else str(spec["name"]))
+        return out
 
     def human_seats(self) -> list[int]:
         return [s for s, spec in enumerate(self.seats) if spec["kind"] == "human"]
 
     def status(self) -> str:
-        return "finished" if self.state.is_terminal() else "playing"
+        return "finished" if self.over else "playing"
 
     def result(self) -> dict[str, Any] | None:
-        return outcome(self.state.returns()) if self.state.is_terminal() else None
+        return outcome(self.returns()) if self.over else None
 
     def record(self) -> GameRecord:
         """The game record; once the game is over its ``meta`` discloses where chance came from (key or seed)."""
         meta: dict[str, Any] = {}
-        if self.state.is_terminal():
+        if self.forfeit is not None:
+            meta["lost_on_time"] = self.forfeit
+        if self.over:
             if self.chance_key is not None:
-                meta = {"chance": CHANCE_SCHEME, "chance_key": self.chance_key}
+                meta.update(chance=CHANCE_SCHEME, chance_key=self.chance_key)
             else:
-                meta = {"chance": "seed", "seed": self.seed}
+                meta.update(chance="seed", seed=self.seed)
         return GameRecord.from_state(
             self.state,
             seats=[str(spec["name"]) for spec in self.seats],

@@ -14,6 +14,11 @@ Three tables:
 ``pending``
     sealed submissions at a simultaneous decision, until every deciding seat
     has submitted.
+``chat``
+    the table's chat, one row per message (seat, name, text, time); not part of the game record.
+
+Columns added after the first release (``chance_key``, ``open_watch``, ``rematch``, ``clock``) are added to an
+older database when it is opened (:data:`ADDED_COLUMNS`); its tables keep their old behaviour.
 
 Every method runs one transaction and returns only after it is committed, so
 the server acknowledges an action only once it is on disk. Writes are guarded
@@ -89,6 +94,12 @@ tables_t = Table(
     Column("spectator_hash", String(64), nullable=False),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
+    #: An open table (listed in the lobby): its spectator token, public by choice. NULL: a private table.
+    Column("open_watch", String(64), nullable=True),
+    #: The rematch of a finished table: ``{"id", "seats": {old seat: new seat}}`` (JSON; no token). NULL: none yet.
+    Column("rematch", Text, nullable=True),
+    #: The turn clock (JSON, :mod:`boardlab.server.clock`). NULL: no clock.
+    Column("clock", Text, nullable=True),
 )
 
 moves_t = Table(
@@ -112,6 +123,25 @@ pending_t = Table(
     Column("at", Float, nullable=False),
 )
 
+
+chat_t = Table(
+    "chat",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+#: Columns of ``tables`` added after the first release, with their SQL type: added to older databases on opening.
+ADDED_COLUMNS = (
+    ("chance_key", "VARCHAR(64)"),
+    ("open_watch", "VARCHAR(64)"),
+    ("rematch", "TEXT"),
+    ("clock", "TEXT"),
+)
 
 #: The PostgreSQL channel on which writes announce ``"<table id> <revision> <origin>"``.
 CHANNEL = "boardlab_tables"
@@ -153,6 +183,23 @@ class TableRow:
     pending: dict[int, int] = field(default_factory=dict)
     #: Secret chance key (:mod:`boardlab.server.chance`); ``None``: chance is drawn from ``seed``.
     chance_key: str | None = None
+    #: An open table's spectator token (public by choice); ``None``: a private table.
+    open_watch: str | None = None
+    #: ``{"id", "seats"}`` of the rematch, once asked for.
+    rematch: dict[str, Any] | None = None
+    #: The turn clock's stored state (:mod:`boardlab.server.clock`); ``None``: no clock.
+    clock: dict[str, Any] | None = None
+
+
+@dataclass
+class ChatRow:
+    seat: int
+    name: str
+    text: str
+    at: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "name": self.name, "text": self.text, "at": self.at}
 
 
 def normalise_url(url: str | None) -> str:
@@ -209,12 +256,16 @@ class Store:
     def _migrate(self, conn: Connection | None = None) -> None:
         """Bring a database made by an older version up to date (its tables keep their old behaviour)."""
         have = {c["name"] for c in inspect(conn if conn is not None else self.engine).get_columns("tables")}
-        if "chance_key" not in have:
-            if conn is not None:
-                conn.exec_driver_sql("ALTER TABLE tables ADD COLUMN chance_key VARCHAR(64)")
-                return
-            with self.engine.begin() as c:
-                c.exec_driver_sql("ALTER TABLE tables ADD COLUMN chance_key VARCHAR(64)")
+        missing = [(name, sql) for name, sql in ADDED_COLUMNS if name not in have]
+        if not missing:
+            return
+        if conn is not None:
+            for name, sql in missing:
+                conn.exec_driver_sql(f"ALTER TABLE tables ADD COLUMN {name} {sql}")
+            return
+        with self.engine.begin() as c:
+            for name, sql in missing:
+                c.exec_driver_sql(f"ALTER TABLE tables ADD COLUMN {name} {sql}")
 
     def close(self) -> None:
         self.engine.dispose()
@@ -244,8 +295,8 @@ class Store:
     def op_create_table(self, c: Sql, row: TableRow) -> None:
         c.execute(
             "INSERT INTO tables (id, game, options, rules_version, num_players, mode, seats, seed, chance_key,"
-            " revision, status, result, seat_hashes, spectator_hash, created_at, updated_at)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " revision, status, result, seat_hashes, spectator_hash, created_at, updated_at, open_watch, clock)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 row.id,
                 row.game,
@@ -263,6 +314,8 @@ class Store:
                 row.spectator_hash,
                 row.created_at,
                 row.updated_at,
+                row.open_watch,
+                json.dumps(row.clock) if row.clock is not None else None,
             ),
         )
         if row.moves:
@@ -279,9 +332,10 @@ class Store:
         status: str,
         result: dict[str, Any] | None,
         clear_pending: bool = False,
+        clock: dict[str, Any] | None = None,
     ) -> None:
-        """Add history entries ``start, start+1, …`` and bump the revision."""
-        self._bump(c, table_id, old_revision, new_revision, status, result)
+        """Add history entries ``start, start+1, …`` and bump the revision (and store the clock, if given)."""
+        self._bump(c, table_id, old_revision, new_revision, status, result, clock)
         if clear_pending:
             c.execute("DELETE FROM pending WHERE table_id = ?", (table_id,))
         if moves:
@@ -296,9 +350,10 @@ class Store:
         new_revision: int,
         status: str,
         result: Any,
+        clock: dict[str, Any] | None = None,
     ) -> None:
         """Drop history entries from index ``length`` on (undo) and any sealed submissions."""
-        self._bump(c, table_id, old_revision, new_revision, status, result)
+        self._bump(c, table_id, old_revision, new_revision, status, result, clock)
         c.execute("DELETE FROM moves WHERE table_id = ? AND idx >= ?", (table_id, length))
         c.execute("DELETE FROM pending WHERE table_id = ?", (table_id,))
 
@@ -327,16 +382,82 @@ class Store:
         rows = c.fetchall("SELECT seat, action FROM pending WHERE table_id = ? AND revision = ?", (table_id, revision))
         return {int(s): int(a) for s, a in rows}
 
-    def _bump(self, c: Sql, table_id: str, old: int, new: int, status: str, result: Any) -> None:
+    def op_seat(
+        self,
+        c: Sql,
+        table_id: str,
+        seats: list[dict[str, Any]],
+        hashes: list[str | None],
+        old: int,
+        new: int,
+        clock: dict[str, Any] | None = None,
+    ) -> None:
+        """A player took a free seat of an open table: its name and token hash (the revision is bumped)."""
+        current = c.fetchone(
+            "SELECT status, result FROM tables WHERE id = ?" + (" FOR UPDATE" if self.shared else ""), (table_id,)
+        )
+        if current is None:
+            raise StaleRevision(f"no table {table_id}")
+        self._bump(c, table_id, old, new, current[0], json.loads(current[1]) if current[1] else None, clock)
+        c.execute(
+            "UPDATE tables SET seats = ?, seat_hashes = ? WHERE id = ?",
+            (json.dumps(seats), json.dumps(hashes), table_id),
+        )
+
+    def op_open(self, c: Sql, table_id: str, watch: str) -> None:
+        """List a table in the lobby as open, with its (public) spectator token."""
+        c.execute("UPDATE tables SET open_watch = ? WHERE id = ?", (watch, table_id))
+
+    def op_rematch(self, c: Sql, table_id: str, rematch: dict[str, Any]) -> None:
+        """Remember a finished table's rematch (its id and where each seat went)."""
+        c.execute("UPDATE tables SET rematch = ? WHERE id = ?", (json.dumps(rematch), table_id))
+
+    def op_chat(self, c: Sql, table_id: str, row: ChatRow, keep: int) -> int:
+        """Add a chat message (the oldest beyond ``keep`` are dropped); its index."""
+        last = c.fetchone("SELECT MAX(idx) FROM chat WHERE table_id = ?", (table_id,))
+        idx = 0 if last is None or last[0] is None else int(last[0]) + 1
+        c.execute(
+            "INSERT INTO chat (table_id, idx, seat, name, text, at) VALUES (?,?,?,?,?,?)",
+            (table_id, idx, row.seat, row.name, row.text, row.at),
+        )
+        c.execute("DELETE FROM chat WHERE table_id = ? AND idx <= ?", (table_id, idx - keep))
+        return idx
+
+    def chat(self, table_id: str) -> list[ChatRow]:
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(chat_t.c.seat, chat_t.c.name, chat_t.c.text, chat_t.c.at)
+                .where(chat_t.c.table_id == table_id)
+                .order_by(chat_t.c.idx)
+            )
+            return [ChatRow(r.seat, r.name, r.text, r.at) for r in rows]
+
+    def open_tables(self, limit: int = 100) -> list[TableRow]:
+        """Unfinished open tables, newest first (without their moves)."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(tables_t)
+                .where(tables_t.c.status == "playing", tables_t.c.open_watch.is_not(None))
+                .order_by(tables_t.c.created_at.desc())
+                .limit(limit)
+            ).mappings()
+            return [_table_row(r) for r in rows]
+
+    def _bump(
+        self, c: Sql, table_id: str, old: int, new: int, status: str, result: Any, clock: dict[str, Any] | None = None
+    ) -> None:
         if self.shared:
             # Hold the table's row for the rest of the transaction: another process's write to this
             # table waits here, then finds the new revision.
             current = c.fetchone("SELECT revision FROM tables WHERE id = ? FOR UPDATE", (table_id,))
             if current is None or current[0] != old:
                 raise StaleRevision(f"table {table_id} is no longer at revision {old}")
+        sets, args = "", ()
+        if clock is not None:
+            sets, args = ", clock = ?", (json.dumps(clock),)
         n = c.execute(
-            "UPDATE tables SET revision = ?, status = ?, result = ?, updated_at = ? WHERE id = ? AND revision = ?",
-            (new, status, json.dumps(result) if result is not None else None, time.time(), table_id, old),
+            f"UPDATE tables SET revision = ?, status = ?, result = ?, updated_at = ?{sets} WHERE id = ? AND revision = ?",
+            (new, status, json.dumps(result) if result is not None else None, time.time(), *args, table_id, old),
         )
         if n != 1:
             raise StaleRevision(f"table {table_id} is no longer at revision {old}")
@@ -377,14 +498,15 @@ class Store:
             return [r.id for r in c.execute(q.order_by(tables_t.c.created_at))]
 
     def ai_table_ids(self) -> list[str]:
-        """Unfinished tables with an AI seat: the only ones a server loads at start (the others when asked for)."""
+        """Unfinished tables with an AI seat or a turn clock: the only ones a server loads at start (the others when
+        asked for)."""
         with self.engine.connect() as c:
             rows = c.execute(
-                select(tables_t.c.id, tables_t.c.seats)
+                select(tables_t.c.id, tables_t.c.seats, tables_t.c.clock)
                 .where(tables_t.c.status == "playing")
                 .order_by(tables_t.c.created_at)
             )
-            return [r.id for r in rows if any(s.get("kind") == "ai" for s in json.loads(r.seats))]
+            return [r.id for r in rows if r.clock or any(s.get("kind") == "ai" for s in json.loads(r.seats))]
 
     def op_expire(self, c: Sql, idle_since: float, keep: frozenset[str]) -> list[str]:
         """Mark unfinished tables with no move since ``idle_since`` (except ``keep``) expired; their ids."""
@@ -519,6 +641,9 @@ def _table_row(r: Any) -> TableRow:
         created_at=r["created_at"],
         updated_at=r["updated_at"],
         chance_key=r.get("chance_key"),
+        open_watch=r.get("open_watch"),
+        rematch=json.loads(r["rematch"]) if r.get("rematch") else None,
+        clock=json.loads(r["clock"]) if r.get("clock") else None,
     )
 
 

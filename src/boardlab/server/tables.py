@@ -27,6 +27,7 @@ the process that made it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import random
@@ -48,7 +49,9 @@ from ..core.errors import IllegalActionError
 from ..core.game import Game, HistoryEntry, State
 from ..core.options import check_json_types
 from ..core.record import outcome
+from ..core.wording import for_players
 from ..games import game_class, make_cached
+from . import clock as clocks
 from .ai import (
     MAX_ITERATIONS,
     MAX_PLAYOUTS,
@@ -64,8 +67,8 @@ from .chance import keyed_agent_seed, new_key
 from .errors import ApiError, bad_request, conflict, forbidden, illegal, not_found
 from .limits import Limits, Quotas
 from .live import Connection, LiveTable, token_hash
-from .store import GroupWriter, Listener, MoveRow, StaleRevision, Store, TableRow
-from .views import build_view, geometry_text
+from .store import ChatRow, GroupWriter, Listener, MoveRow, StaleRevision, Store, TableRow
+from .views import build_view, geometry_text, to_act
 
 log = logging.getLogger("boardlab.server")
 T = TypeVar("T")
@@ -73,6 +76,9 @@ T = TypeVar("T")
 MODES = ("ai", "hotseat", "online")
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 NAME_OK = re.compile(r"^[^\x00-\x1f\x7f<>]{1,32}$")
+#: The longest chat message, and how many messages a table keeps (the oldest go first).
+CHAT_MAX = 500
+CHAT_KEEP = 200
 
 
 @dataclass
@@ -136,6 +142,8 @@ class Platform:
         for t in list(self.tables.values()):
             if t.ai_task is not None:
                 t.ai_task.cancel()
+            if t.clock_timer is not None:
+                t.clock_timer.cancel()
             for c in list(t.connections):
                 c.close()
         for task in list(self._tasks):
@@ -206,10 +214,16 @@ class Platform:
         seed: int | None,
         host_seat: int | None,
         watch: bool = False,
+        open_table: bool = False,
+        clock: dict[str, Any] | None = None,
+        same_tokens: tuple[list[str | None], str] | None = None,
     ) -> tuple[LiveTable, dict[int, str], str, int | None]:
         """A new table; returns it with the seat tokens, the spectator token and the host's seat.
 
         A table whose seats are all AI is an AI match to watch, made only when ``watch`` asks for one.
+        ``open_table``: an online table listed in the lobby, whose human seats but the host's are free for anyone to
+        take (:meth:`join`); no tokens are made for them. ``clock``: the turn clock (:mod:`boardlab.server.clock`).
+        ``same_tokens``: the seat and spectator token hashes to use (a rematch; no token is returned).
         """
         try:
             check_json_types(game_id, game_class(game_id).options, options)
@@ -231,6 +245,9 @@ class Platform:
             raise bad_request('"watch": true asks for an AI match to watch; make every seat an AI seat')
         if host_seat is not None and host_seat not in humans:
             raise bad_request(f"host_seat must be one of the human seats {humans}; got {host_seat}")
+        if open_table and mode != "online":
+            raise bad_request("only an online table can be open (listed in the lobby for anyone to join)")
+        clock_state = clocks.new_clock(clock, n)
         host = host_seat if host_seat is not None else (humans[0] if humans else None)
         if seed is not None and not seed_allowed(game, mode, seat_specs):
             raise ApiError(
@@ -241,8 +258,16 @@ class Platform:
                 "once the game is over",
             )
         table_id = secrets.token_urlsafe(9)
-        tokens = {s: secrets.token_urlsafe(18) for s in humans}
-        spectator = secrets.token_urlsafe(18)
+        if same_tokens is not None:
+            tokens: dict[int, str] = {}
+            hashes, spectator_hash = same_tokens
+            spectator = ""
+        else:
+            tokens = {s: secrets.token_urlsafe(18) for s in humans if not open_table or s == host}
+            spectator = secrets.token_urlsafe(18)
+            hashes = [token_hash(tokens[s]) if s in tokens else None for s in range(n)]
+            spectator_hash = token_hash(spectator)
+        open_watch = (spectator or None) if open_table else None
         # A client's seed decides chance only where allowed (above); otherwise a secret key does.
         chance_key = None if seed is not None else new_key()
         seed = seed if seed is not None else secrets.randbits(62)
@@ -256,12 +281,16 @@ class Platform:
             state=game.new_initial_state(n),
             labels=[],
             revision=0,
-            seat_hashes=[token_hash(tokens[s]) if s in tokens else None for s in range(n)],
-            spectator_hash=token_hash(spectator),
+            seat_hashes=hashes,
+            spectator_hash=spectator_hash,
             created_at=now,
             chance_key=chance_key,
+            open_watch=open_watch,
+            clock=clock_state,
         )
         moves = self._advance_chance(table, table.state, [])
+        if table.clock is not None and self._clock_runs(table):
+            table.clock = clocks.start(table.clock, now)
         table.labels = [m.label for m in moves]
         row = TableRow(
             id=table_id,
@@ -281,10 +310,13 @@ class Platform:
             updated_at=now,
             moves=moves,
             chance_key=chance_key,
+            open_watch=open_watch,
+            clock=table.clock,
         )
         await self._write(self.store.op_create_table, row)
         self._cache(table)
         self._kick(table)
+        self._arm_clock(table)
         return table, tokens, spectator, host
 
     async def rematch(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
@@ -292,21 +324,26 @@ class Platform:
 
         Asked by a seat (not a spectator) once the game is over; asking again gives the same
         rematch. Every page connected to the old table is told where it is (``rematch`` in
-        its view, with that seat's own new link, never another seat's). Kept in memory only.
+        its view, with that seat's own link, never another seat's). Each seat of the rematch takes the token its
+        player holds here, so the rematch needs no new secret; it is stored with the table (its id and where each
+        seat went), so a restart keeps it. An open table's rematch is open too, with the same clock option.
         """
         if seat is None:
             raise forbidden("a spectator cannot ask for a rematch; a player can")
         async with table.lock:
-            if not table.state.is_terminal():
+            if not table.over:
                 raise conflict("not_finished", "A rematch can be asked for once the game is over.")
             if table.rematch is None:
                 n = table.state.num_players
-                moved = {s: (s + 1) % n for s in range(n)}
+                moved = [(s + 1) % n for s in range(n)]
                 specs: list[dict[str, Any]] = [{} for _ in range(n)]
-                for old, new in moved.items():
+                hashes: list[str | None] = [None] * n
+                for old, new in enumerate(moved):
                     spec = table.seats[old]
                     specs[new] = {"kind": spec["kind"], "agent": spec.get("agent"), "name": _own_name(spec, old)}
-                new_table, tokens, spectator, _host = await self.create(
+                    hashes[new] = table.seat_hashes[old]
+                clock = {"kind": table.clock["kind"], "seconds": table.clock["seconds"]} if table.clock else None
+                new_table, _tokens, _spectator, _host = await self.create(
                     table.game.id,
                     dict(table.game.params),
                     n,
@@ -314,8 +351,15 @@ class Platform:
                     specs,
                     None,
                     None,
+                    clock=clock,
+                    same_tokens=(hashes, table.spectator_hash),
                 )
-                table.rematch = {"id": new_table.id, "seats": moved, "tokens": tokens, "spectator": spectator}
+                if table.open_watch is not None:
+                    new_table.open_watch = table.open_watch
+                    await self._write(self.store.op_open, new_table.id, table.open_watch)
+                rematch = {"id": new_table.id, "seats": moved}
+                await self._write(self.store.op_rematch, table.id, rematch)
+                table.rematch = rematch
                 self._broadcast(table)
             return table.rematch_for(seat) or {}
 
@@ -400,6 +444,7 @@ class Platform:
             # seats think for it; one left longer than an AI move takes is this process's to run.
             table.remote = self.store.shared and time.time() - row.updated_at < self._ai_grace()
             self._cache(table)
+            self._arm_clock(table)
             fut.set_result(table)
         except BaseException as e:
             fut.set_exception(e)
@@ -441,6 +486,9 @@ class Platform:
             created_at=row.created_at,
             pending=dict(pending),
             chance_key=row.chance_key,
+            open_watch=row.open_watch,
+            rematch=row.rematch,
+            clock=row.clock,
         )
 
     def _cache(self, table: LiveTable) -> None:
@@ -469,7 +517,7 @@ class Platform:
             self._check_revision(table, revision)
             state = table.state
             cp = state.current_player()
-            if cp == TERMINAL:
+            if cp == TERMINAL or table.over:
                 raise conflict("game_over", "The game is over.")
             if cp == SIMULTANEOUS:
                 legal = state.legal_actions(seat)
@@ -478,7 +526,10 @@ class Platform:
                 if seat in table.pending:
                     raise conflict("already_submitted", "You have already chosen; withdraw your choice to change it.")
             elif cp != seat:
-                raise conflict("not_your_turn", state.explain_illegal(seat, action if action is not None else 0))
+                raise conflict(
+                    "not_your_turn",
+                    for_players(state.explain_illegal(seat, action if action is not None else 0), table.names()),
+                )
             else:
                 legal = state.legal_actions(seat)
             action = self._resolve(state, seat, action, label, legal)
@@ -559,6 +610,8 @@ class Platform:
                 await self._stale(table)
                 raise conflict("stale", str(e)) from None
             table.remote = False
+            if table.clock is not None:  # the seat has chosen: its time stops (kept in memory until the reveal)
+                table.clock = clocks.charge(table.clock, self._timed(table), time.time(), new_turn=False)
             if stored is not None and stored != pending:
                 # Another process sealed choices too: the database's list (read under the row lock) is
                 # the whole of it; whoever stores the last one reveals them all.
@@ -574,6 +627,7 @@ class Platform:
         new_rev = table.revision + 1
         status = "finished" if new.is_terminal() else "playing"
         result = outcome(new.returns()) if new.is_terminal() else None
+        clock = self._clock_after(table, new)
         try:
             await self._write(
                 self.store.op_append_moves,
@@ -585,6 +639,7 @@ class Platform:
                 status,
                 result,
                 clear_pending,
+                clock,
             )
         except StaleRevision as e:
             await self._stale(table)
@@ -593,9 +648,11 @@ class Platform:
         table.state = new
         table.labels = table.labels + [m.label for m in moves]
         table.revision = new_rev
+        table.clock = clock
         if clear_pending:
             table.pending = {}  # before the views go out: nobody is still "choosing" once the choices are revealed
         self._broadcast(table)
+        self._arm_clock(table)
 
     # -- undo -----------------------------------------------------------------
     def undo_point(self, table: LiveTable, seat: int | None) -> int | None:
@@ -629,12 +686,17 @@ class Platform:
             state = table.state
             new = replay(table.game, state.history()[:point], state.num_players)
             new_rev = table.revision + 1
+            clock = self._clock_after(table, new)
             try:
-                await self._write(self.store.op_truncate, table.id, point, table.revision, new_rev, "playing", None)
+                await self._write(
+                    self.store.op_truncate, table.id, point, table.revision, new_rev, "playing", None, clock
+                )
             except StaleRevision as e:
                 await self._stale(table)
                 raise conflict("stale", str(e)) from None
             table.remote = False
+            table.clock = clock
+            self._arm_clock(table)
             table.state = new
             table.labels = table.labels[:point]
             table.revision = new_rev
@@ -642,8 +704,219 @@ class Platform:
             self._broadcast(table)
         self._kick(table)
 
+    # -- turn clocks ----------------------------------------------------------
+    def _timed(self, table: LiveTable) -> list[int]:
+        """The seats on the clock now: human seats that must decide (not those that have chosen in secret)."""
+        return [s for s in to_act(table) if table.seats[s]["kind"] == "human"]
+
+    def _clock_runs(self, table: LiveTable) -> bool:
+        return table.clock is not None and not table.over and not table.free_seats()
+
+    def _clock_after(self, table: LiveTable, new: State) -> dict[str, Any] | None:
+        """The clock once ``table`` moves to ``new``: the seats that were acting charged, timing again from now."""
+        if table.clock is None:
+            return None
+        now = time.time()
+        clock = clocks.charge(table.clock, self._timed(table), now)
+        if new.is_terminal():
+            return clocks.stop(clock, [], now)
+        return clock
+
+    def _arm_clock(self, table: LiveTable, at_least: float = 0.0) -> None:
+        """Set a timer for the first deadline among the seats on the clock (none: no timer), ``at_least`` from now."""
+        if table.clock_timer is not None:
+            table.clock_timer.cancel()
+            table.clock_timer = None
+        if self._stopping or not self._clock_runs(table):
+            return
+        assert table.clock is not None
+        due = [d for s in self._timed(table) if (d := clocks.deadline(table.clock, s)) is not None]
+        if not due:
+            return
+        delay = max(at_least, min(due) - time.time())
+        loop = asyncio.get_running_loop()
+        table.clock_timer = loop.call_later(delay, lambda: self._spawn(self._on_time(table)))
+
+    async def _on_time(self, table: LiveTable) -> None:
+        """A seat's time ran out: it plays the game's default move for it (a pass), or it loses the game."""
+        if self.tables.get(table.id) is not table:
+            # dropped from memory meanwhile: a fresh copy, loaded now, keeps the clock (an expired table has none)
+            with contextlib.suppress(ApiError):
+                await self.get(table.id)
+            return
+        failed = False
+        try:
+            async with table.lock:
+                if not self._clock_runs(table):
+                    return
+                assert table.clock is not None
+                late = clocks.expired(table.clock, self._timed(table), time.time() + 0.01)
+                if late:
+                    await self._time_out(table, late[0])
+        except ApiError as e:  # another process moved first (shared database): its change stands
+            log.info("table %s: clock ran out but %s", table.id, e.message)
+            failed = True
+        except Exception:
+            log.exception("table %s: the clock could not be applied", table.id)
+            failed = True
+        self._arm_clock(table, at_least=1.0 if failed else 0.0)  # after a failure, retry in a second, not at once
+        self._kick(table)
+
+    async def _time_out(self, table: LiveTable, seat: int) -> None:
+        """``seat`` ran out of time (the caller holds the lock)."""
+        state, name = table.state, table.seats[seat]["name"]
+        action = state.timeout_action(seat)
+        if action is not None and action in state.legal_actions(seat):
+            table.notes.append(f"{name} ran out of time: {state.action_to_string(seat, action)}.")
+            if state.current_player() == SIMULTANEOUS:
+                await self._submit(table, seat, action)
+            else:
+                await self._commit_action(table, seat, action)
+            return
+        assert table.clock is not None
+        now = time.time()
+        clock = {**clocks.stop(table.clock, self._timed(table), now), "forfeit": seat}
+        new_rev = table.revision + 1
+        result = outcome(table.returns_if_lost(seat))
+        try:
+            await self._write(
+                self.store.op_append_moves,
+                table.id,
+                state.move_number(),
+                [],
+                table.revision,
+                new_rev,
+                "finished",
+                result,
+                True,
+                clock,
+            )
+        except StaleRevision as e:
+            await self._stale(table)
+            raise conflict("stale", str(e)) from None
+        table.clock = clock
+        table.revision = new_rev
+        table.pending = {}
+        table.notes.append(f"{name} ran out of time and loses the game.")
+        self._broadcast(table)
+
+    # -- open tables: free seats anyone can take -------------------------------
+    async def open_tables(self) -> list[dict[str, Any]]:
+        """The lobby's list: unfinished open tables with their game, options, seats (taken or free) and spectators."""
+        rows = await self._db(self.store.open_tables)
+        out = []
+        for row in rows:
+            live = self.tables.get(row.id)
+            seats = live.seats if live is not None else row.seats
+            hashes = live.seat_hashes if live is not None else row.seat_hashes
+            try:
+                title = game_class(row.game).title
+            except Exception:
+                continue
+            out.append(
+                {
+                    "id": row.id,
+                    "game": row.game,
+                    "title": title,
+                    "options": row.options,
+                    "num_players": row.num_players,
+                    "seats": [
+                        {
+                            "seat": s,
+                            "name": spec["name"],
+                            "kind": spec["kind"],
+                            "free": spec["kind"] == "human" and hashes[s] is None,
+                        }
+                        for s, spec in enumerate(seats)
+                    ],
+                    "free": sum(1 for s, spec in enumerate(seats) if spec["kind"] == "human" and hashes[s] is None),
+                    "spectators": live.spectators if live is not None else 0,
+                    "clock": clocks.describe(row.clock) if row.clock else None,
+                    "watch": f"/table/{row.id}#t={row.open_watch}",
+                    "created_at": row.created_at,
+                }
+            )
+        return out
+
+    async def join(self, table: LiveTable, seat: int | None, name: str | None) -> tuple[int, str]:
+        """Take a free seat of an open table (``seat``, or the first free one) under ``name``: the seat and its token."""
+        if table.open_watch is None:
+            raise forbidden("this table is not open: ask its host for a seat's invite link")
+        if name is not None:
+            name = " ".join(str(name).split())
+            if not NAME_OK.match(name):
+                raise bad_request("a name is 1-32 printable characters without < >")
+        async with table.lock:
+            if table.over:
+                raise conflict("game_over", "The game is over.")
+            free = table.free_seats()
+            if not free:
+                raise conflict("no_free_seat", "Every seat at this table is taken; you can still watch.")
+            if seat is None:
+                seat = free[0]
+            elif seat not in free:
+                raise conflict(
+                    "seat_taken",
+                    f"{table.seats[seat]['name'] if 0 <= seat < len(table.seats) else 'That seat'}"
+                    " is not free; free seats: " + ", ".join(table.seats[s]["name"] for s in free),
+                )
+            token = secrets.token_urlsafe(18)
+            seats = [dict(spec) for spec in table.seats]
+            if name:
+                seats[seat]["name"] = name
+            hashes = list(table.seat_hashes)
+            hashes[seat] = token_hash(token)
+            new_rev = table.revision + 1
+            clock = table.clock
+            if clock is not None and len(free) == 1:  # the last free seat: the clocks start now
+                clock = clocks.start(clock, time.time())
+            try:
+                await self._write(self.store.op_seat, table.id, seats, hashes, table.revision, new_rev, clock)
+            except StaleRevision as e:
+                await self._stale(table)
+                raise conflict("stale", str(e)) from None
+            table.seats, table.seat_hashes, table.revision, table.clock = seats, hashes, new_rev, clock
+            table.known_tokens[seat] = token
+            self._broadcast(table)
+            self._arm_clock(table)
+        self._kick(table)
+        return seat, token
+
+    # -- chat -----------------------------------------------------------------
+    async def chat_messages(self, table: LiveTable) -> list[dict[str, Any]]:
+        """The table's chat, oldest first (loaded from the database once)."""
+        if table.chat is None:
+            rows = await self._db(self.store.chat, table.id)
+            if table.chat is None:
+                table.chat = [r.to_json() for r in rows]
+        return list(table.chat)
+
+    async def say(self, table: LiveTable, seat: int | None, text: Any) -> dict[str, Any]:
+        """A seated player's chat message: stored, then sent to every page of the table. Spectators only read."""
+        if seat is None:
+            raise forbidden("spectators can read the chat; only the players write in it")
+        if not isinstance(text, str):
+            raise bad_request("a chat message is text")
+        text = "".join(ch for ch in text if ch in "\n\t" or ch.isprintable()).strip()
+        if not text:
+            raise bad_request("a chat message needs some text")
+        if len(text) > CHAT_MAX:
+            raise bad_request(f"a chat message is at most {CHAT_MAX} characters; this one has {len(text)}")
+        await self.chat_messages(table)
+        row = ChatRow(seat, str(table.seats[seat]["name"]), text, time.time())
+        await self._write(self.store.op_chat, table.id, row, CHAT_KEEP)
+        message = row.to_json()
+        assert table.chat is not None
+        table.chat = [*table.chat, message][-CHAT_KEEP:]
+        text_out = json.dumps({"type": "chat", "message": message}, separators=(",", ":"), ensure_ascii=False)
+        for c in list(table.connections):
+            c.send(text_out)
+        return message
+
     # -- AI seats -------------------------------------------------------------
     def _ai_to_move(self, table: LiveTable) -> list[int]:
+        if table.over:
+            return []
         d = next_decision(table.state)
         if d.kind == "seat":
             return [s for s in d.seats if table.seats[s]["kind"] == "ai"]
@@ -787,6 +1060,11 @@ class Platform:
         row = await self._db(self.store.load, table.id)
         if row is None or row.status == "expired":
             return
+        table.seats, table.seat_hashes, table.rematch = row.seats, row.seat_hashes, row.rematch
+        if row.clock != table.clock:
+            table.clock = row.clock
+            table.touch()
+            self._arm_clock(table)
         pending = row.pending
         if row.revision == table.revision:
             if pending == table.pending or table.state.current_player() != SIMULTANEOUS:
@@ -822,7 +1100,8 @@ class Platform:
 
     def _cached_view(self, table: LiveTable, seat: int | None) -> tuple[str, str | None]:
         cached = table.view_cache.get(seat)
-        if cached is not None and cached[0] == table.stamp:
+        # a running clock's view says the time left now: built afresh for every reader
+        if cached is not None and cached[0] == table.stamp and table.clock is None:
             return cached[1], cached[2]
         view = self.view(table, seat)
         text = json.dumps(view, separators=(",", ":"), ensure_ascii=False)

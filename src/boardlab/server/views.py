@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import time
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +21,8 @@ from ..core.driver import next_decision, result_text
 from ..core.hidden import SeenLog
 from ..core.record import outcome
 from ..core.scene import SEAT_COLOURS
+from ..core.wording import for_players
+from . import clock as clocks
 
 if TYPE_CHECKING:
     from .live import LiveTable
@@ -28,6 +32,8 @@ if TYPE_CHECKING:
 _GEOMETRY_TEXT: OrderedDict[str, str] = OrderedDict()
 _LAST: dict[int, tuple[tuple[list[Any], ...], str]] = {}
 MAX_GEOMETRIES = 512
+#: A game's name for a seat that repeats its number: "seat 0 (Red)" (the players list says the colour alone).
+_SEAT_AND_COLOUR = re.compile(r"^[Ss]eat \d+ \((.*)\)$")
 #: Each live table's per-entry ``Seen`` list, extended as moves come (by table id), bounded.
 _SEEN: OrderedDict[str, SeenLog] = OrderedDict()
 MAX_SEEN_LOGS = 1024
@@ -119,7 +125,19 @@ def log_entries(table: LiveTable, viewer: int | None) -> list[list[Any]]:
     while len(_SEEN) > MAX_SEEN_LOGS:
         _SEEN.popitem(last=False)
     names = ["you" if s == viewer else seat_name(table, s) for s in range(state.num_players)]
-    return log_rows(log.lines(state, viewer), names)
+    rows = log_rows(log.lines(state, viewer), names)
+    chosen = table.names()
+    return [[actor, for_players(str(text), chosen)] for actor, text in rows]
+
+
+def seat_detail(scene: dict[str, Any], seat: int, name: str, names: list[str | None]) -> str:
+    """What the game says of ``seat`` beside its name in the players list, in players' words: its colour or side
+    ("Red", not "seat 0 (Red)"), then the game's detail ("3 cards in hand")."""
+    players = scene.get("players") or []
+    p = players[seat] if len(players) == len(names) and isinstance(players[seat], dict) else {}
+    own = _SEAT_AND_COLOUR.sub(r"\1", str(p.get("name") or ""))
+    own = "" if own.lower() in ("", name.lower(), f"seat {seat}") else own
+    return " · ".join(for_players(x, names) for x in (own, str(p.get("detail") or "")) if x)
 
 
 def log_rows(lines: list[dict[str, Any]], names: list[str]) -> list[list[Any]]:
@@ -151,8 +169,8 @@ def seat_colours(table: LiveTable, scene: dict[str, Any]) -> list[str]:
 def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) -> dict[str, Any]:
     state = table.state
     cp = state.current_player()
-    terminal = cp == TERMINAL
-    acting = to_act(table)
+    terminal = cp == TERMINAL or table.over  # over by the rules, or a seat lost on time
+    acting = [] if terminal else to_act(table)
     # once the game is over nobody is still choosing (a choice left pending shows nowhere)
     pending = {} if terminal else table.pending
     submitted_seats = sorted(pending)
@@ -163,9 +181,10 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
     else:
         legal = []
         scene = state.game.scene(state.observation(seat), [])
-    result = outcome(state.returns()) if terminal else None
+    result = outcome(table.returns()) if terminal else None
     colours = seat_colours(table, scene)
     thinking = sorted(table.thinking)
+    chosen = table.names()
     seats = [
         {
             "seat": s,
@@ -178,14 +197,17 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
             "to_act": s in acting,
             "submitted": s in pending,
             "you": s == seat,
+            "detail": seat_detail(scene, s, seat_name(table, s), chosen),
         }
         for s, spec in enumerate(table.seats)
     ]
-    prompt = str(scene.get("prompt") or "")
+    prompt = for_players(str(scene.get("prompt") or ""), chosen)  # the banner's words; the scene stays the game's
     rematch = table.rematch_for(seat) if terminal else None
     if terminal:
         names = [seat_name(table, s) for s in range(state.num_players)]
-        banner = {"kind": "result", "title": result_text(table.game, state.returns(), names, seat), "detail": prompt}
+        lost = table.forfeit
+        detail = f"{names[lost]} ran out of time." if lost is not None else prompt
+        banner = {"kind": "result", "title": result_text(table.game, table.returns(), names, seat), "detail": detail}
     elif seat is not None and seat in acting:
         title = "Your turn" if cp >= 0 else "Your choice (secret until everyone has chosen)"
         banner = {"kind": "turn", "title": title, "detail": prompt}
@@ -235,4 +257,25 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
         "record_available": terminal or table.game.perfect_information,
         "notes": list(table.notes[-5:]),
         "rematch": rematch,
+        "spectator": seat is None,
+        "open": table.open_watch is not None,
+        "free_seats": table.free_seats(),
+        "clock": clock_view(table, acting),
+    }
+
+
+def clock_view(table: LiveTable, acting: list[int]) -> dict[str, Any] | None:
+    """The turn clock as the page shows it: per seat the seconds left now, and which seats' time is running."""
+    c = table.clock
+    if c is None:
+        return None
+    now = time.time()
+    running = [s for s in acting if table.seats[s]["kind"] == "human"] if c.get("since") is not None else []
+    return {
+        "kind": c["kind"],
+        "seconds": c["seconds"],
+        "left": [round(clocks.remaining(c, s, running, now), 2) for s in range(len(table.seats))],
+        "running": running,
+        "text": clocks.describe(c),
+        "rule": table.game.timeout_rule(),
     }

@@ -1,6 +1,6 @@
 // The lobby: every registered game, its rules, and a form to create a table.
 
-import { api, el, forgetTable, saveTable, savedTables, showRules } from "./api.js";
+import { api, el, forgetTable, saveTable, savedTables, showRules, toast } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 let agents = { levels: [], agents: ["random"], all: ["random"], default: "random", only_random: true };
@@ -65,6 +65,7 @@ function mode() {
 function drawSeats() {
   const n = Number($("num-players").value);
   const m = mode();
+  $("open-field").classList.toggle("hidden", m !== "online");
   const rows = [];
   for (let s = 0; s < n; s++) {
     const select = el("select", { id: `seat-${s}`, "aria-label": `Seat ${s} player` },
@@ -113,6 +114,9 @@ function openCreate(g) {
   syncModes();
   drawSeats();
   $("options").replaceChildren(...g.options.map(optionInput));
+  $("open-table").checked = false;
+  $("clock-kind").value = "none";
+  syncClock();
   $("options-box").classList.toggle("hidden", !g.options.length);
   $("create").showModal();
 }
@@ -143,6 +147,9 @@ async function create(ev) {
   }
   const m = mode();
   const body = { game: g.id, options: readOptions(), num_players: n, mode: m, seats };
+  if (m === "online" && $("open-table").checked) body.open = true;
+  const clock = readClock();
+  if (clock) body.clock = clock;
   // Every seat an AI: the player asked for an AI match to watch, which the server wants said explicitly.
   if (seats.every((s) => s.kind === "ai")) body.watch = true;
   $("create-go").disabled = true;
@@ -158,11 +165,70 @@ async function create(ev) {
   }
 }
 
+// -- the turn clock option ---------------------------------------------------------------------------------------
+function readClock() {
+  const kind = $("clock-kind").value;
+  if (kind === "none") return null;
+  const amount = Number($("clock-amount").value);
+  return { kind, seconds: kind === "game" ? amount * 60 : amount };
+}
+
+function syncClock() {
+  const kind = $("clock-kind").value;
+  $("clock-amount-field").classList.toggle("hidden", kind === "none");
+  $("clock-amount-label").textContent = kind === "game" ? "Minutes for each player" : "Seconds for each move";
+  if (kind === "game" && Number($("clock-amount").value) > 120) $("clock-amount").value = "10";
+}
+
+// -- open tables: free seats anyone can take -----------------------------------------------------------------
+let openTimer = null;
+
+async function drawOpenTables() {
+  let data;
+  try {
+    data = await api("/api/open-tables");
+  } catch {
+    return; // the list comes back with the next refresh
+  }
+  const rows = data.tables.map((t) => {
+    const seats = t.seats.map((s) => (s.free ? "free seat" : s.name)).join(" · ");
+    const facts = [`${t.free} free of ${t.num_players}`, `${t.spectators} watching`, t.clock].filter(Boolean).join(" · ");
+    const name = el("input", { type: "text", maxlength: 32, placeholder: "Your name", "aria-label": `Your name at ${t.title}` });
+    return el("div", { class: "row", "data-table": t.id },
+      el("strong", {}, t.title),
+      el("span", { class: "seats-text" }, seats, el("br"), el("span", { class: "small muted" }, facts)),
+      t.free ? name : null,
+      t.free ? el("button", { type: "button", class: "primary", "data-join": t.id, onclick: () => join(t, name.value) }, "Join") : null,
+      el("a", { class: "button-link", href: t.watch, "data-watch": t.id }, "Watch"));
+  });
+  $("open-tables").replaceChildren(...rows);
+  $("open-tables-box").classList.toggle("hidden", !rows.length);
+}
+
+async function join(t, name) {
+  try {
+    const r = await api(`/api/tables/${encodeURIComponent(t.id)}/join`, { method: "POST", body: { name: name.trim() || null } });
+    saveTable(r.table, { game: t.game, mode: "online", created: Date.now(), tokens: [r.token] });
+    location.href = r.link;
+  } catch (e) {
+    toast(e.message);
+    drawOpenTables();
+  }
+}
+
+function pollOpenTables() {
+  clearInterval(openTimer);
+  drawOpenTables();
+  openTimer = setInterval(() => { if (!document.hidden) drawOpenTables(); }, 5000);
+}
+
 async function init() {
   $("create-form").addEventListener("submit", create);
   $("create-close").addEventListener("click", () => $("create").close());
   $("num-players").addEventListener("change", () => { syncModes(); drawSeats(); });
   for (const input of document.querySelectorAll("input[name=mode]")) input.addEventListener("change", drawSeats);
+  $("clock-kind").addEventListener("change", syncClock);
+  pollOpenTables();
   try {
     const data = await api("/api/games");
     agents = data.agents;

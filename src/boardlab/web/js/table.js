@@ -2,6 +2,7 @@
 
 import { actorName, api, download, el, saveTable, savedTables, showRules, toast } from "./api.js";
 import { closeChooser, colour, expandScene, hasGeometry, loadGeometry, rememberGeometry, renderScene } from "./render.js";
+import { drawPeople, initPeople, onChat, peopleReconnected } from "./people.js";
 
 const root = document.getElementById("table-root");
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -203,6 +204,7 @@ function drawView() {
   $("notes").classList.toggle("hidden", !(v.notes || []).length);
   drawInvite(v);
   drawResult(v);
+  drawPeople(v); // people.js: chat, clocks, "You are watching"
 }
 
 // -- the end of a game: a result panel in view, with Rematch, New game and Back to the lobby --------------
@@ -293,7 +295,8 @@ function drawSeats(v) {
     const li = el("li", { class: s.to_act ? "to-act" : "", "data-seat": s.seat },
       el("span", { class: "swatch", style: { background: colour(s.colour, "#888") } }),
       el("span", { class: "name" }, s.name), ...tags);
-    const detail = [p && p.name && p.name !== s.name ? p.name : null, p && p.detail].filter(Boolean).join(" · ");
+    // the server words the game's detail for players (s.detail: "Red", not "seat 0 (Red)"); older servers did not
+    const detail = s.detail ?? [p && p.name && p.name !== s.name ? p.name : null, p && p.detail].filter(Boolean).join(" · ");
     if (detail) li.append(el("span", { class: "detail" }, detail));
     return li;
   });
@@ -437,6 +440,7 @@ function connect() {
   sock.onopen = () => {
     backoff = 500;
     setConn("live");
+    peopleReconnected();
     sock.send(JSON.stringify({ type: "hello", tokens: [...seatToken.values()], view: viewSeat === null ? null : tokenFor(viewSeat) }));
     clearInterval(pingTimer);
     pingTimer = setInterval(() => {
@@ -452,6 +456,7 @@ function connect() {
     } else if (m.type === "geometry") rememberGeometry(m.geometry);
     else if (m.type === "view") onView(m.view);
     else if (m.type === "presence") onPresence(m.present);
+    else if (m.type === "chat") onChat(m.message);
     else if (m.type === "error") toast(m.message);
   };
   sock.onclose = (e) => {
@@ -499,6 +504,13 @@ async function init() {
   } else {
     viewSeat = want;
   }
+  initPeople({
+    tableId,
+    token: (seat = viewSeat) => tokenFor(seat),
+    seat: () => (viewSeat !== null ? viewSeat : mySeats[0] ?? null),
+    socket: () => ws,
+    player: () => mySeats.length > 0,
+  });
   if (first.seat === viewSeat) onView(first);
   else fetchView();
   connect();

@@ -1,0 +1,41 @@
+"""Text for players: a game's own words with the table's names in them and without developers' references.
+
+Game modules word prompts, explanations and logs for every front-end and keep references to their rules
+document's clauses ("(§4.2)") for developers and tests; where a game has no names for its seats it says "seat 1".
+:func:`for_players` turns such text into what a player reads at a table: clause references dropped, "seat N" the
+name of that seat at the table. The engine's own text is unchanged (records, tests and the CLI's ``why`` still give
+the references).
+
+>>> for_players("Lock it, trade it with seat 1, or draw from the pool (§4.2).", ["Ann", "Bo"])
+'Lock it, trade it with Bo, or draw from the pool.'
+>>> for_players("You lose: 25 rounds have been played (§6b-iii).")
+'You lose: 25 rounds have been played.'
+>>> for_players("§4a: towers may not touch; seat 0 (Red) to move", ["Ann", "Bo"])
+'towers may not touch; Ann (Red) to move'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+#: A clause reference in brackets, "(§4.2)", "(§6b-iii, §7)", or at the start of a sentence, "§4a: ".
+_CLAUSE_IN_BRACKETS = re.compile(r"\s*\((?:see )?§[^)]*\)")
+_CLAUSE_LEADING = re.compile(r"(?:(?<=^)|(?<=[.;:!?]\s))§[\w.\-]+(?:,\s*§[\w.\-]+)*:\s*")
+_CLAUSE_BARE = re.compile(r"\s*§[\w.\-]*\w")
+_SEAT = re.compile(r"\b[Ss]eat (\d+)\b")
+
+
+def for_players(text: str, names: Sequence[str | None] = ()) -> str:
+    """``text`` without clause references, each "seat N" replaced by ``names[N]`` (kept where that is ``None``)."""
+    if "§" in text:
+        text = _CLAUSE_IN_BRACKETS.sub("", text)
+        text = _CLAUSE_LEADING.sub("", text)
+        text = _CLAUSE_BARE.sub("", text)
+    if names and ("seat" in text or "Seat" in text):
+        text = _SEAT.sub(lambda m: _name(names, int(m.group(1))) or m.group(0), text)
+    return text
+
+
+def _name(names: Sequence[str | None], seat: int) -> str | None:
+    return names[seat] if seat < len(names) else None
