@@ -1,7 +1,7 @@
 // A game table: live views over WebSocket, moves by clicking, undo, hot-seat pass screens, invites.
 
 import { actorName, api, download, el, saveTable, savedTables, showRules, toast } from "./api.js";
-import { closeChooser, colour, expandScene, hasGeometry, loadGeometry, rememberGeometry, renderScene } from "./render.js";
+import { closeChooser, colour, expandScene, fitBoard, hasGeometry, loadGeometry, rememberGeometry, renderScene } from "./render.js";
 
 const root = document.getElementById("table-root");
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -469,8 +469,8 @@ function connect() {
 }
 
 async function init() {
-  // on a phone the text list of moves starts folded (one tap opens it); the board comes first
-  if (window.matchMedia("(max-width: 600px)").matches) root.querySelector("details.legal").open = false;
+  // the text list of moves starts folded (one click opens it): the board comes first
+  window.addEventListener("resize", () => fitBoard(root));
   const tokens = readTokens();
   if (!tableId || !tokens.length) {
     fatal("Open this table with an invite link: ask the host for your seat's link or the spectator link.");
