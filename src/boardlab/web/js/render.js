@@ -262,8 +262,12 @@ function outline(place, u, style, layer, cls) {
     }
     return svg("line", { x1: place.e.from[0], y1: place.e.from[1], x2: place.e.to[0], y2: place.e.to[1], stroke, "stroke-width": width * u * 1.6, "stroke-linecap": "round", "stroke-dasharray": dash ? dash.split(" ").map((x) => x * u).join(" ") : null, class: cls, opacity: 0.9 });
   };
-  if (style.under) layer.append(mk(style.under, style.width * 1.6, null));
-  layer.append(mk(style.stroke, style.width, style.dash));
+  const at = place.type === "cell" ? place.c.id : place.e.id;
+  const marks = [style.under ? mk(style.under, style.width * 1.6, null) : null, mk(style.stroke, style.width, style.dash)];
+  for (const m of marks.filter(Boolean)) {
+    m.setAttribute("data-at", at);
+    layer.append(m);
+  }
 }
 
 // Render a scene. opts: {onAction(action), interactive, moverColour}
@@ -277,7 +281,12 @@ export function renderScene(root, scene, opts = {}) {
   const openBox = root.querySelector(".chooser");
   const reopen = openBox ? { at: openBox.dataset.at, actions: openBox.dataset.actions, host: openBox.parentElement, left: openBox.style.left, top: openBox.style.top } : null;
   closeChooser(root);
+  const before = root.renderedScene;
   root.renderedScene = scene; // the scene drawn last, for tests and tools
+  // what changed since the view drawn before (only between consecutive views of one seat: opts.animate)
+  const changes = opts.animate ? boardChanges(root, before, scene) : (root.boardChanges = NO_CHANGES);
+  const still = reducedMotion();
+  const itemsBefore = opts.animate && before ? itemKeys(before) : null;
   useSeatColours(scene);
   const interactive = !!opts.interactive && typeof opts.onAction === "function";
   const targets = interactive ? scene.targets || [] : [];
@@ -295,7 +304,7 @@ export function renderScene(root, scene, opts = {}) {
       const vb = scene.viewbox || [0, 0, 1, 1];
       const root_ = svg("svg", { viewBox: vb.join(" "), role: "group", "aria-label": "game board", "data-cells": scene.cells.length });
       const L = {};
-      for (const name of ["cells", "labels", "edges", "points", "hl", "pieces", "targets"]) {
+      for (const name of ["cells", "labels", "edges", "points", "hl", "ghosts", "pieces", "targets"]) {
         L[name] = svg("g", { class: `layer-${name}` });
         root_.append(L[name]);
       }
@@ -334,18 +343,38 @@ export function renderScene(root, scene, opts = {}) {
         if (!place) continue;
         for (const h of list) outline(place, u, HL_STYLE[h.kind] || HL_STYLE.hint, L.hl, `hl hl-${h.kind}`);
       }
+      // where pieces went (or changed) since the last view: marked as the last move, whatever the game marks
+      const marked = new Set((scene.highlights || []).filter((h) => h.kind === "last").map((h) => h.at));
+      for (const at of changes.moved) {
+        const place = places.get(at);
+        if (place && !marked.has(at)) outline(place, u, HL_STYLE.last, L.hl, `hl hl-last hl-moved${changes.fresh && !still ? " fresh" : ""}`);
+      }
+      // pieces that left a place (moved away, captured, blasted) fade out there
+      if (changes.fresh && !still) {
+        for (const p of changes.gone) {
+          const place = places.get(p.at);
+          if (!place) continue;
+          const base = place.type === "edge" ? u * 0.22 : place.c.polygon ? u * 0.34 : Math.max(u * 0.3, (place.c.radius || 0) * 1.1);
+          drawPiece(L.ghosts, p, place.at[0], place.at[1], base, u);
+          const ghost = L.ghosts.lastElementChild;
+          ghost.classList.add("leave");
+          setTimeout(() => ghost.remove(), 600);
+        }
+      }
       const piecesAt = groupBy((scene.pieces || []).filter((p) => places.has(p.at)), "at");
       for (const [at, list] of piecesAt) {
         const place = places.get(at);
         const base = place.type === "edge" ? u * 0.22 : place.c.polygon ? u * 0.34 : Math.max(u * 0.3, (place.c.radius || 0) * 1.1);
         if (list.length === 1) {
           drawPiece(L.pieces, list[0], place.at[0], place.at[1], base, u);
+          if (changes.fresh && !still && changes.moved.has(at)) L.pieces.lastElementChild.classList.add("arrive");
         } else {
           const k = list.length;
           const r = base / Math.sqrt(k) * 1.05;
           list.forEach((p, i) => {
             const a = (2 * Math.PI * i) / k - Math.PI / 2;
             drawPiece(L.pieces, p, place.at[0] + Math.cos(a) * base * 0.55, place.at[1] + Math.sin(a) * base * 0.55, r, u);
+            if (changes.fresh && !still && changes.moved.has(at)) L.pieces.lastElementChild.classList.add("arrive");
           });
         }
       }
@@ -406,6 +435,7 @@ export function renderScene(root, scene, opts = {}) {
         const ts = byPlace.get(it.id) || [];
         const cls = ["item", it.kind || "card", it.face_down ? "face-down" : ""];
         for (const h of hl.get(it.id) || []) cls.push(`hl-${h.kind}`);
+        if (itemsBefore && !still && !itemsBefore.has(itemKey(z, it))) cls.push("arrive");
         const attrs = { class: cls.filter(Boolean).join(" "), "data-item": it.id };
         let node;
         if (ts.length) {
@@ -754,4 +784,46 @@ export function fitBoard(root) {
   for (const t of board.querySelectorAll("text.coord")) {
     t.setAttribute("font-size", Math.max(Number(t.dataset.size) || 0, MIN_LABEL_PX / scale));
   }
+}
+
+// -- what changed between two views: marks and brief animations ------------------------------
+
+const NO_CHANGES = { moved: new Set(), gone: [], fresh: false };
+
+export function reducedMotion() {
+  return typeof window.matchMedia === "function" && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+function pieceSignatures(scene) {
+  const m = new Map();
+  for (const p of scene.pieces || []) {
+    const sig = JSON.stringify([p.owner, p.kind, p.label, p.height, p.face_down, p.colour, p.shape, p.facing]);
+    m.set(p.at, `${m.get(p.at) || ""}${sig}|`);
+  }
+  return m;
+}
+
+// The places whose pieces differ from the view before (``moved``: now holding pieces) and the pieces that were
+// there before (``gone``). A view that changes no piece (a player came online, a clock ticked) keeps the marks
+// of the last change, not animated again (``fresh`` false).
+function boardChanges(root, before, scene) {
+  if (!before) return (root.boardChanges = NO_CHANGES);
+  const was = pieceSignatures(before);
+  const now = pieceSignatures(scene);
+  const moved = new Set([...now].filter(([at, sig]) => was.get(at) !== sig).map(([at]) => at));
+  const left = new Set([...was].filter(([at, sig]) => now.get(at) !== sig).map(([at]) => at));
+  if (!moved.size && !left.size) {
+    const kept = root.boardChanges || NO_CHANGES;
+    return { moved: kept.moved, gone: [], fresh: false };
+  }
+  root.boardChanges = { moved, gone: (before.pieces || []).filter((p) => left.has(p.at)), fresh: true };
+  return root.boardChanges;
+}
+
+function itemKey(z, it) {
+  return JSON.stringify([z.id, it.id, it.label, !!it.face_down]);
+}
+
+function itemKeys(scene) {
+  return new Set((scene.zones || []).flatMap((z) => (z.items || []).map((it) => itemKey(z, it))));
 }
