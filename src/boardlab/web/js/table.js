@@ -202,7 +202,9 @@ function drawView() {
   replay.href = `/replay?table=${encodeURIComponent(tableId)}${pub ? `#t=${encodeURIComponent(pub)}` : ""}`;
   const mover = v.seat !== null ? colour(v.seats[v.seat].colour, undefined) : undefined;
   const scene = expandScene(v.scene);
-  const animate = drawnFor === v.seat; // between two views of the same seat: what changed is marked and animated
+  // what changed since the view drawn before is marked and animated: between two views of one seat, or of any
+  // seats when nothing is hidden (hot-seat play switches seats every turn)
+  const animate = drawnFor !== undefined && (drawnFor === v.seat || !hidden);
   renderScene(root, scene, { interactive: v.your_turn, onAction: play, legal: v.legal, moverColour: mover, animate });
   drawnFor = v.seat;
   turnSignal(v);
