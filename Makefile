@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 
-.PHONY: run test bench bench-ab lint venv chromium postgres play clean
+.PHONY: run test bench bench-ab lint venv chromium postgres play clean screenshots
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -42,6 +42,10 @@ test: venv chromium postgres
 
 bench: venv
 	$(PY) bench/run.py $(BENCH_ARGS)
+
+# README's table screenshots (docs/screenshots/), taken by the browser tests.
+screenshots: venv chromium
+	BOARDLAB_UPDATE_SCREENSHOTS=1 $(PY) -m pytest -q -p no:randomly tests/browser/test_table_page_screenshots.py
 
 # Same-run A/B against an earlier commit: `make bench-ab BASE=597800e` (wall-clock rates, alternating) and,
 # with valgrind installed, `make bench-ab BASE=597800e AB=instructions` (instruction counts, exact).

@@ -27,6 +27,7 @@ from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
 from ..core.gametype import GameType
+from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
 from ..geometry.hexgrid import HexBoard, bounding_box
@@ -228,6 +229,18 @@ class BlastRadiusState(State):
         if ply > 1 and not self.towers[opponent]:  # §6: the mover has blasted the last opposing tower
             self.winner = p
 
+    def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
+        """The move in words: a tower that grows says how high, and which towers its blast removes (§4b, §5)."""
+        if not isinstance(entry, int) or self.free or entry == self.game.swap_action:
+            return super()._seen(actor, entry)
+        h = self.height[entry] + 1
+        labels = self.game.board.labels
+        hit = sorted(labels[j] for j in self.occupied & self.game.ring_sets[entry][h])
+        text = f"{labels[entry]}: grows to height {h}"
+        if hit:
+            text += f" and blasts the {'tower' if len(hit) == 1 else 'towers'} on {_and(hit)}"
+        return Seen(text)
+
     def _swap(self) -> None:
         """§3.2: the opening piece changes hands; the first seat, now Blue, moves."""
         for i in range(self.game.n):
@@ -386,6 +399,11 @@ class BlastRadiusState(State):
         t.bits("swap_available", [self.game.pie and self.ply == 1])
         t.one_hot("winner", None if self.winner < 0 else (self.winner - me) % 2, 2)
         t.counts("ply", [self.ply], self.game.max_game_length())
+
+
+def _and(words: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _colour(name: str) -> str:

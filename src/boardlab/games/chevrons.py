@@ -32,6 +32,7 @@ from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, State
 from ..core.gametype import GameType
+from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
 from ..geometry.hexgrid import HEX_DIRECTIONS, SQRT3, HexBoard, bounding_box
@@ -245,6 +246,19 @@ class ChevronsState(State):
         if self.first < 0:
             return "no free edge meets it at 120°, so no chevron can use it (§4.1)"
         return f"it does not meet {b.edge_labels[self.first]} at 120° (§2)"
+
+    def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
+        """The move in words: a chevron that encloses areas says who claims each and how big it is (§5, §6)."""
+        seen = super()._seen(actor, entry)
+        if self.first < 0 or not isinstance(entry, int) or not isinstance(seen, Seen):
+            return seen
+        after = self.clone()
+        after.apply_action(entry)
+        claims = []
+        for owner, triangles, _ in after.areas[len(self.areas) :]:
+            size = f"{len(triangles)} {'triangle' if len(triangles) == 1 else 'triangles'}"
+            claims.append(f"{COLOUR_NAMES[owner]} claims {size}" if owner >= 0 else f"{size} stay neutral (a tie)")
+        return Seen(f"{seen.public}: {'; '.join(claims)}") if claims else seen
 
     # -- applying a move (§4, §5, §6) -------------------------------------
     def _apply(self, action: int) -> None:

@@ -32,6 +32,7 @@ from ..core.actions import ActionSpace, Segment
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, win_loss
 from ..core.gametype import Chance, GameType
+from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
@@ -621,6 +622,20 @@ class FlockOfSheepState(PhasedState):
                     f"{e0} to {e} and its corner touches from {c0} to {c} (§5.3)"
                 )
         return "that would repeat an earlier position of the board (§8)"
+
+    def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
+        """The move in words: a sheep that lands says whether it flipped over or formed a flock (§4.4, §6)."""
+        seen = super()._seen(actor, entry)
+        if self.is_chance_node() or not isinstance(entry, int) or not isinstance(seen, Seen):
+            return seen
+        after = self.clone()
+        after.apply_action(entry)
+        if after.moves != self.moves + 1:
+            return seen  # a sheep picked up, or a pass
+        if after.last_flock:
+            joined = sum(after.flocked) - sum(self.flocked)
+            return Seen(f"{seen.public}: {joined} sheep flock together")
+        return Seen(f"{seen.public}, flipping over")
 
     def _point_label(self, player: int, action: int, verb: str) -> str | None:
         b = self.game.board

@@ -28,6 +28,7 @@ from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, win_loss
 from ..core.gametype import GameType
+from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
@@ -144,6 +145,31 @@ def kill(owner: list[int], facing: list[int]) -> list[int]:
         if f >= 0 and owner[f] >= 0 and owner[f] != owner[i] and FRONT[f][facing[f]] != i:
             out.append(f)
     return sorted(set(out))
+
+
+def _squares(squares: list[int]) -> str:
+    names = [LABELS[i] for i in squares]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def growth_text(report: dict[str, list[int]]) -> str:
+    """What a growth phase did, in words for the move log (§5.1-§5.4)."""
+    parts = []
+    for key, how in (("lonely", "of loneliness"), ("crowded", "of crowding")):
+        if report.get(key):
+            one = len(report[key]) == 1
+            parts.append(
+                f"the {'cell' if one else 'cells'} on {_squares(report[key])} {'dies' if one else 'die'} {how}"
+            )
+    if report.get("born"):
+        one = len(report["born"]) == 1
+        parts.append(f"{'a new cell grows' if one else 'new cells grow'} on {_squares(report['born'])}")
+    if report.get("killed"):
+        one = len(report["killed"]) == 1
+        parts.append(
+            f"the {'cell' if one else 'cells'} on {_squares(report['killed'])} {'is' if one else 'are'} killed"
+        )
+    return "Growth: " + ("; ".join(parts) if parts else "nothing changes") + "."
 
 
 class MiniLifeGame(Game):
@@ -426,6 +452,18 @@ class MiniLifeState(PhasedState):
             self.phase = DECIDE
 
     # -- views ---------------------------------------------------------------------------
+    def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
+        """The move in words; the move that ends a decision phase also says what the growth phase did (§5)."""
+        seen = super()._seen(actor, entry)
+        ends = (self.phase == DECIDE and self.step + 1 == self.game.moves) or (
+            self.phase == DIRECT and len(self.pending) == 1
+        )
+        if not ends or not isinstance(entry, int) or not isinstance(seen, Seen):
+            return seen
+        after = self.clone()
+        after.apply_action(entry)
+        return Seen(f"{seen.public}. {growth_text(after.report)}")
+
     def _label(self, player: int, action: int) -> str | None:
         if self.phase == DIRECT and self.game.point0 <= action < self.game.point0 + 8:
             return f"point {LABELS[self.pending[0][0]]} {DIRECTION_NAMES[action - self.game.point0]}"

@@ -694,8 +694,20 @@ def _shown_at_end(s: PosiesState, action: int, seen: Seen) -> Seen:
 
 
 def _turn_seen(s: PosiesState, actor: int, action: int) -> Seen:
-    """A turn's steps are public (§4, §5); the one that ends the game shows the hidden posies (§8.2)."""
-    return _shown_at_end(s, action, Seen(s.action_to_string(actor, action)))
+    """A turn's steps are public (§4, §5); the one that ends the game shows the hidden posies (§8.2).
+
+    The partner of a pair says which pair went to the store, and how many posies a split took with it (§4.3, §5).
+    """
+    text = s.action_to_string(actor, action)
+    if s.phase == PARTNER and action in s.partners:
+        after = s.clone()
+        after.apply_action(action)
+        labels = s.game.tables.labels
+        taken = sum(1 for i, c in enumerate(s.colour) if c >= 0 and after.colour[i] < 0) - 2
+        text = f"{text}: takes the {COLOURS[s.colour[s.selected]]} pair {labels[s.selected]} and {labels[action]}"
+        if taken > 0:
+            text += f", and {taken} more {'posy' if taken == 1 else 'posies'} split off"
+    return _shown_at_end(s, action, Seen(text))
 
 
 # §4 a turn: the first posy of a pair, one that has a partner (§4.1, §4.2).

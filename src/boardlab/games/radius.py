@@ -31,6 +31,7 @@ from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
 from ..core.gametype import GameType
+from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
 from ..geometry.board import group_sizes
@@ -296,6 +297,14 @@ class RadiusState(State):
         return f"{labels[t]} is not in a straight line from the pawn at {labels[o]} (§4.1)"
 
     # -- applying a decision ---------------------------------------------
+    def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
+        """The move in words: a stone placed on an opponent's stone says that it removes it (§5)."""
+        seen = super()._seen(actor, entry)
+        enemy = STONE + 1 - self.to_move
+        if self.phase == STONES and isinstance(entry, int) and isinstance(seen, Seen) and self.content[entry] == enemy:
+            return Seen(f"{seen.public}, removing the opponent's stone there")
+        return seen
+
     def _apply(self, action: int) -> None:
         phase = self.phase
         p = self.to_move

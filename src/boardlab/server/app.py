@@ -18,6 +18,7 @@ POST     /api/tables/{id}/join                 take a free seat of an open table
 GET      /api/tables/{id}/chat                 the table's chat (any token of the table)
 POST     /api/tables/{id}/chat                 say something ``{"text"}`` (a seat's token; spectators only read)
 GET      /api/tables/{id}/record               the game record (JSON) for download
+GET      /api/tables/{id}/positions/{step}     the position after ``step`` entries, as the token's seat saw it
 WS       /api/tables/{id}/ws                   live views, presence, moves
 GET      /api/geometry/{gid}                   board shapes referred to by views
 POST     /api/replays                          check a record, returns a replay id and summary
@@ -69,7 +70,7 @@ from .errors import ApiError, bad_request, forbidden, not_found
 from .markdown import to_html
 from .replay import ReplayCache
 from .tables import Connection, LiveTable, Platform, Settings
-from .views import geometry_text
+from .views import geometry_text, position_view
 
 log = logging.getLogger("boardlab.server")
 
@@ -514,6 +515,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """The token's seat's view; ``?public=true``: the spectator's view (any token of the table)."""
         table, seat = await _table_and_seat(table_id, authorization)
         return json_text(platform.view_json(table, None if public else seat))
+
+    @app.get("/api/tables/{table_id}/positions/{step}")
+    async def get_position(
+        table_id: str,
+        step: int,
+        public: bool = Query(default=False),
+        authorization: str | None = Header(default=None),
+    ) -> Response:
+        """The position after ``step`` history entries, as the token's seat saw it then (``public``: a spectator)."""
+        table, seat = await _table_and_seat(table_id, authorization)
+        return fast_json(position_view(table, None if public else seat, step))
 
     @app.post("/api/tables/{table_id}/moves")
     async def post_move(

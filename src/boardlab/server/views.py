@@ -17,12 +17,13 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from ..core.constants import SIMULTANEOUS, TERMINAL
-from ..core.driver import next_decision, result_text
+from ..core.driver import advance, next_decision, result_text
 from ..core.hidden import SeenLog
 from ..core.record import outcome
 from ..core.scene import SEAT_COLOURS
 from ..core.wording import for_players
 from . import clock as clocks
+from .errors import bad_request
 
 if TYPE_CHECKING:
     from .live import LiveTable
@@ -152,6 +153,35 @@ def log_rows(lines: list[dict[str, Any]], names: list[str]) -> list[list[Any]]:
     return out
 
 
+def log_after(table: LiveTable, viewer: int | None) -> list[int]:
+    """For each line of ``viewer``'s log (:func:`log_entries`), how many history entries lie behind it.
+
+    The table page asks for the position after a line with that number (:func:`position_view`); a setup
+    line that sums up several chance entries stands for all of them.
+    """
+    log = _SEEN.get(table.id)
+    if log is None or log.game is not table.state.game or log.num_players != table.state.num_players:
+        log_entries(table, viewer)
+        log = _SEEN[table.id]
+    return [line["step"] + line.get("steps", 1) for line in log.lines(table.state, viewer)]
+
+
+def position_view(table: LiveTable, viewer: int | None, step: int) -> dict[str, Any]:
+    """The position after the first ``step`` history entries of a live table, as ``viewer`` saw it then.
+
+    Only that viewer's observation of that earlier state is drawn (a spectator's when ``viewer`` is ``None``):
+    what a seat saw at the time, never a card hidden from it, however the game went on. Nothing can be
+    played from it (no targets). ``ApiError`` 400 for a step outside ``0..moves so far``.
+    """
+    state = table.state
+    history = state.history()
+    if not 0 <= step <= len(history):
+        raise bad_request(f"step must lie between 0 and {len(history)}; got {step}")
+    past = advance(state.game.new_initial_state(state.num_players), history[:step])
+    scene = state.game.scene(past.observation(viewer), [])
+    return {"step": step, "steps": len(history), "seat": viewer, "scene": scene}
+
+
 def seat_colours(table: LiveTable, scene: dict[str, Any]) -> list[str]:
     """Each seat's colour: the scene's ``players`` entry for that seat, else the seat's palette colour."""
     n = table.state.num_players
@@ -254,6 +284,7 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
         "can_undo": can_undo,
         "undo_label": "Withdraw my choice" if mine_pending is not None else "Undo",
         "log": log_entries(table, seat),
+        "log_after": log_after(table, seat),
         "record_available": terminal or table.game.perfect_information,
         "notes": list(table.notes[-5:]),
         "rematch": rematch,

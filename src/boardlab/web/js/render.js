@@ -262,8 +262,12 @@ function outline(place, u, style, layer, cls) {
     }
     return svg("line", { x1: place.e.from[0], y1: place.e.from[1], x2: place.e.to[0], y2: place.e.to[1], stroke, "stroke-width": width * u * 1.6, "stroke-linecap": "round", "stroke-dasharray": dash ? dash.split(" ").map((x) => x * u).join(" ") : null, class: cls, opacity: 0.9 });
   };
-  if (style.under) layer.append(mk(style.under, style.width * 1.6, null));
-  layer.append(mk(style.stroke, style.width, style.dash));
+  const at = place.type === "cell" ? place.c.id : place.e.id;
+  const marks = [style.under ? mk(style.under, style.width * 1.6, null) : null, mk(style.stroke, style.width, style.dash)];
+  for (const m of marks.filter(Boolean)) {
+    m.setAttribute("data-at", at);
+    layer.append(m);
+  }
 }
 
 // Render a scene. opts: {onAction(action), interactive, moverColour}
@@ -277,7 +281,12 @@ export function renderScene(root, scene, opts = {}) {
   const openBox = root.querySelector(".chooser");
   const reopen = openBox ? { at: openBox.dataset.at, actions: openBox.dataset.actions, host: openBox.parentElement, left: openBox.style.left, top: openBox.style.top } : null;
   closeChooser(root);
+  const before = root.renderedScene;
   root.renderedScene = scene; // the scene drawn last, for tests and tools
+  // what changed since the view drawn before (only between consecutive views of one seat: opts.animate)
+  const changes = opts.animate ? boardChanges(root, before, scene) : (root.boardChanges = NO_CHANGES);
+  const still = reducedMotion();
+  const itemsBefore = opts.animate && before ? itemKeys(before) : null;
   useSeatColours(scene);
   const interactive = !!opts.interactive && typeof opts.onAction === "function";
   const targets = interactive ? scene.targets || [] : [];
@@ -295,7 +304,7 @@ export function renderScene(root, scene, opts = {}) {
       const vb = scene.viewbox || [0, 0, 1, 1];
       const root_ = svg("svg", { viewBox: vb.join(" "), role: "group", "aria-label": "game board", "data-cells": scene.cells.length });
       const L = {};
-      for (const name of ["cells", "labels", "edges", "points", "hl", "pieces", "targets"]) {
+      for (const name of ["cells", "labels", "edges", "points", "hl", "ghosts", "pieces", "targets"]) {
         L[name] = svg("g", { class: `layer-${name}` });
         root_.append(L[name]);
       }
@@ -313,12 +322,12 @@ export function renderScene(root, scene, opts = {}) {
         // areas lie under the edges drawn on them; points (vertices) sit on top of their grid lines
         (c.polygon ? L.cells : L.points).append(shape);
         if (c.label && c.polygon) {
-          const t = svg("text", { x: c.center[0], y: c.center[1] + u * 0.3, "font-size": u * 0.2, "text-anchor": "middle", "dominant-baseline": "central", fill: "#8a8170" });
+          const t = svg("text", { x: c.center[0], y: c.center[1] + u * 0.3, "font-size": u * 0.2, "text-anchor": "middle", "dominant-baseline": "central", fill: "#8a8170", class: "coord", "data-size": u * 0.2 });
           t.textContent = c.label;
           L.labels.append(t);
         } else if (c.label) {
           const r = c.radius || u * 0.12;
-          const t = svg("text", { x: c.center[0] + r * 0.8, y: c.center[1] + r * 0.8 + u * 0.08, "font-size": u * 0.16, "text-anchor": "start", "dominant-baseline": "hanging", fill: "#8a8170" });
+          const t = svg("text", { x: c.center[0] + r * 0.8, y: c.center[1] + r * 0.8 + u * 0.08, "font-size": u * 0.16, "text-anchor": "start", "dominant-baseline": "hanging", fill: "#8a8170", class: "coord", "data-size": u * 0.16 });
           t.textContent = c.label;
           L.points.append(t);
         }
@@ -334,18 +343,38 @@ export function renderScene(root, scene, opts = {}) {
         if (!place) continue;
         for (const h of list) outline(place, u, HL_STYLE[h.kind] || HL_STYLE.hint, L.hl, `hl hl-${h.kind}`);
       }
+      // where pieces went (or changed) since the last view: marked as the last move, whatever the game marks
+      const marked = new Set((scene.highlights || []).filter((h) => h.kind === "last").map((h) => h.at));
+      for (const at of changes.moved) {
+        const place = places.get(at);
+        if (place && !marked.has(at)) outline(place, u, HL_STYLE.last, L.hl, `hl hl-last hl-moved${changes.fresh && !still ? " fresh" : ""}`);
+      }
+      // pieces that left a place (moved away, captured, blasted) fade out there
+      if (changes.fresh && !still) {
+        for (const p of changes.gone) {
+          const place = places.get(p.at);
+          if (!place) continue;
+          const base = place.type === "edge" ? u * 0.22 : place.c.polygon ? u * 0.34 : Math.max(u * 0.3, (place.c.radius || 0) * 1.1);
+          drawPiece(L.ghosts, p, place.at[0], place.at[1], base, u);
+          const ghost = L.ghosts.lastElementChild;
+          ghost.classList.add("leave");
+          setTimeout(() => ghost.remove(), 600);
+        }
+      }
       const piecesAt = groupBy((scene.pieces || []).filter((p) => places.has(p.at)), "at");
       for (const [at, list] of piecesAt) {
         const place = places.get(at);
         const base = place.type === "edge" ? u * 0.22 : place.c.polygon ? u * 0.34 : Math.max(u * 0.3, (place.c.radius || 0) * 1.1);
         if (list.length === 1) {
           drawPiece(L.pieces, list[0], place.at[0], place.at[1], base, u);
+          if (changes.fresh && !still && changes.moved.has(at)) L.pieces.lastElementChild.classList.add("arrive");
         } else {
           const k = list.length;
           const r = base / Math.sqrt(k) * 1.05;
           list.forEach((p, i) => {
             const a = (2 * Math.PI * i) / k - Math.PI / 2;
             drawPiece(L.pieces, p, place.at[0] + Math.cos(a) * base * 0.55, place.at[1] + Math.sin(a) * base * 0.55, r, u);
+            if (changes.fresh && !still && changes.moved.has(at)) L.pieces.lastElementChild.classList.add("arrive");
           });
         }
       }
@@ -372,18 +401,11 @@ export function renderScene(root, scene, opts = {}) {
         } else {
           const e = place.e;
           // the hit area is a band around the edge (a polygon, so it has an area even when the edge is level)
-          const dx = e.to[0] - e.from[0];
-          const dy = e.to[1] - e.from[1];
-          const len = Math.hypot(dx, dy) || 1;
-          const nx = (-dy / len) * u * 0.18;
-          const ny = (dx / len) * u * 0.18;
-          const sx = (dx / len) * u * 0.06;
-          const sy = (dy / len) * u * 0.06;
-          g.append(svg("polygon", { class: "hit", fill: "rgba(0,0,0,0)", "stroke-width": u * 0.03, points: pts([
-            [e.from[0] + sx + nx, e.from[1] + sy + ny], [e.to[0] - sx + nx, e.to[1] - sy + ny],
-            [e.to[0] - sx - nx, e.to[1] - sy - ny], [e.from[0] + sx - nx, e.from[1] + sy - ny]]) }));
+          g.append(svg("polygon", { class: "hit", fill: "rgba(0,0,0,0)", "stroke-width": u * 0.03, points: pts(edgeBand(e, u, 0)) }));
           g.append(svg("line", { x1: e.from[0], y1: e.from[1], x2: e.to[0], y2: e.to[1], stroke: mover, opacity: 0.6, "stroke-width": u * 0.07, "stroke-dasharray": `${u * 0.12} ${u * 0.1}`, "stroke-linecap": "round" }));
         }
+        g.boardPlace = place;
+        g.boardUnit = u;
         const activate = (ev) => {
           ev.preventDefault();
           ev.stopPropagation();
@@ -403,7 +425,9 @@ export function renderScene(root, scene, opts = {}) {
     zonesBox.replaceChildren();
     const piecesOnItems = groupBy((scene.pieces || []), "at");
     for (const z of scene.zones || []) {
-      const box = el("section", { class: "zone", "data-zone": z.id, "data-owner": z.owner ?? "" });
+      const playable = (z.items || []).some((it) => byPlace.has(it.id));
+      // a zone with something to click (the viewer's hand) comes first, right under the board
+      const box = el("section", { class: playable ? "zone playable" : "zone", "data-zone": z.id, "data-owner": z.owner ?? "" });
       if (z.owner !== null && z.owner !== undefined) box.style.borderLeftColor = ownerColour(z.owner);
       box.append(el("h3", {}, z.title || z.id));
       const items = el("div", { class: "items" });
@@ -411,6 +435,7 @@ export function renderScene(root, scene, opts = {}) {
         const ts = byPlace.get(it.id) || [];
         const cls = ["item", it.kind || "card", it.face_down ? "face-down" : ""];
         for (const h of hl.get(it.id) || []) cls.push(`hl-${h.kind}`);
+        if (itemsBefore && !still && !itemsBefore.has(itemKey(z, it))) cls.push("arrive");
         const attrs = { class: cls.filter(Boolean).join(" "), "data-item": it.id };
         let node;
         if (ts.length) {
@@ -432,7 +457,10 @@ export function renderScene(root, scene, opts = {}) {
           if (it.colour || (owner !== null && owner !== undefined)) node.style.background = itemBack(it, z.owner);
         }
         node.append(el("span", { class: "label" }, it.face_down ? "face down" : it.label));
-        if (it.detail) node.append(el("span", { class: "detail" }, it.detail));
+        if (it.detail) {
+          node.append(el("span", { class: "detail" }, it.detail));
+          node.title = node.title ? `${node.title} (${it.detail})` : it.detail;
+        }
         const ps = piecesOnItems.get(it.id);
         if (ps) {
           const row = el("span", { class: "pieces" });
@@ -475,6 +503,7 @@ export function renderScene(root, scene, opts = {}) {
   if (statusBox) {
     statusBox.replaceChildren(...(scene.status || []).map((s) => el("li", {}, s)));
   }
+  fitBoard(root); // once the buttons and hands under the board are drawn
   if (reopen) {
     const list = byPlace.get(reopen.at) || [];
     const host = reopen.host && reopen.host.isConnected ? reopen.host : null;
@@ -624,18 +653,14 @@ function openChooser(root, host, ev, list, act, at, where) {
     box.append(el("button", { type: "button", role: "menuitem", "data-action": t.action, onclick: (e) => { e.stopPropagation(); closeChooser(root); act(t.action); } }, t.label));
   }
   box.append(el("button", { type: "button", class: "small", onclick: (e) => { e.stopPropagation(); closeChooser(root); } }, "Cancel"));
+  host.style.position = "relative";
+  host.append(box);
   if (where) {
     box.style.left = where.left;
     box.style.top = where.top;
   } else {
-    const rect = host.getBoundingClientRect();
-    const x = ((ev && ev.clientX) || rect.left + rect.width / 2) - rect.left;
-    const y = ((ev && ev.clientY) || rect.top + rect.height / 2) - rect.top;
-    box.style.left = `${Math.max(4, Math.min(x, rect.width - 160))}px`;
-    box.style.top = `${Math.max(4, Math.min(y, rect.height - 60))}px`;
+    placeChooser(box, host, ev);
   }
-  host.style.position = "relative";
-  host.append(box);
   const first = box.querySelector("button[role=menuitem]");
   if (first && !where) first.focus();
   if (escListener) document.removeEventListener("keydown", escListener);
@@ -650,3 +675,155 @@ function openChooser(root, host, ev, list, act, at, where) {
 }
 
 let escListener = null;
+
+// A chooser opens where one clicked, but always wholly on the screen (it is fixed to the viewport, its height
+// at most the screen's): on a phone it never runs off the bottom or covers the board beyond the screen.
+function placeChooser(box, host, ev) {
+  const rect = host.getBoundingClientRect();
+  const x = (ev && ev.clientX) || rect.left + rect.width / 2;
+  const y = (ev && ev.clientY) || rect.top + rect.height / 2;
+  box.style.maxHeight = `${Math.floor(window.innerHeight * 0.6)}px`;
+  const w = box.offsetWidth;
+  const h = box.offsetHeight;
+  const vw = document.documentElement.clientWidth;
+  box.style.left = `${Math.max(4, Math.min(x, vw - w - 4))}px`;
+  box.style.top = `${Math.max(4, Math.min(y, window.innerHeight - h - 4))}px`;
+}
+
+// -- fitting the board to the screen ----------------------------------------------------
+
+// The band around an edge that takes its clicks: 0.36 units across and the edge's length less a little at each
+// end, but at least ``need`` (board units) both ways.
+function edgeBand(e, u, need) {
+  const dx = e.to[0] - e.from[0];
+  const dy = e.to[1] - e.from[1];
+  const len = Math.hypot(dx, dy) || 1;
+  const [ux, uy] = [dx / len, dy / len];
+  const across = Math.max(u * 0.18, need / 2);
+  const along = Math.max(len / 2 - u * 0.06, need / 2);
+  const mx = (e.from[0] + e.to[0]) / 2;
+  const my = (e.from[1] + e.to[1]) / 2;
+  const [ax, ay, nx, ny] = [ux * along, uy * along, -uy * across, ux * across];
+  return [[mx - ax + nx, my - ay + ny], [mx + ax + nx, my + ay + ny], [mx + ax - nx, my + ay - ny], [mx - ax - nx, my - ay - ny]];
+}
+
+//: Smallest click target on screen, in CSS pixels (WCAG 2.5.8 asks 24; a little more for fingers).
+export const MIN_TARGET_PX = 26;
+//: Smallest coordinate label on screen, in CSS pixels.
+export const MIN_LABEL_PX = 10.5;
+
+// Hands and piles drawn smaller (figures, labels; details only on hover) when what one can click in them would
+// otherwise run below the screen.
+function compactZones(root) {
+  const zones = root.querySelector(".zones");
+  if (!zones) return;
+  zones.classList.remove("compact");
+  const playable = zones.querySelectorAll("button.item");
+  if (!playable.length) return;
+  const last = Math.max(...[...playable].map((b) => b.getBoundingClientRect().bottom));
+  if (last + window.scrollY > window.innerHeight) zones.classList.add("compact");
+}
+
+// How much room lies under the board for what must stay in view with it: the buttons, and the hands or piles
+// when they hold something to click (measured from the board's bottom, so it does not depend on the board's size).
+function roomBelow(root, wrap) {
+  const bottom = wrap.getBoundingClientRect().bottom;
+  const zones = root.querySelector(".zones");
+  const buttons = root.querySelector(".buttons");
+  let end = bottom;
+  if (buttons && buttons.childElementCount) end = Math.max(end, buttons.getBoundingClientRect().bottom);
+  if (zones && zones.querySelector("button.item")) end = Math.max(end, zones.getBoundingClientRect().bottom);
+  return Math.min(end - bottom, window.innerHeight * 0.45);
+}
+
+// Size the drawn board to the screen (width and height): as wide as its column, never taller than the room left
+// below its top, then make every click target at least MIN_TARGET_PX across and every coordinate label at least
+// MIN_LABEL_PX high at that size. Called after each drawing and when the window changes size.
+export function fitBoard(root) {
+  compactZones(root);
+  const wrap = root.querySelector(".board-wrap");
+  const board = wrap && wrap.querySelector(":scope > svg");
+  if (!board || !board.viewBox || !board.viewBox.baseVal) return;
+  const vb = board.viewBox.baseVal;
+  if (!(vb.width > 0 && vb.height > 0)) return;
+  const cs = getComputedStyle(wrap);
+  const padX = parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight);
+  const width = wrap.clientWidth - padX;
+  if (!(width > 0)) return;
+  const top = wrap.getBoundingClientRect().top + window.scrollY + parseFloat(cs.paddingTop);
+  const room = window.innerHeight - top - parseFloat(cs.paddingBottom) - roomBelow(root, wrap) - 12;
+  const height = Math.max(room, 180);
+  const aspect = vb.width / vb.height;
+  const w = Math.max(60, Math.min(width, height * aspect));
+  board.style.width = `${w}px`;
+  board.style.height = `${w / aspect}px`;
+  board.style.maxHeight = "none";
+  const scale = w / vb.width; // CSS pixels per board unit
+  const need = MIN_TARGET_PX / scale;
+  for (const g of board.querySelectorAll("g.target")) {
+    const place = g.boardPlace;
+    const u = g.boardUnit;
+    const hit = g.querySelector(".hit");
+    if (!place || !hit) continue;
+    if (place.type === "edge") {
+      hit.setAttribute("points", pts(edgeBand(place.e, u, need)));
+    } else if (!place.c.polygon) {
+      hit.setAttribute("r", Math.max(u * 0.45, need / 2));
+    } else {
+      const xs = place.c.polygon.map((p) => p[0]);
+      const ys = place.c.polygon.map((p) => p[1]);
+      const small = Math.min(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)) < need;
+      let extra = g.querySelector(".hit-extra");
+      if (small && !extra) {
+        extra = svg("circle", { class: "hit hit-extra", fill: "rgba(0,0,0,0)", cx: place.at[0], cy: place.at[1] });
+        g.insertBefore(extra, hit.nextSibling);
+      }
+      if (extra) extra.setAttribute("r", small ? need / 2 : 0);
+    }
+  }
+  for (const t of board.querySelectorAll("text.coord")) {
+    t.setAttribute("font-size", Math.max(Number(t.dataset.size) || 0, MIN_LABEL_PX / scale));
+  }
+}
+
+// -- what changed between two views: marks and brief animations ------------------------------
+
+const NO_CHANGES = { moved: new Set(), gone: [], fresh: false };
+
+export function reducedMotion() {
+  return typeof window.matchMedia === "function" && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+function pieceSignatures(scene) {
+  const m = new Map();
+  for (const p of scene.pieces || []) {
+    const sig = JSON.stringify([p.owner, p.kind, p.label, p.height, p.face_down, p.colour, p.shape, p.facing]);
+    m.set(p.at, `${m.get(p.at) || ""}${sig}|`);
+  }
+  return m;
+}
+
+// The places whose pieces differ from the view before (``moved``: now holding pieces) and the pieces that were
+// there before (``gone``). A view that changes no piece (a player came online, a clock ticked) keeps the marks
+// of the last change, not animated again (``fresh`` false).
+function boardChanges(root, before, scene) {
+  if (!before) return (root.boardChanges = NO_CHANGES);
+  const was = pieceSignatures(before);
+  const now = pieceSignatures(scene);
+  const moved = new Set([...now].filter(([at, sig]) => was.get(at) !== sig).map(([at]) => at));
+  const left = new Set([...was].filter(([at, sig]) => now.get(at) !== sig).map(([at]) => at));
+  if (!moved.size && !left.size) {
+    const kept = root.boardChanges || NO_CHANGES;
+    return { moved: kept.moved, gone: [], fresh: false };
+  }
+  root.boardChanges = { moved, gone: (before.pieces || []).filter((p) => left.has(p.at)), fresh: true };
+  return root.boardChanges;
+}
+
+function itemKey(z, it) {
+  return JSON.stringify([z.id, it.id, it.label, !!it.face_down]);
+}
+
+function itemKeys(scene) {
+  return new Set((scene.zones || []).flatMap((z) => (z.items || []).map((it) => itemKey(z, it))));
+}

@@ -1,7 +1,7 @@
 // A game table: live views over WebSocket, moves by clicking, undo, hot-seat pass screens, invites.
 
 import { actorName, api, download, el, saveTable, savedTables, showRules, toast } from "./api.js";
-import { closeChooser, colour, expandScene, hasGeometry, loadGeometry, rememberGeometry, renderScene } from "./render.js";
+import { closeChooser, colour, expandScene, fitBoard, hasGeometry, loadGeometry, rememberGeometry, renderScene } from "./render.js";
 import { drawPeople, initPeople, onChat, peopleReconnected } from "./people.js";
 
 const root = document.getElementById("table-root");
@@ -139,6 +139,7 @@ $("pass-go").addEventListener("click", () => {
 
 function clearBoard() {
   closeChooser(root);
+  drawnFor = undefined;
   root.querySelector(".board-wrap").replaceChildren();
   root.querySelector(".zones").replaceChildren();
   root.querySelector(".buttons").replaceChildren();
@@ -154,6 +155,7 @@ function fatal(message) {
 }
 
 let lastDrawMs = 0;
+let drawnFor; // the seat whose live view the board shows (undefined: none, or a past position)
 let drawPending = false;
 
 // Views can arrive in quick succession (a move, then the AI's answer): draw once per frame, the latest.
@@ -171,6 +173,11 @@ function draw() {
 function drawView() {
   const v = view;
   if (!v) return;
+  if (looking && looking.seat !== v.seat) stopLooking(false); // another seat's view now: its own log
+  if (looking) {
+    drawWhileLooking(v);
+    return;
+  }
   const t = v.table;
   root.dataset.ready = "1";
   root.dataset.revision = String(v.revision);
@@ -196,7 +203,12 @@ function drawView() {
   replay.href = `/replay?table=${encodeURIComponent(tableId)}${pub ? `#t=${encodeURIComponent(pub)}` : ""}`;
   const mover = v.seat !== null ? colour(v.seats[v.seat].colour, undefined) : undefined;
   const scene = expandScene(v.scene);
-  renderScene(root, scene, { interactive: v.your_turn, onAction: play, legal: v.legal, moverColour: mover });
+  // what changed since the view drawn before is marked and animated: between two views of one seat, or of any
+  // seats when nothing is hidden (hot-seat play switches seats every turn)
+  const animate = drawnFor !== undefined && (drawnFor === v.seat || !hidden);
+  renderScene(root, scene, { interactive: v.your_turn, onAction: play, legal: v.legal, moverColour: mover, animate });
+  drawnFor = v.seat;
+  turnSignal(v);
   $("status-panel").classList.toggle("hidden", !(scene.status || []).length);
   drawSeats(v);
   drawLog(v);
@@ -319,13 +331,140 @@ function drawLog(v) {
   if (last) last.classList.remove("last");
   for (let i = keep; i < v.log.length; i++) {
     const [actor, text] = v.log[i];
-    box.append(el("li", { value: i + 1 }, el("span", { class: "who" }, `${actorName(actor, v.seats, v.seat)}: `), text));
+    box.append(el("li", { value: i + 1, tabindex: 0, role: "button", title: "Show the position after this move",
+      "data-step": (v.log_after || [])[i] ?? "", onclick: () => lookAt(i), onkeydown: (e) => {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); lookAt(i); }
+      } }, el("span", { class: "who" }, `${actorName(actor, v.seats, v.seat)}: `), text));
   }
   if (box.lastElementChild) box.lastElementChild.classList.add("last");
   box.dataset.seat = String(v.seat);
   shownLog = v.log;
-  requestAnimationFrame(() => { box.scrollTop = box.scrollHeight; });
+  markLooking();
+  if (!looking) requestAnimationFrame(() => { box.scrollTop = box.scrollHeight; });
 }
+
+// -- looking back: the position after a log entry, read-only, while the game goes on ---------------------
+let looking = null; // {index, step, seat, scene, seen (log length when it opened)}
+let lookRequest = 0;
+
+async function lookAt(i) {
+  if (!view) return;
+  const step = (view.log_after || [])[i];
+  if (step === undefined) return;
+  const seat = viewSeat;
+  const pub = seat === null && !seatToken.has("spectator");
+  const ask = ++lookRequest;
+  try {
+    const p = await api(`/api/tables/${encodeURIComponent(tableId)}/positions/${step}${pub ? "?public=true" : ""}`, { token: tokenFor(seat) });
+    if (ask !== lookRequest || seat !== viewSeat || !view) return;
+    looking = { index: i, step, seat: view.seat, scene: p.scene, seen: view.log.length };
+    drawnFor = undefined;
+    renderScene(root, p.scene, { interactive: false });
+    drawWhileLooking(view);
+    $("look-back").focus();
+  } catch (e) {
+    toast(e.message);
+  }
+}
+
+// A view that came while looking back: the players and the log follow it; the board stays on the past position.
+function drawWhileLooking(v) {
+  root.dataset.looking = String(looking.index + 1);
+  root.dataset.revision = String(v.revision);
+  root.dataset.yourTurn = "0"; // nothing can be played from a past position
+  const entry = v.log[looking.index];
+  const who = entry ? `${actorName(entry[0], v.seats, v.seat)}: ${entry[1]}` : "";
+  const newer = v.log.length - looking.seen;
+  const meanwhile = newer > 0 ? ` The game went on meanwhile: ${newer} new ${newer === 1 ? "move" : "moves"}.` : "";
+  setBanner("look", `Looking at move ${looking.index + 1} of ${v.log.length}`, `${who}.${meanwhile}`, "");
+  $("look-back").classList.remove("hidden");
+  drawSeats(v);
+  drawLog(v);
+  markLooking();
+  turnSignal(v);
+}
+
+function markLooking() {
+  for (const li of $("log").querySelectorAll("li.looking")) {
+    li.classList.remove("looking");
+    li.removeAttribute("aria-current");
+  }
+  if (!looking) return;
+  const li = $("log").children[looking.index];
+  if (li) {
+    li.classList.add("looking");
+    li.setAttribute("aria-current", "true");
+  }
+}
+
+function stopLooking(redraw = true) {
+  if (!looking) return;
+  looking = null;
+  lookRequest++;
+  root.dataset.looking = "";
+  $("look-back").classList.add("hidden");
+  markLooking();
+  if (redraw) draw();
+}
+
+$("look-back").addEventListener("click", () => stopLooking());
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && looking && !root.querySelector(".chooser")) stopLooking();
+});
+
+// -- a short sound when it becomes your turn (off by default; the choice is remembered) -----------------
+const SOUND_KEY = "boardlab.turnSound";
+let audio = null;
+let turnBeeps = 0;
+let wasYourTurn = null; // null: nothing drawn yet (loading a page is not a new turn)
+
+function soundOn() {
+  try { return localStorage.getItem(SOUND_KEY) === "on"; } catch { return false; }
+}
+
+function showSound() {
+  const b = $("sound");
+  const on = soundOn();
+  b.setAttribute("aria-pressed", on ? "true" : "false");
+  b.textContent = on ? "Sound on" : "Sound off";
+  b.title = on ? "A short sound plays when it is your turn (click to turn it off)" : "Play a short sound when it is your turn";
+}
+
+function beep() {
+  turnBeeps++;
+  root.dataset.turnBeeps = String(turnBeeps);
+  try {
+    audio = audio || new AudioContext();
+    if (audio.state === "suspended") audio.resume();
+    const t = audio.currentTime;
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.type = "sine";
+    osc.frequency.setValueAtTime(660, t);
+    osc.frequency.setValueAtTime(880, t + 0.09);
+    gain.gain.setValueAtTime(0.0001, t);
+    gain.gain.exponentialRampToValueAtTime(0.18, t + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.22);
+    osc.connect(gain).connect(audio.destination);
+    osc.start(t);
+    osc.stop(t + 0.24);
+  } catch {
+    // no audio on this device: the banner still says whose turn it is
+  }
+}
+
+function turnSignal(v) {
+  const now = !!v.your_turn && !v.terminal;
+  if (wasYourTurn === false && now && soundOn()) beep();
+  wasYourTurn = now;
+}
+
+$("sound").addEventListener("click", () => {
+  try { localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on"); } catch { /* private mode: not remembered */ }
+  showSound();
+  if (soundOn() && !audio) { try { audio = new AudioContext(); } catch { audio = null; } } // a click may start audio
+});
+showSound();
 
 function drawInvite(v) {
   const saved = savedTables()[tableId] || {};
@@ -474,8 +613,8 @@ function connect() {
 }
 
 async function init() {
-  // on a phone the text list of moves starts folded (one tap opens it); the board comes first
-  if (window.matchMedia("(max-width: 600px)").matches) root.querySelector("details.legal").open = false;
+  // the text list of moves starts folded (one click opens it): the board comes first
+  window.addEventListener("resize", () => fitBoard(root));
   const tokens = readTokens();
   if (!tableId || !tokens.length) {
     fatal("Open this table with an invite link: ask the host for your seat's link or the spectator link.");
@@ -521,6 +660,8 @@ window.boardlab = {
   get view() { return view; },
   get viewSeat() { return viewSeat; },
   get lastDrawMs() { return lastDrawMs; },
+  get turnBeeps() { return turnBeeps; },
+  get looking() { return looking ? looking.index + 1 : null; },
   redraw() { draw(); },
   play,
   dropSocket() { if (ws) ws.close(); },
