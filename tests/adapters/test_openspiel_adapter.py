@@ -41,12 +41,6 @@ SEQUENTIAL_HIDDEN = [
 SIMULTANEOUS = [g for g in GAMES if boardlab.make(g).game_type.dynamics.name == "SIMULTANEOUS"]
 
 
-def skip_until_the_game_has_a_tensor(game_id: str) -> None:
-    """Skip a game that writes no observation tensor yet (they are being written); remove once all have one."""
-    if bos.observation_tensor_size(boardlab.make(game_id), boardlab.make(game_id).resolve_num_players(None)) is None:
-        pytest.skip(f"{game_id} has no observation tensor yet")
-
-
 def random_play(state: pyspiel.State, rng: np.random.RandomState, plies: int) -> pyspiel.State:
     """``plies`` random steps through OpenSpiel's API (or to the end)."""
     for _ in range(plies):
@@ -189,8 +183,7 @@ def test_simultaneous_games_in_turn_based_form(game_id: str) -> None:
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_observation_tensor_is_the_games_own(game_id: str) -> None:
-    """Where a game writes an observation tensor, OpenSpiel's is the same numbers, of the game's shape."""
-    skip_until_the_game_has_a_tensor(game_id)
+    """OpenSpiel's observation tensor is the game's own: the same numbers, of the game's shape."""
     options = SMALL.get(game_id, {})
     game, spiel = boardlab.make(game_id, **options), bos.load(game_id, **options)
     assert spiel.get_type().provides_observation_tensor
@@ -215,7 +208,7 @@ def test_tensors_of_a_game_with_one() -> None:
     assert s.observation_tensor(1)[:3] == [1, 0, 0]  # each seat sees its own card only
     info = s.information_state_tensor(0)
     assert info[:9] == s.observation_tensor(0) and info[9:11] == [1, 0] and sum(info[11:]) == 0
-    assert bos.load("hamlet").get_type().provides_information_state_tensor is False  # no tensor yet: strings only
+    assert bos.load("hamlet").get_type().provides_information_state_tensor  # every game has a tensor now
 
 
 @pytest.mark.parametrize(("game_id", "options"), HIDDEN)
