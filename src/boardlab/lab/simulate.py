@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..agents import make_agent
 from ..core.constants import SIMULTANEOUS
@@ -37,8 +37,9 @@ from ..core.game import Game
 from ..core.record import outcome
 from ..games import make, make_cached
 from .runner import BACKENDS, run_jobs
-from .store import RunStore
-from .store import run_key as make_run_key
+
+if TYPE_CHECKING:
+    from .store import RunStore
 
 Progress = Callable[[int, int], None]
 
@@ -330,6 +331,8 @@ def simulate(
 
     started = time.perf_counter()
     if store is not None:
+        from .store import RunStore
+
         store = RunStore(store) if isinstance(store, str) else store
         params = simulate_params(g, n, specs, seed, games)
         run_key = run_key or simulate_key(params)
@@ -371,4 +374,6 @@ def simulate_params(game: Game, num_players: int, agents: list[str], seed: int, 
 
 def simulate_key(params: Mapping[str, Any]) -> str:
     """The default stored-run key of a simulation with these :func:`simulate_params`."""
-    return make_run_key("simulate", params)
+    from .store import run_key
+
+    return run_key("simulate", params)
