@@ -486,6 +486,12 @@ class BalanceReport:
             "command": self.command,
         }
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BalanceReport:
+        """A report back from :meth:`to_dict` (without its per-game measurements)."""
+        names = {f for f in cls.__dataclass_fields__ if f != "per_game"}
+        return cls(**{k: data.get(k) for k in names})
+
     def to_markdown(self, *, sample_links: Mapping[str, str] | None = None) -> str:
         from .report import to_markdown
 

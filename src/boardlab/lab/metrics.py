@@ -38,6 +38,7 @@ from ..core.game import Game, State
 from ..core.record import outcome
 from ..core.view import SeatView
 from ..games import make_cached
+from . import planners  # noqa: F401  (registers the scripted strategies the lab plays)
 
 #: Deciles of a game's course over which the branching factor is averaged.
 PHASES = 10

@@ -133,11 +133,14 @@ def ladder_rows(report: BalanceReport) -> list[list[str]]:
 
 def to_markdown(report: BalanceReport, *, sample_links: Mapping[str, str] | None = None) -> str:
     """The report as Markdown: verdict first, then sentences, tables, ladder, samples and the command."""
+    lines = [f"# Balance: {report.title}", "", f"**Verdict.** {report.verdict}", ""]
+    return "\n".join(lines) + body_markdown(report, sample_links=sample_links)
+
+
+def body_markdown(report: BalanceReport, *, sample_links: Mapping[str, str] | None = None, level: int = 2) -> str:
+    """Everything but the title and verdict, with headings at ``level`` (``docs/balance`` puts two runs in a file)."""
+    h = "#" * level
     lines = [
-        f"# Balance: {report.title}",
-        "",
-        f"**Verdict.** {report.verdict}",
-        "",
         f"Options: {_options(report)} · {report.num_players} players · agents: {', '.join(report.agents)} · "
         f"{report.games:,} games · seed {report.seed} · rules version {report.rules_version}.",
         "",
@@ -146,12 +149,12 @@ def to_markdown(report: BalanceReport, *, sample_links: Mapping[str, str] | None
         lines += [f"Made by `{report.command}` (metrics defined in docs/LAB.md).", ""]
     lines += [f"- {s}" for s in report.sentences] + [""]
     for title, rows in tables(report):
-        lines += [f"## {title}", "", "| metric | value |", "|---|---|"]
+        lines += [f"{h} {title}", "", "| metric | value |", "|---|---|"]
         lines += [f"| {k} | {v} |" for k, v in rows]
         lines.append("")
     if report.ladder:
         lines += [
-            "## Skill ladder (self-play at each level)",
+            f"{h} Skill ladder (self-play at each level)",
             "",
             "| level | first mover / team wins (95% CI) | draws | median length | median won length | flags |",
             "|---|---|---|---|---|---|",
@@ -159,7 +162,12 @@ def to_markdown(report: BalanceReport, *, sample_links: Mapping[str, str] | None
         lines += ["| " + " | ".join(r) + " |" for r in ladder_rows(report)]
         lines += [""] + [f"- {row['level']}: {row['verdict']}" for row in report.ladder] + [""]
     if report.samples:
-        lines += ["## Sample games", ""]
+        lines += [
+            f"{h} Sample games",
+            "",
+            "Game records: open them in the replay viewer (`/replay`) or with `boardlab replay`.",
+            "",
+        ]
         for s in report.samples:
             link = (sample_links or {}).get(s["label"])
             name = f"[{s['label']}]({link})" if link else s["label"]
