@@ -31,7 +31,7 @@ def run_path(out: pathlib.Path, game_id: str, kind: str) -> pathlib.Path:
     return out / "runs" / f"{game_id}.{kind}.json"
 
 
-def run_one(game_id: str, kind: str, count: int, out: pathlib.Path, argv: str) -> BalanceReport:
+def run_one(game_id: str, kind: str, count: int, out: pathlib.Path, argv: str, voi_games: int) -> BalanceReport:
     random_play = kind == "random"
     report = balance(
         game_id,
@@ -39,7 +39,7 @@ def run_one(game_id: str, kind: str, count: int, out: pathlib.Path, argv: str) -
         games=count,
         seed=0,
         probe_points=8 if random_play else 4,
-        voi_games=min(count, 100) if random_play else 0,
+        voi_games=voi_games,
         command=f"python scripts/balance_all.py {argv}",
     )
     path = run_path(out, game_id, kind)
@@ -89,25 +89,43 @@ def compose(game_id: str, out: pathlib.Path) -> pathlib.Path | None:
     return path
 
 
+def _decisions(out: pathlib.Path, game_id: str) -> float:
+    path = run_path(out, game_id, "random")
+    if not path.is_file():
+        return float("inf")
+    return json.loads(path.read_text(encoding="utf-8"))["length"]["decisions_per_game"] or 0.0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--kind", choices=KINDS)
     ap.add_argument("--games", type=int, default=300)
+    ap.add_argument("--voi-games", type=int, default=40, help="games for the value of information (0: none)")
     ap.add_argument("--only", default="", help="comma-separated game ids (default: every registered game)")
     ap.add_argument("--skip-done", action="store_true", help="skip games whose run of this kind is stored")
     ap.add_argument("--compose", action="store_true", help="only compose the Markdown from the stored runs")
+    ap.add_argument(
+        "--cheapest-first", action="store_true", help="order games by their random run's decisions per game"
+    )
+    ap.add_argument("--stop-after", type=float, default=None, help="start no new game after this many seconds")
     ap.add_argument("--out", type=pathlib.Path, default=OUT)
     args = ap.parse_args(argv)
     ids = [g for g in args.only.split(",") if g] or games()
     if not args.compose:
         if args.kind is None:
             ap.error("give --kind (random or hard), or --compose")
-        shown = f"--kind {args.kind} --games {args.games}"
+        if args.cheapest_first:
+            ids.sort(key=lambda g: _decisions(args.out, g))
+        begun = time.perf_counter()
+        shown = f"--kind {args.kind} --games {args.games} --voi-games {args.voi_games}"
         for game_id in ids:
             if args.skip_done and run_path(args.out, game_id, args.kind).is_file():
                 continue
+            if args.stop_after is not None and time.perf_counter() - begun > args.stop_after:
+                print(f"stopped before {game_id}: --stop-after {args.stop_after:g} s", flush=True)
+                break
             started = time.perf_counter()
-            report = run_one(game_id, args.kind, args.games, args.out, shown)
+            report = run_one(game_id, args.kind, args.games, args.out, shown, args.voi_games)
             print(f"{game_id} {args.kind}: {report.verdict} [{time.perf_counter() - started:.0f} s]", flush=True)
             compose(game_id, args.out)
     for game_id in ids:
