@@ -55,6 +55,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..agents import level_ratings
+from ..docs import balance_verdict
 from ..games import game_class, make_cached
 from ..games import games as game_ids
 from .errors import ApiError, bad_request, forbidden, not_found
@@ -209,6 +210,7 @@ def game_listing(game_id: str) -> dict[str, Any]:
         meta = make_cached(game_id).metadata()
         meta["has_rules"] = rules_markdown(game_id) is not None
         meta["level_elo"] = level_elo(game_id)
+        meta["balance_verdict"] = balance_verdict(game_id)  # docs/balance/<id>.md, written by the lab
         _LISTINGS[game_id] = meta
     return _LISTINGS[game_id]
 
