@@ -330,14 +330,19 @@ def _run_ray(
 
 
 def _mp_context(fn: Callable[[Any], Any]) -> Any:
-    """A fork server (or spawn) context whose server has already imported the job's module."""
+    """A fork server (or spawn) context whose server has already imported what the job needs.
+
+    That is the job function's module and, for a ``functools.partial``, the ``worker_modules`` its arguments name
+    (e.g. the game's module). The fork server starts once per process: the first pool's modules are the ones kept.
+    """
     import multiprocessing
 
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" not in methods:
         return multiprocessing.get_context("spawn")
     ctx = multiprocessing.get_context("forkserver")
-    module = getattr(getattr(fn, "func", fn), "__module__", None)
-    preload = ["boardlab.lab.runner"] + ([module] if module and module != "__main__" else [])
-    ctx.set_forkserver_preload(preload)
+    modules = ["boardlab.lab.runner", getattr(getattr(fn, "func", fn), "__module__", None)]
+    for arg in getattr(fn, "args", ()):
+        modules.extend(getattr(arg, "worker_modules", ()))
+    ctx.set_forkserver_preload([m for m in dict.fromkeys(modules) if m and m != "__main__"])
     return ctx

@@ -257,6 +257,8 @@ class _GameRef:
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        #: Imported by the worker processes' fork server before they start (see :func:`runner._mp_context`).
+        self.worker_modules = (type(game).__module__,)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_cached_ref, (self.game.id, dict(self.game.params)))
