@@ -102,8 +102,13 @@ class Lab:
         self.lock = threading.Lock()  # starts come from the server's threads
 
     def close(self) -> None:
+        """Stop the lab's workers with the server: a run cut short shows as stopped and starts again when asked."""
         if self.pool is not None:
+            processes = list(getattr(self.pool, "_processes", {}).values())  # the executor has no public kill
             self.pool.shutdown(wait=False, cancel_futures=True)
+            for proc in processes:
+                proc.terminate()
+            self.store.close()
 
     def _active(self) -> int:
         self.running = {k: f for k, f in self.running.items() if not f.done()}
