@@ -47,7 +47,7 @@ def test_a_run_is_played_stored_and_found_again(tmp_path: Path, monkeypatch: pyt
         assert c.get(f"/api/lab/runs/{key}/samples/99").status_code == 404
         again = c.post("/api/lab/runs", json=RUN)  # finished: shown at once, not played again, no quota spent
         assert again.status_code == 200 and again.json()["key"] == key and not again.json()["started"]
-        listed = c.get("/api/lab/runs").json()
+        listed = c.get("/api/lab").json()
         assert listed["runs"][0]["key"] in (key, busy.json().get("key")) and listed["max_games"] == 50
         bad = [
             ({**RUN, "games": 51}, "games must lie between 1 and 50"),

@@ -30,6 +30,7 @@ as its JSON round trip, so a resumed run returns exactly what an uninterrupted o
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import queue
@@ -56,6 +57,12 @@ MIN_CHUNK_SECONDS = 0.05
 MAX_CHUNK_SECONDS = 2.0
 #: Serial runs commit stored results at least this often.
 FLUSH_SECONDS = 1.0
+
+
+class WorkerModules:
+    """A job argument naming modules the worker processes should import before they start (e.g. a game's)."""
+
+    worker_modules: tuple[str, ...] = ()
 
 
 def pow_of_two(n: int) -> int:
@@ -310,8 +317,7 @@ def _run_ray(
         raise ValueError("the ray backend needs Ray: pip install 'boardlab[ray]'") from None
     if not ray.is_initialized():
         ray.init(address=address, ignore_reinit_error=True, include_dashboard=False, log_to_driver=False)
-    resources = getattr(ray, "cluster_resources", dict)()
-    cpus = max(1, int(resources.get("CPU", 1)))
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
     if chunk_size is None:
         per_job = _pilot(fn, jobs, todo, sink, 0.0)  # one job, timed here
         chunk_size = chunk_size_for(per_job, max(1, len(todo)), cpus)
@@ -332,8 +338,8 @@ def _run_ray(
 def _mp_context(fn: Callable[[Any], Any]) -> Any:
     """A fork server (or spawn) context whose server has already imported what the job needs.
 
-    That is the job function's module and, for a ``functools.partial``, the ``worker_modules`` its arguments name
-    (e.g. the game's module). The fork server starts once per process: the first pool's modules are the ones kept.
+    That is the job function's module and, for a ``functools.partial``, the modules its :class:`WorkerModules`
+    arguments name (e.g. the game's module). The fork server starts once per process: the first pool's modules are the ones kept.
     """
     import multiprocessing
 
@@ -341,8 +347,11 @@ def _mp_context(fn: Callable[[Any], Any]) -> Any:
     if "forkserver" not in methods:
         return multiprocessing.get_context("spawn")
     ctx = multiprocessing.get_context("forkserver")
-    modules = ["boardlab.lab.runner", getattr(getattr(fn, "func", fn), "__module__", None)]
-    for arg in getattr(fn, "args", ()):
-        modules.extend(getattr(arg, "worker_modules", ()))
+    base = fn.func if isinstance(fn, functools.partial) else fn
+    modules = ["boardlab.lab.runner", base.__module__]
+    if isinstance(fn, functools.partial):
+        for arg in fn.args:
+            if isinstance(arg, WorkerModules):
+                modules.extend(arg.worker_modules)
     ctx.set_forkserver_preload([m for m in dict.fromkeys(modules) if m and m != "__main__"])
     return ctx

@@ -36,7 +36,7 @@ from ..core.driver import agents_choose, play
 from ..core.game import Game
 from ..core.record import outcome
 from ..games import make, make_cached
-from .runner import BACKENDS, run_jobs
+from .runner import BACKENDS, WorkerModules, run_jobs
 
 if TYPE_CHECKING:
     from .store import RunStore
@@ -252,7 +252,7 @@ def play_one(game: Game, num_players: int, agents: Sequence[str], seed: int, ind
     return GameSummary(index, gs, state.move_number(), False, res["returns"], res["winners"], res["draw"], first_mover)
 
 
-class _GameRef:
+class _GameRef(WorkerModules):
     """A game for the runner's jobs: the object itself in this process, its id and options when sent to a worker."""
 
     def __init__(self, game: Game) -> None:

@@ -54,6 +54,8 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.pool import StaticPool
 
 DEFAULT_LAB_DB_URL = "sqlite:///./boardlab-data/lab.db"
+#: The PostgreSQL advisory lock held while a process creates or updates the lab's tables.
+SCHEMA_LOCK = 0x6C61625F72756E73  # "lab_runs"
 
 metadata = MetaData()
 
@@ -150,10 +152,13 @@ class RunStore:
         self.engine: Engine = create_engine(url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine, checkfirst=True)
-        if "progress" not in {c["name"] for c in inspect(self.engine).get_columns("lab_runs")}:
-            with self.engine.begin() as c:  # a database made before runs reported progress
-                c.exec_driver_sql("ALTER TABLE lab_runs ADD COLUMN progress INTEGER")
+        with self.engine.begin() as c:
+            if u.get_backend_name() == "postgresql":
+                # Several processes may open one database at once (server processes, lab workers): one at a time.
+                c.exec_driver_sql(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")
+            metadata.create_all(c, checkfirst=True)
+            if "progress" not in {col["name"] for col in inspect(c).get_columns("lab_runs")}:
+                c.exec_driver_sql("ALTER TABLE lab_runs ADD COLUMN progress INTEGER")  # made before progress
 
     def close(self) -> None:
         self.engine.dispose()

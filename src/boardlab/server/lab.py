@@ -104,7 +104,7 @@ class Lab:
     def close(self) -> None:
         """Stop the lab's workers with the server: a run cut short shows as stopped and starts again when asked."""
         if self.pool is not None:
-            processes = list(getattr(self.pool, "_processes", {}).values())  # the executor has no public kill
+            processes = list((self.pool._processes or {}).values())  # the executor has no public way to kill
             self.pool.shutdown(wait=False, cancel_futures=True)
             for proc in processes:
                 proc.terminate()
@@ -182,7 +182,7 @@ class Lab:
 
 
 def lab_routes(db_url: str | None, page: Any, client_of: Any) -> tuple[APIRouter, Lab]:
-    """The lab's router (``/lab``, ``/api/lab/…``) and its :class:`Lab` (close it when the server stops)."""
+    """The lab's router (``/lab``, ``/api/lab…``) and its :class:`Lab` (close it when the server stops)."""
     lab = Lab(db_url)
     router = APIRouter()
 
@@ -199,12 +199,20 @@ def lab_routes(db_url: str | None, page: Any, client_of: Any) -> tuple[APIRouter
     async def lab_page() -> FileResponse:
         return page("lab.html")
 
-    @router.get("/api/lab/runs")
+    @router.get("/api/lab")
     async def list_runs() -> Response:
+        """The lab's past runs (newest first) and its limits."""
         runs = await blocking(lambda: lab.store.runs(kind="balance", limit=50))
-        return _json({"runs": [lab.describe(r) for r in runs], "max_games": lab.max_games})
+        return _json({"runs": [lab.describe(r) for r in runs], "max_games": lab.max_games, "max_runs": lab.workers})
 
-    @router.post("/api/lab/runs", status_code=201)
+    @router.post(
+        "/api/lab/runs",
+        status_code=201,
+        responses={
+            200: {"description": "That run is already stored (finished, or playing now): shown, not started again"},
+            503: {"description": "The lab is busy with as many runs as it may hold: retry when one has finished"},
+        },
+    )
     async def start_run(body: LabRunIn, request: Request) -> Response:
         info, started = await blocking(lab.start, body, client_of(request))
         return _json({**lab.describe(info), "started": started}, 201 if started else 200)

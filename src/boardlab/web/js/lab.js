@@ -67,7 +67,7 @@ function statusText(r) {
 async function listRuns() {
   let data;
   try {
-    data = await api("/api/lab/runs");
+    data = await api("/api/lab");
   } catch (e) {
     toast(e.message);
     return;
