@@ -1,4 +1,4 @@
-"""Ship ``docs/rules/*.md`` and ``docs/ai/*.md`` inside the package as ``boardlab/docs/{rules,ai}/``.
+"""Ship ``docs/{rules,ai,balance}/*.md`` inside the package as ``boardlab/docs/{rules,ai,balance}/``.
 
 The documents stay where people read and edit them (``docs/``, the one source);
 building the package copies them in, so an installed wheel finds the rules
@@ -16,7 +16,7 @@ from setuptools.command.build_py import build_py
 
 ROOT = pathlib.Path(__file__).resolve().parent
 #: Documents shipped with the package: ``docs/<kind>/*.md`` → ``boardlab/docs/<kind>/``.
-SHIPPED_DOCS = ("rules", "ai")
+SHIPPED_DOCS = ("rules", "ai", "balance")
 
 
 class build_py_with_docs(build_py):

@@ -13,6 +13,7 @@ import zipfile
 import pytest
 
 import boardlab
+from boardlab import docs
 from boardlab.agents import level_ratings
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -28,6 +29,7 @@ print(json.dumps({
     "rules_start": {g: docs.rules_text(g)[:60] for g in boardlab.games()},
     "ai": {g: str(docs.ai_notes_path(g)) for g in boardlab.games()},
     "ratings": {g: level_ratings(g) for g in boardlab.games()},
+    "verdicts": {g: docs.balance_verdict(g) for g in boardlab.games()},
 }))
 """
 
@@ -59,7 +61,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
 @pytest.mark.slow
 def test_the_wheel_ships_every_rules_document_and_ai_note(wheel: pathlib.Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
-    for kind in ("rules", "ai"):
+    for kind in ("rules", "ai", "balance"):
         for doc in (ROOT / "docs" / kind).glob("*.md"):
             assert f"boardlab/docs/{kind}/{doc.name}" in names
     assert {f"boardlab/docs/rules/{g}.md" for g in boardlab.games()} <= names
@@ -84,3 +86,4 @@ def test_an_installed_wheel_finds_the_rules_and_the_level_ratings(wheel: pathlib
             assert found["ai"][g] == str(site / "boardlab" / "docs" / "ai" / f"{g}.md")
         assert found["ratings"][g] == level_ratings(g)  # the same figures as the source tree's docs/ai
     assert found["ratings"]["blast-radius"]  # and there are some
+    assert found["verdicts"] == {g: docs.balance_verdict(g) for g in boardlab.games()}  # docs/balance's sentences

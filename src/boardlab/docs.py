@@ -1,4 +1,4 @@
-"""The games' documents: rules (``docs/rules/<id>.md``) and AI level notes (``docs/ai/<id>.md``).
+"""The games' documents: rules (``docs/rules/<id>.md``), AI level notes (``docs/ai/<id>.md``), balance (``docs/balance``).
 
 >>> text = rules_text("blast-radius")
 >>> text.startswith("# Blast Radius")
@@ -29,7 +29,7 @@ SOURCE_RULES_DIR = SOURCE_DOCS_DIR / "rules"
 
 
 def document_dirs(kind: str) -> list[pathlib.Path]:
-    """The directories searched, in order, for documents of ``kind`` (``"rules"`` or ``"ai"``)."""
+    """The directories searched, in order, for documents of ``kind`` (``"rules"``, ``"ai"`` or ``"balance"``)."""
     out: list[pathlib.Path] = []
     env = os.environ.get("BOARDLAB_RULES_DIR")
     if env and kind == "rules":
@@ -49,6 +49,23 @@ def ai_notes_path(game_id: str) -> pathlib.Path | None:
     for path in _candidates(game_id, "ai"):
         if path.is_file():
             return path
+    return None
+
+
+def balance_verdict(game_id: str) -> str | None:
+    """The one-sentence balance verdict of ``docs/balance/<id>.md`` (its ``**Verdict.**`` line), or ``None``.
+
+    The lab writes these files (``scripts/balance_all.py``); the lobby shows the sentence.
+
+    >>> (balance_verdict("blast-radius") or "").endswith(").")
+    True
+    """
+    for path in _candidates(game_id, "balance"):
+        if path.is_file():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if line.startswith("**Verdict.**"):
+                    return line.removeprefix("**Verdict.**").strip() or None
+            return None
     return None
 
 

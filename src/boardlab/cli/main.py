@@ -1,6 +1,6 @@
 """The ``boardlab`` command: one typer app; each command group lives in its own module.
 
-Command modules (``info``, ``play``, ``simulate``, ``replay``, ``tournament``,
+Command modules (``info``, ``play``, ``simulate``, ``sweep``, ``replay``, ``tournament``,
 ``serve``) import :data:`app` and register their commands on it. They share
 the helpers below: :func:`cli_errors` turns bad input into one clear line on
 stderr and a non-zero exit (never a traceback), :func:`load_game` builds a game
@@ -34,7 +34,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-COMMAND_MODULES = ("info", "play", "simulate", "replay", "tournament", "serve")
+COMMAND_MODULES = ("info", "play", "simulate", "sweep", "balance", "replay", "tournament", "serve")
 
 #: Exit status for bad input (unknown game, option, agent, malformed file…), as click uses for usage errors.
 EXIT_BAD_INPUT = 2

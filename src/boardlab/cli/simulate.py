@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
 from ..core.game import Game
 from ..lab.simulate import SimulationResult, simulate
 from .main import app, cli_errors, err_console, load_game, split_agent_specs
+from .sweep import Db, NoStore, lab_progress, open_store
 
 
 def _pct(x: float | None) -> str:
@@ -97,24 +98,25 @@ def simulate_command(
         str, typer.Option("--backend", help="Where games are played: local (processes) or ray (a Ray cluster).")
     ] = "local",
     ray_address: Annotated[
-        str | None, typer.Option("--ray-address", help="Address of the Ray cluster (default: start a local one).")
+        str | None,
+        typer.Option(
+            "--ray-address", "--address", help="Ray cluster: auto, ray://host:10001 (default: start a local one)."
+        ),
     ] = None,
+    no_store: NoStore = False,
+    db: Db = None,
 ) -> None:
     """Play many games between agents; report wins per seat, draws, lengths, capped games, first-mover rate."""
     with cli_errors():
         game = load_game(game_id, option or [])
         specs = split_agent_specs(agents or ["random"])
-        progress_console = err_console()
-        show_progress = progress_console.is_terminal
-        progress = Progress(
-            TextColumn("simulating"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=progress_console,
-            transient=True,
-            disable=not show_progress,
-        )
+        store = open_store(no_store, db)
+        if store is not None and seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+            err_console().print(
+                Text(f"seed {seed} (stored: the same command with --seed {seed} resumes it)", style="dim")
+            )
+        progress = lab_progress("simulating")
         with progress:
             task = progress.add_task("games", total=games)
             result = simulate(
@@ -128,6 +130,7 @@ def simulate_command(
                 keep_games=per_game,
                 backend=backend,
                 ray_address=ray_address,
+                store=store,
             )
         if plot is not None:
             from ..lab.plots import plot_balance

@@ -26,9 +26,9 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from ..agents import make_agent
 from ..core.constants import SIMULTANEOUS
@@ -36,6 +36,10 @@ from ..core.driver import agents_choose, play
 from ..core.game import Game
 from ..core.record import outcome
 from ..games import make, make_cached
+from .runner import BACKENDS, WorkerModules, run_jobs
+
+if TYPE_CHECKING:
+    from .store import RunStore
 
 Progress = Callable[[int, int], None]
 
@@ -248,10 +252,25 @@ def play_one(game: Game, num_players: int, agents: Sequence[str], seed: int, ind
     return GameSummary(index, gs, state.move_number(), False, res["returns"], res["winners"], res["draw"], first_mover)
 
 
-def _play_chunk(args: tuple[str, dict[str, Any], int, list[str], int, list[int]]) -> list[GameSummary]:
-    game_id, options, num_players, agents, seed, indices = args
-    game = make_cached(game_id, **options)  # one game object per worker process
-    return [play_one(game, num_players, agents, seed, i) for i in indices]
+class _GameRef(WorkerModules):
+    """A game for the runner's jobs: the object itself in this process, its id and options when sent to a worker."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        #: Imported by the worker processes' fork server before they start (see :func:`runner._mp_context`).
+        self.worker_modules = (type(game).__module__,)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_cached_ref, (self.game.id, dict(self.game.params)))
+
+
+def _cached_ref(game_id: str, options: dict[str, Any]) -> _GameRef:
+    return _GameRef(make_cached(game_id, **options))  # one game object per worker process
+
+
+def play_job(ref: _GameRef, num_players: int, agents: list[str], seed: int, index: int) -> dict[str, Any]:
+    """The runner's job for game ``index`` of a run: its :class:`GameSummary` as a JSON-able dict."""
+    return asdict(play_one(ref.game, num_players, agents, seed, index))
 
 
 def simulate(
@@ -267,6 +286,8 @@ def simulate(
     keep_games: bool = False,
     backend: str = "local",
     ray_address: str | None = None,
+    store: RunStore | str | None = None,
+    run_key: str | None = None,
 ) -> SimulationResult:
     """Play ``games`` games between ``agents`` and summarise them.
 
@@ -278,6 +299,10 @@ def simulate(
     ``backend="ray"`` plays the games as Ray tasks instead (on the cluster at
     ``ray_address``, or a local Ray instance); results are identical, since
     every game's seed depends only on ``seed`` and its index.
+    With ``store`` (a :class:`~boardlab.lab.store.RunStore` or database URL)
+    every finished game is stored under ``run_key`` (default: a key made from
+    the run's settings, :func:`simulate_key`), and a rerun plays only the
+    games not stored yet (see :mod:`boardlab.lab.runner`).
     Bad arguments raise ``ValueError`` before any game is played.
     """
     if backend not in BACKENDS:
@@ -292,6 +317,11 @@ def simulate(
         raise ValueError(f"the number of games must be a positive integer; got {games!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer; got {workers!r}")
+    if backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise ValueError("the ray backend needs Ray: pip install 'boardlab[ray]'") from None
     n = g.resolve_num_players(num_players)
     specs = resolve_agents(list(agents), n)
     for p, spec in enumerate(specs):  # fail early, naming the bad spec
@@ -302,62 +332,50 @@ def simulate(
         raise ValueError(f"the seed must be an integer; got {seed!r}")
 
     started = time.perf_counter()
-    summaries: list[GameSummary] = []
-    if backend == "ray":
-        chunk = max(1, min(100, games // 64))
-        jobs = [
-            (g.id, dict(g.params), n, specs, seed, list(range(start, min(games, start + chunk))))
-            for start in range(0, games, chunk)
-        ]
-        for part in _ray_map(jobs, ray_address):
-            summaries.extend(part)
-            if progress is not None:
-                progress(len(summaries), games)
-        summaries.sort(key=lambda s: s.index)
-    elif workers == 1 or games == 1:
-        for i in range(games):
-            summaries.append(play_one(g, n, specs, seed, i))
-            if progress is not None:
-                progress(i + 1, games)
-    else:
-        chunk = max(1, min(100, games // (workers * 8)))
-        jobs = [
-            (g.id, dict(g.params), n, specs, seed, list(range(start, min(games, start + chunk))))
-            for start in range(0, games, chunk)
-        ]
-        with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=_mp_context()) as pool:
-            for part in pool.map(_play_chunk, jobs):
-                summaries.extend(part)
-                if progress is not None:
-                    progress(len(summaries), games)
+    if store is not None:
+        from .store import RunStore
+
+        store = RunStore(store) if isinstance(store, str) else store
+        params = simulate_params(g, n, specs, seed, games)
+        run_key = run_key or simulate_key(params)
+        store.open_run(run_key, kind="simulate", params=params, total=games)
+    fn = partial(play_job, _GameRef(g), n, specs, seed)
+    done = run_jobs(
+        fn,
+        range(games),
+        workers=workers,
+        backend=backend,
+        address=ray_address,
+        progress=progress,
+        store=store,
+        run_key=run_key,
+    )
+    summaries = [GameSummary(**d) for d in done]
     elapsed = time.perf_counter() - started
 
-    return SimulationResult.from_games(
+    result = SimulationResult.from_games(
         g.id, dict(g.params), n, specs, seed, summaries, seconds=elapsed, keep_games=keep_games
     )
+    if store is not None:
+        store.finish(run_key, result.to_dict())  # type: ignore[arg-type, union-attr]
+    return result
 
 
-BACKENDS = ("local", "ray")
+def simulate_params(game: Game, num_players: int, agents: list[str], seed: int, games: int) -> dict[str, Any]:
+    """What identifies a simulation run (a stored run is resumed only with all of these the same)."""
+    return {
+        "game": game.id,
+        "options": dict(game.params),
+        "rules_version": game.rules_version,
+        "num_players": num_players,
+        "agents": list(agents),
+        "seed": seed,
+        "games": games,
+    }
 
 
-def _ray_map(jobs: list[Any], address: str | None) -> Any:
-    """Run ``_play_chunk`` over ``jobs`` as Ray tasks, yielding each chunk's games as it finishes."""
-    try:
-        import ray
-    except ImportError:
-        raise ValueError("the ray backend needs Ray: pip install 'boardlab[ray]'") from None
-    if not ray.is_initialized():
-        ray.init(address=address, ignore_reinit_error=True, include_dashboard=False, log_to_driver=False)
-    task = ray.remote(_play_chunk)
-    pending = [task.remote(job) for job in jobs]
-    while pending:
-        done, pending = ray.wait(pending, num_returns=1)
-        for ref in done:
-            yield ray.get(ref)
+def simulate_key(params: Mapping[str, Any]) -> str:
+    """The default stored-run key of a simulation with these :func:`simulate_params`."""
+    from .store import run_key
 
-
-def _mp_context() -> Any:
-    import multiprocessing
-
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    return run_key("simulate", params)

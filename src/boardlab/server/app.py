@@ -64,9 +64,11 @@ from starlette.routing import Route
 
 from ..agents import level_ratings
 from ..core.wording import for_players
+from ..docs import balance_verdict
 from ..games import game_class, make_cached
 from ..games import games as game_ids
 from .errors import ApiError, bad_request, forbidden, not_found
+from .lab import lab_routes
 from .markdown import to_html
 from .replay import ReplayCache
 from .tables import Connection, LiveTable, Platform, Settings
@@ -255,6 +257,7 @@ def game_listing(game_id: str) -> dict[str, Any]:
         meta["inventions"] = [for_players(str(x)) for x in meta.get("inventions") or []]
         meta["has_rules"] = rules_markdown(game_id) is not None
         meta["level_elo"] = level_elo(game_id)
+        meta["balance_verdict"] = balance_verdict(game_id)  # docs/balance/<id>.md, written by the lab
         _LISTINGS[game_id] = meta
     return _LISTINGS[game_id]
 
@@ -345,6 +348,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The boardlab web application (one :class:`Platform` per app)."""
     platform = Platform(settings)
     replays = ReplayCache()
+    lab_router, lab = lab_routes(platform.settings.db_url, lambda name: page(name), _client)  # /lab (server/lab.py)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -352,6 +356,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            lab.close()
             await platform.stop()
 
     app = FastAPI(
@@ -431,6 +436,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             f"<span class='crumb'>{title} · rules</span></header><main class='rules'>{body}</main></body></html>"
         )
 
+    app.include_router(lab_router)
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
     # -- games -------------------------------------------------------------------

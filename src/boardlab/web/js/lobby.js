@@ -24,6 +24,7 @@ function gameCard(g) {
     el("h3", {}, g.title),
     el("div", { class: "facts" }, `${players} player${g.max_players > 1 ? "s" : ""}${g.playing_time ? ` · ${g.playing_time}` : ""}`),
     g.summary ? el("p", { class: "small", style: { margin: "0" } }, g.summary) : null,
+    g.balance_verdict ? el("p", { class: "small muted balance-verdict", style: { margin: "0" } }, `Balance: ${g.balance_verdict}`) : null,
     chips);
   if (g.inventions && g.inventions.length) {
     card.append(el("details", { class: "inventions" },
