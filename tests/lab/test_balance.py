@@ -139,6 +139,13 @@ def test_workers_do_not_change_the_report() -> None:
     assert balance("blast-radius", **kw).to_dict() == balance("blast-radius", workers=2, **kw).to_dict()
 
 
+def test_a_stored_run_resumes_to_the_same_report(tmp_path: pathlib.Path) -> None:
+    url = f"sqlite:///{tmp_path / 'runs.db'}"
+    first = balance("test-nim", games=10, seed=3, store=url)
+    again = balance("test-nim", games=10, seed=3, store=url)  # every game comes from the store
+    assert first.to_dict() == again.to_dict() == balance("test-nim", games=10, seed=3).to_dict()
+
+
 def test_new_rules_planned_setup_is_flagged_as_degenerate() -> None:
     # docs/rules/new-rule.md: a team that places its setup pennies in one block wins on its first turn.
     r = balance("new-rule", agents=["new-rule-plan"], games=8, players=2, seed=0, probe_points=0)

@@ -15,6 +15,8 @@ Markdown and a self-contained HTML page (:mod:`boardlab.lab.report`).
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import random
 import statistics
@@ -27,6 +29,7 @@ from ..core.gametype import Chance, Information
 from ..core.record import GameRecord
 from ..games import make
 from .metrics import INFORMED, BalanceJob, play_balance_game
+from .runner import run_jobs
 from .simulate import resolve_agents, wilson_interval
 
 Progress = Callable[[int, int], None]
@@ -39,69 +42,6 @@ QUICK = 1 / 3
 TOO_WIDE = 0.05
 #: Fewest paired groups for a luck estimate, and fewest games for the value of information, worth a sentence.
 MIN_GROUPS = 20
-
-
-def run_local(
-    fn: Callable[[Any], Any],
-    jobs: Sequence[Any],
-    *,
-    workers: int = 1,
-    progress: Progress | None = None,
-    backend: str = "local",
-    address: str | None = None,
-) -> list[Any]:
-    """Map ``fn`` over ``jobs`` (results in job order): in this process, on ``workers`` processes, or on Ray.
-
-    The lab's runner (:mod:`boardlab.lab.runner`, resumable and chunked) replaces this where it exists.
-    """
-    try:
-        from .runner import run_jobs  # type: ignore[attr-defined]
-    except ImportError:
-        run_jobs = None
-    if run_jobs is not None:
-        return list(run_jobs(fn, list(jobs), workers=workers, backend=backend, address=address, progress=progress))
-    total = len(jobs)
-    out: list[Any] = []
-    if backend == "ray":
-        return _ray_map(fn, list(jobs), address, progress)
-    if backend != "local":
-        raise ValueError(f"unknown backend {backend!r}; known backends: local, ray")
-    if workers <= 1 or total <= 1:
-        for job in jobs:
-            out.append(fn(job))
-            if progress is not None:
-                progress(len(out), total)
-        return out
-    from concurrent.futures import ProcessPoolExecutor
-
-    from .simulate import _mp_context
-
-    with ProcessPoolExecutor(max_workers=min(workers, total), mp_context=_mp_context()) as pool:
-        for res in pool.map(fn, jobs, chunksize=max(1, total // (workers * 8))):
-            out.append(res)
-            if progress is not None:
-                progress(len(out), total)
-    return out
-
-
-def _ray_map(fn: Callable[[Any], Any], jobs: list[Any], address: str | None, progress: Progress | None) -> list[Any]:
-    try:
-        import ray
-    except ImportError:
-        raise ValueError("the ray backend needs Ray: pip install 'boardlab[ray]'") from None
-    if not ray.is_initialized():
-        ray.init(address=address, ignore_reinit_error=True, include_dashboard=False, log_to_driver=False)
-    task = ray.remote(fn)
-    refs = [task.remote(job) for job in jobs]
-    out: dict[int, Any] = {}
-    pending = list(refs)
-    while pending:
-        done, pending = ray.wait(pending, num_returns=1)
-        for ref in done:
-            out[refs.index(ref)] = ray.get(ref)
-        if progress is not None:
-            progress(len(out), len(jobs))
-    return [out[i] for i in range(len(jobs))]
 
 
 def _rate(k: float, n: int) -> dict[str, Any]:
@@ -560,6 +500,7 @@ def balance(
     ladder: Sequence[str] | None = None,
     probe_points: int = 8,
     probe_playouts: int = 2,
+    probe_games: int | None = None,
     voi_games: int | None = None,
     reference_length: float | None = None,
     command: str | None = None,
@@ -569,8 +510,10 @@ def balance(
 
     ``ladder``: also run self-play at each of these levels (skill drift), ``games`` each. ``voi_games``: games
     for the value of information in hidden-information games (default ``games``; 0 skips it). ``probe_points``:
-    positions evaluated per game for tension (0 skips it). ``reference_length``: random play's median length,
+    positions evaluated per game for tension (0 skips it), in the first ``probe_games`` games (default: all). ``reference_length``: random play's median length,
     for the quick-win flag (default: measured on a few random games when the agents are not all random).
+    ``store`` (a :class:`~boardlab.lab.store.RunStore` or a database URL) keeps every finished game under a key
+    made of the run's parameters, so a killed run resumes where it stopped (:func:`boardlab.lab.runner.run_jobs`).
     Bad arguments raise ``ValueError`` before any game is played.
     """
     g = make(game_id, **dict(options or {}))
@@ -592,7 +535,10 @@ def balance(
     plan: list[tuple[str, list[BalanceJob]]] = []
 
     def jobs_for(lineup: Sequence[str], count: int, rot: int, probes: int) -> list[BalanceJob]:
-        return [BalanceJob(g.id, opts, n, tuple(lineup), seed, i, rot, probes, probe_playouts) for i in range(count)]
+        def points(i: int) -> int:
+            return probes if probe_games is None or i < probe_games else 0
+
+        return [BalanceJob(g.id, opts, n, tuple(lineup), seed, i, rot, points(i), probe_playouts) for i in range(count)]
 
     plan.append(("main", jobs_for(specs, games, rotations, probe_points)))
     voi_agent = next((s for s in specs if s != "random"), "greedy")
@@ -604,8 +550,32 @@ def balance(
     if reference_length is None and (set(specs) != {"random"}) and "ladder:random" not in {k for k, _ in plan}:
         plan.append(("reference", jobs_for(["random"] * n, min(games, 40), 1, 0)))
     all_jobs = [j for _, js in plan for j in js]
-    results = run_local(
-        play_balance_game, all_jobs, workers=workers, progress=progress, backend=backend, address=address
+    key = None
+    if store is not None:
+        digest = hashlib.sha256(
+            json.dumps(
+                [
+                    g.id,
+                    opts,
+                    n,
+                    [(k, len(js), js[0].agents if js else None) for k, js in plan],
+                    seed,
+                    probe_points,
+                    probe_playouts,
+                ],
+                sort_keys=True,
+            ).encode()
+        ).hexdigest()
+        key = f"balance/{g.id}/{digest[:16]}"
+    results = run_jobs(
+        play_balance_game,
+        all_jobs,
+        workers=workers,
+        backend=backend,
+        address=address,
+        progress=progress,
+        store=store,
+        run_key=key,
     )
     parts: dict[str, list[dict[str, Any]]] = {}
     k = 0
