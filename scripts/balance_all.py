@@ -1,7 +1,7 @@
 """Write ``docs/balance/<id>.md`` for every registered game: random and hard self-play at default options.
 
     python scripts/balance_all.py --kind random --games 400 --voi-games 40 --probe-games 100 --skip-done
-    python scripts/balance_all.py --kind hard --games 4 --voi-games 0 --cheapest-first --stop-after 3300 --skip-done
+    python scripts/balance_all.py --kind hard --games 2 --voi-games 0 --cheapest-first --stop-after 3300 --skip-done
     python scripts/balance_all.py --kind new-rule-plan --only new-rule --games 50 --voi-games 0   # the degenerate plan
     python scripts/balance_all.py --compose                        # the Markdown files from the stored runs
 

@@ -35,6 +35,10 @@ def _rate(r: Mapping[str, Any] | None) -> str:
     return f"{r['rate']:.3f} ({lo:.3f}-{hi:.3f}, n = {r['n']:,})"
 
 
+def _players(report: BalanceReport) -> str:
+    return f"{report.num_players} player{'s' if report.num_players != 1 else ''}"
+
+
 def _options(report: BalanceReport) -> str:
     return ", ".join(f"{k}={v}" for k, v in report.options.items()) or "defaults"
 
@@ -51,7 +55,8 @@ def tables(report: BalanceReport) -> list[tuple[str, list[tuple[str, str]]]]:
         out.append(("wins, first mover", _rate(oc["first_mover"])))
     if "team_wins" in oc:
         out.append(("team wins (co-operative)", _rate(oc["team_wins"])))
-    out.append(("draws", _rate(oc["draws"])))
+    if "team_wins" not in oc:
+        out.append(("draws", _rate(oc["draws"])))
     if oc.get("no_winner") and "team_wins" not in oc:
         out.append(("no winner, no draw", f"{oc['no_winner']:,}"))
     for agent, r in (oc.get("by_agent") or {}).items():
@@ -141,7 +146,7 @@ def body_markdown(report: BalanceReport, *, sample_links: Mapping[str, str] | No
     """Everything but the title and verdict, with headings at ``level`` (``docs/balance`` puts two runs in a file)."""
     h = "#" * level
     lines = [
-        f"Options: {_options(report)} · {report.num_players} players · agents: {', '.join(report.agents)} · "
+        f"Options: {_options(report)} · {_players(report)} · agents: {', '.join(report.agents)} · "
         f"{report.games:,} games · seed {report.seed} · rules version {report.rules_version}.",
         "",
     ]
@@ -207,7 +212,8 @@ def plots(report: BalanceReport) -> list[tuple[str, str]]:
         bar(f"player {p + 1}", {"rate": w / n if n else None, "ci95": ci}, SEAT_COLOURS[p % len(SEAT_COLOURS)])
     bar("first", oc.get("first_mover"), "#56B4E9")
     bar("team", oc.get("team_wins"), "#009E73")
-    bar("draws", oc["draws"], "#999999")
+    if "team_wins" not in oc:
+        bar("draws", oc["draws"], "#999999")
     ax_w.bar(range(len(rates)), rates, yerr=[los, his], capsize=4, color=colours)
     ax_w.set_xticks(range(len(rates)), labels)
     ax_w.set_ylim(0, 1)
@@ -266,7 +272,7 @@ def to_html(report: BalanceReport) -> str:
         "img{max-width:100%}</style></head><body>",
         f"<h1>Balance: {e(report.title)}</h1>",
         f"<p class='verdict'>{e(report.verdict)}</p>",
-        f"<p>Options: {e(_options(report))} · {report.num_players} players · agents: {e(', '.join(report.agents))} · "
+        f"<p>Options: {e(_options(report))} · {_players(report)} · agents: {e(', '.join(report.agents))} · "
         f"{report.games:,} games · seed {report.seed} · rules version {e(report.rules_version)}</p>",
     ]
     if report.command:
