@@ -67,7 +67,7 @@ def compose(game_id: str, out: pathlib.Path) -> pathlib.Path | None:
     for kind in [*KINDS, *(k for k in found if k not in KINDS)]:
         path = run_path(out, game_id, kind)
         if path.is_file():
-            runs[kind] = BalanceReport.from_dict(json.loads(path.read_text(encoding="utf-8")))
+            runs[kind] = BalanceReport.from_dict(json.loads(path.read_text(encoding="utf-8"))).refreshed()
     if not runs:
         return None
     hard, rnd = runs.get("hard"), runs.get("random")

@@ -55,6 +55,12 @@ def test_luck_is_none_of_the_outcome_when_the_die_is_ignored() -> None:
     assert r.luck["share"] is not None and r.luck["share"] < 0.1
     assert r.outcomes["draws"]["count"] > 0  # equal picks draw
     assert any("are draws" in s for s in r.sentences)
+    # A third of the games are drawn: the first player wins a third of all games but half of those with a winner,
+    # which is what the verdict weighs (no "second-player advantage").
+    assert r.outcomes["first_mover"]["ci95"][1] < 0.45
+    decided = r.outcomes["first_mover_decided"]
+    assert decided["ci95"][0] <= 0.5 <= decided["ci95"][1]
+    assert "of the games with a winner" in r.verdict and "Second-player" not in r.verdict
 
 
 def test_luck_share_on_hand_made_groups() -> None:

@@ -53,6 +53,8 @@ def tables(report: BalanceReport) -> list[tuple[str, list[tuple[str, str]]]]:
         out.append((f"wins, player {p + 1}", f"{w:,}: {_f(rate, 3)} ({ci[0]:.3f}-{ci[1]:.3f})"))
     if oc.get("first_mover") is not None:
         out.append(("wins, first mover", _rate(oc["first_mover"])))
+        if oc["first_mover_decided"]["n"] != oc["first_mover"]["n"]:
+            out.append(("wins, first mover, of the games with a winner", _rate(oc["first_mover_decided"])))
     if "team_wins" in oc:
         out.append(("team wins (co-operative)", _rate(oc["team_wins"])))
     if "team_wins" not in oc:
