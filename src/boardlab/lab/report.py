@@ -124,7 +124,7 @@ def ladder_rows(report: BalanceReport) -> list[list[str]]:
     out = []
     for row in report.ladder or ():
         oc, ln = row["outcomes"], row["length"]
-        main = oc.get("team_wins") or oc.get("first_mover") or {}
+        main = oc.get("team_wins") or oc.get("first_mover_decided") or {}
         out.append(
             [
                 row["level"],
@@ -163,7 +163,7 @@ def body_markdown(report: BalanceReport, *, sample_links: Mapping[str, str] | No
         lines += [
             f"{h} Skill ladder (self-play at each level)",
             "",
-            "| level | first mover / team wins (95% CI) | draws | median length | median won length | flags |",
+            "| level | first mover of games with a winner / team wins (95% CI) | draws | median length | median won length | flags |",
             "|---|---|---|---|---|---|",
         ]
         lines += ["| " + " | ".join(r) + " |" for r in ladder_rows(report)]
@@ -228,7 +228,7 @@ def plots(report: BalanceReport) -> list[tuple[str, str]]:
     ax_l.set_title("length (actions)")
     ax_b.plot(
         [10 * d + 5 for d in range(len(ln["branching_by_phase"]))],
-        [b or 0 for b in ln["branching_by_phase"]],
+        [float("nan") if b is None else b for b in ln["branching_by_phase"]],
         marker="o",
         color="#D55E00",
     )
@@ -239,9 +239,13 @@ def plots(report: BalanceReport) -> list[tuple[str, str]]:
     if report.ladder:
         levels = [r["level"] for r in report.ladder]
         fig, axes = plt.subplots(1, 3, figsize=(13, 3.6), constrained_layout=True)
-        key = "team_wins" if report.cooperative else "first_mover"
+        key = "team_wins" if report.cooperative else "first_mover_decided"
         for ax, title, get in (
-            (axes[0], "team wins" if report.cooperative else "first-mover wins", lambda r: r["outcomes"].get(key)),
+            (
+                axes[0],
+                "team wins" if report.cooperative else "first-mover wins (games with a winner)",
+                lambda r: r["outcomes"].get(key),
+            ),
             (axes[1], "draws", lambda r: r["outcomes"]["draws"]),
         ):
             rs = [get(r) or {"rate": None, "ci95": [0, 0]} for r in report.ladder]
