@@ -28,8 +28,11 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "balance"
 KINDS = ("random", "hard")
 NOT_RUN = {
-    "hard": "Not run yet: hard self-play costs about 2 s a move on the shared machine that made these files, so its"
-    " runs went to the shortest games first until the time set aside for them was spent.",
+    "hard": "Not run yet: hard self-play (20,000 plies of search a move) cost about 2 s a move on the shared, loaded"
+    " 2-core machine that made these files; the pass (2 games a game, shortest games first) reached only Hamlet,"
+    " Dragon Fight, Two Mayors and Tower Builders before its time ran out. Run"
+    " `python scripts/balance_all.py --kind hard --games 8 --voi-games 0 --cheapest-first --skip-done` on a free"
+    " machine to fill it in.",
 }
 
 
