@@ -45,6 +45,9 @@ class _FakeRay(types.ModuleType):
     def get(self, ref: Any) -> Any:
         return ref[1]
 
+    def cluster_resources(self) -> dict[str, float]:
+        return {"CPU": 2.0}
+
 
 def test_ray_backend_gives_the_same_results_as_local(monkeypatch: pytest.MonkeyPatch) -> None:
     fake = _FakeRay()

@@ -30,30 +30,39 @@ as its JSON round trip, so a resumed run returns exactly what an uninterrupted o
 
 from __future__ import annotations
 
+import functools
 import json
 import math
-import os
+import queue
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .store import RunStore
+if TYPE_CHECKING:  # the store (SQLAlchemy) is imported only by runs that store: workers never need it
+    from .store import RunStore
 
 Progress = Callable[[int, int], None]
 
 BACKENDS = ("local", "ray")
 
 #: How long the runner plays jobs itself to time them before deciding on worker processes.
-PILOT_SECONDS = 0.25
-#: What starting the worker processes costs (measured on a loaded 2-core machine; see docs/PERFORMANCE.md).
-POOL_START_SECONDS = 0.4
+PILOT_SECONDS = 0.1
+#: Below this much work left (at the pilot's rate), no worker process is started (see docs/PERFORMANCE.md).
+POOL_START_SECONDS = 0.3
 #: Chunks per worker (its share of the work split this many ways), within the bounds below.
 CHUNKS_PER_WORKER = 8
 MIN_CHUNK_SECONDS = 0.05
 MAX_CHUNK_SECONDS = 2.0
 #: Serial runs commit stored results at least this often.
 FLUSH_SECONDS = 1.0
+
+
+class WorkerModules:
+    """A job argument naming modules the worker processes should import before they start (e.g. a game's)."""
+
+    worker_modules: tuple[str, ...] = ()
 
 
 def pow_of_two(n: int) -> int:
@@ -89,6 +98,8 @@ def run_jobs(
         raise ValueError(f"chunk_size must be a positive integer; got {chunk_size!r}")
     jobs = list(jobs)
     if isinstance(store, str):
+        from .store import RunStore
+
         store = RunStore(store)
     if store is not None:
         if not run_key:
@@ -196,35 +207,100 @@ def chunk_size_for(per_job: float, jobs: int, workers: int) -> int:
 def _run_local(
     fn: Callable[[Any], Any], jobs: Sequence[Any], todo: list[int], sink: _Sink, workers: int, chunk_size: int | None
 ) -> None:
-    workers = min(workers, os.cpu_count() or workers, len(todo))
+    workers = min(workers, len(todo))
     if workers > 1 and chunk_size is None:
         per_job = _pilot(fn, jobs, todo, sink, PILOT_SECONDS)
-        left = per_job * len(todo)
-        # Worth it when what is left, shared, plus the start, beats playing it all here.
-        if left - left / workers <= 2 * POOL_START_SECONDS:
-            workers = 1
+        if per_job * len(todo) <= POOL_START_SECONDS:
+            workers = 1  # what is left is over before worker processes could start
         else:
             chunk_size = chunk_size_for(per_job, len(todo), workers)
     if workers <= 1 or not todo:
         for i in todo:
             sink.add([(i, fn(jobs[i]))], commit=False)
         return
-    chunks = _chunks(todo, chunk_size or 1)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_mp_context(fn)) as pool:
-        running: dict[Future[list[Any]], list[int]] = {}
-        queue = iter(chunks)
-        for chunk in queue:  # keep two chunks per worker in flight: none idle, few results waiting
-            running[pool.submit(_run_chunk, fn, [jobs[i] for i in chunk])] = chunk
-            if len(running) >= 2 * workers:
-                break
-        while running:
-            finished, _ = wait(running, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                chunk = running.pop(fut)
-                sink.add(list(zip(chunk, fut.result())))
-                nxt = next(queue, None)
-                if nxt is not None:
-                    running[pool.submit(_run_chunk, fn, [jobs[i] for i in nxt])] = nxt
+    _Helped(fn, jobs, todo, sink, workers, chunk_size or 1).run()
+
+
+class _Helped:
+    """Worker processes fed chunks from the back of ``todo`` by a thread, while this process plays from the front.
+
+    Starting a process pool blocks (the fork server imports the job's modules before it forks the first worker), so
+    the pool lives in a feeding thread; this process keeps playing jobs itself until the first chunk comes back, and
+    from then on only collects results.
+    """
+
+    def __init__(
+        self, fn: Callable[[Any], Any], jobs: Sequence[Any], todo: list[int], sink: _Sink, workers: int, size: int
+    ) -> None:
+        self.fn, self.jobs, self.todo, self.sink, self.workers, self.size = fn, jobs, todo, sink, workers, size
+        self.front, self.back = 0, len(todo)
+        self.lock = threading.Lock()
+        self.results: queue.Queue[tuple[list[int], list[Any]] | BaseException | None] = queue.Queue()
+        self.stop = False
+
+    def claim_back(self) -> list[int] | None:
+        with self.lock:
+            if self.stop or self.back <= self.front:
+                return None
+            start = max(self.front, self.back - self.size)
+            chunk = self.todo[start : self.back]
+            self.back = start
+            return chunk
+
+    def claim_front(self) -> int | None:
+        with self.lock:
+            if self.front >= self.back:
+                return None
+            self.front += 1
+            return self.todo[self.front - 1]
+
+    def feed(self) -> None:
+        try:
+            with ProcessPoolExecutor(max_workers=self.workers, mp_context=_mp_context(self.fn)) as pool:
+                running: dict[Future[list[Any]], list[int]] = {}
+
+                def submit() -> None:
+                    chunk = self.claim_back()
+                    if chunk is not None:
+                        running[pool.submit(_run_chunk, self.fn, [self.jobs[i] for i in chunk])] = chunk
+
+                for _ in range(2 * self.workers):  # two chunks per worker in flight: none idle, few waiting
+                    submit()
+                while running:
+                    finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                    for fut in finished:
+                        self.results.put((running.pop(fut), fut.result()))
+                        submit()
+            self.results.put(None)
+        except BaseException as e:  # handed to the main thread, which raises it
+            self.results.put(e)
+
+    def run(self) -> None:
+        feeder = threading.Thread(target=self.feed, name="boardlab-run-jobs", daemon=True)
+        feeder.start()
+        workers_up = False
+        try:
+            while True:
+                try:
+                    got = self.results.get_nowait() if not workers_up else self.results.get()
+                except queue.Empty:
+                    i = self.claim_front()
+                    if i is None:
+                        workers_up = True  # nothing left to play here: wait for the workers
+                    else:
+                        self.sink.add([(i, self.fn(self.jobs[i]))], commit=False)
+                    continue
+                if got is None:
+                    break
+                if isinstance(got, BaseException):
+                    raise got
+                workers_up = True
+                chunk, results = got
+                self.sink.add(list(zip(chunk, results)))
+        finally:
+            with self.lock:
+                self.stop = True
+            feeder.join()
 
 
 def _run_ray(
@@ -241,8 +317,7 @@ def _run_ray(
         raise ValueError("the ray backend needs Ray: pip install 'boardlab[ray]'") from None
     if not ray.is_initialized():
         ray.init(address=address, ignore_reinit_error=True, include_dashboard=False, log_to_driver=False)
-    resources = getattr(ray, "cluster_resources", dict)()
-    cpus = max(1, int(resources.get("CPU", 1)))
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
     if chunk_size is None:
         per_job = _pilot(fn, jobs, todo, sink, 0.0)  # one job, timed here
         chunk_size = chunk_size_for(per_job, max(1, len(todo)), cpus)
@@ -261,14 +336,22 @@ def _run_ray(
 
 
 def _mp_context(fn: Callable[[Any], Any]) -> Any:
-    """A fork server (or spawn) context whose server has already imported the job's module."""
+    """A fork server (or spawn) context whose server has already imported what the job needs.
+
+    That is the job function's module and, for a ``functools.partial``, the modules its :class:`WorkerModules`
+    arguments name (e.g. the game's module). The fork server starts once per process: the first pool's modules are the ones kept.
+    """
     import multiprocessing
 
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" not in methods:
         return multiprocessing.get_context("spawn")
     ctx = multiprocessing.get_context("forkserver")
-    module = getattr(getattr(fn, "func", fn), "__module__", None)
-    preload = ["boardlab.lab.runner"] + ([module] if module and module != "__main__" else [])
-    ctx.set_forkserver_preload(preload)
+    base = fn.func if isinstance(fn, functools.partial) else fn
+    modules = ["boardlab.lab.runner", base.__module__]
+    if isinstance(fn, functools.partial):
+        for arg in fn.args:
+            if isinstance(arg, WorkerModules):
+                modules.extend(arg.worker_modules)
+    ctx.set_forkserver_preload([m for m in dict.fromkeys(modules) if m and m != "__main__"])
     return ctx

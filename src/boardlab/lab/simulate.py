@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..agents import make_agent
 from ..core.constants import SIMULTANEOUS
@@ -36,9 +36,10 @@ from ..core.driver import agents_choose, play
 from ..core.game import Game
 from ..core.record import outcome
 from ..games import make, make_cached
-from .runner import BACKENDS, run_jobs
-from .store import RunStore
-from .store import run_key as make_run_key
+from .runner import BACKENDS, WorkerModules, run_jobs
+
+if TYPE_CHECKING:
+    from .store import RunStore
 
 Progress = Callable[[int, int], None]
 
@@ -251,11 +252,13 @@ def play_one(game: Game, num_players: int, agents: Sequence[str], seed: int, ind
     return GameSummary(index, gs, state.move_number(), False, res["returns"], res["winners"], res["draw"], first_mover)
 
 
-class _GameRef:
+class _GameRef(WorkerModules):
     """A game for the runner's jobs: the object itself in this process, its id and options when sent to a worker."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        #: Imported by the worker processes' fork server before they start (see :func:`runner._mp_context`).
+        self.worker_modules = (type(game).__module__,)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_cached_ref, (self.game.id, dict(self.game.params)))
@@ -330,6 +333,8 @@ def simulate(
 
     started = time.perf_counter()
     if store is not None:
+        from .store import RunStore
+
         store = RunStore(store) if isinstance(store, str) else store
         params = simulate_params(g, n, specs, seed, games)
         run_key = run_key or simulate_key(params)
@@ -371,4 +376,6 @@ def simulate_params(game: Game, num_players: int, agents: list[str], seed: int, 
 
 def simulate_key(params: Mapping[str, Any]) -> str:
     """The default stored-run key of a simulation with these :func:`simulate_params`."""
-    return make_run_key("simulate", params)
+    from .store import run_key
+
+    return run_key("simulate", params)

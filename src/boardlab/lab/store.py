@@ -6,7 +6,8 @@ and never touch the server's). Two tables:
 
 ``lab_runs``
     one row per run: its key, kind (``simulate``, ``sweep``, ``balance``…), parameters, number of jobs, status
-    (``running`` / ``finished``), a JSON summary once finished (e.g. the report), and times.
+    (``running`` / ``finished`` / ``failed``), a JSON summary once finished (e.g. the report; the error if failed),
+    reported progress, and times.
 ``lab_results``
     one row per finished job: the run's key, the job's index and its result as JSON.
 
@@ -45,6 +46,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     select,
     update,
 )
@@ -52,6 +54,8 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.pool import StaticPool
 
 DEFAULT_LAB_DB_URL = "sqlite:///./boardlab-data/lab.db"
+#: The PostgreSQL advisory lock held while a process creates or updates the lab's tables.
+SCHEMA_LOCK = 0x6C61625F72756E73  # "lab_runs"
 
 metadata = MetaData()
 
@@ -64,6 +68,8 @@ runs_t = Table(
     Column("total", Integer, nullable=False),
     Column("status", String(16), nullable=False),
     Column("summary", Text, nullable=True),
+    #: Jobs reported done by a run that stores no per-job results (``set_progress``); NULL otherwise.
+    Column("progress", Integer, nullable=True),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
 )
@@ -146,7 +152,13 @@ class RunStore:
         self.engine: Engine = create_engine(url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine, checkfirst=True)
+        with self.engine.begin() as c:
+            if u.get_backend_name() == "postgresql":
+                # Several processes may open one database at once (server processes, lab workers): one at a time.
+                c.exec_driver_sql(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")
+            metadata.create_all(c, checkfirst=True)
+            if "progress" not in {col["name"] for col in inspect(c).get_columns("lab_runs")}:
+                c.exec_driver_sql("ALTER TABLE lab_runs ADD COLUMN progress INTEGER")  # made before progress
 
     def close(self) -> None:
         self.engine.dispose()
@@ -213,6 +225,29 @@ class RunStore:
                 .values(status="finished", summary=json.dumps(summary), updated_at=time.time())
             )
 
+    def set_progress(self, key: str, done: int) -> None:
+        """Record how many jobs run ``key`` has finished, for a run that stores no per-job results."""
+        with self.engine.begin() as c:
+            c.execute(update(runs_t).where(runs_t.c.key == key).values(progress=done, updated_at=time.time()))
+
+    def fail(self, key: str, message: str) -> None:
+        """Mark run ``key`` failed, saying why (a later run under the key starts it again)."""
+        with self.engine.begin() as c:
+            c.execute(
+                update(runs_t)
+                .where(runs_t.c.key == key)
+                .values(status="failed", summary=json.dumps({"error": message}), updated_at=time.time())
+            )
+
+    def restart(self, key: str) -> None:
+        """Set a failed or stopped run ``key`` running again (its stored results stay)."""
+        with self.engine.begin() as c:
+            c.execute(
+                update(runs_t)
+                .where(runs_t.c.key == key)
+                .values(status="running", summary=None, progress=None, updated_at=time.time())
+            )
+
     def get(self, key: str) -> RunInfo | None:
         found = self._list(runs_t.c.key == key, limit=1)
         return found[0] if found else None
@@ -239,7 +274,7 @@ class RunStore:
                     kind=r.kind,
                     params=json.loads(r.params),
                     total=r.total,
-                    done=r.done,
+                    done=max(r.done, r.progress or 0),
                     status=r.status,
                     summary=json.loads(r.summary) if r.summary else None,
                     created_at=r.created_at,

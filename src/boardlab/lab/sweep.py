@@ -31,15 +31,31 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from statistics import NormalDist
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..agents import make_agent
 from ..core.game import Game
 from ..games import make, make_cached
 from .runner import run_jobs
 from .simulate import GameSummary, SimulationResult, play_one, resolve_agents, wilson_interval
-from .store import RunStore
-from .store import run_key as make_run_key
+
+if TYPE_CHECKING:  # SQLAlchemy only for stored runs: the worker processes that import this module never need it
+    from .store import RunStore
+
+
+def _as_store(store: RunStore | str | None) -> RunStore | None:
+    if isinstance(store, str):
+        from .store import RunStore
+
+        return RunStore(store)
+    return store
+
+
+def make_run_key(kind: str, params: Mapping[str, Any]) -> str:
+    from .store import run_key
+
+    return run_key(kind, params)
+
 
 Progress = Callable[[int, int], None]
 
@@ -341,7 +357,7 @@ def sweep(
     if metric not in METRICS:
         raise ValueError(f"unknown metric {metric!r}; known: {', '.join(METRICS)}")
     variants, n, specs = _setup(game_id, vary, base_options, agents, players, games)
-    store = RunStore(store) if isinstance(store, str) else store
+    store = _as_store(store)
     jobs = [(v, i) for v in range(len(variants)) for i in range(games)]
     params = _key_params(game_id, variants, n, specs, seed, {"games": games})
     summaries = _play(
@@ -499,7 +515,7 @@ def search(
     if metric not in METRICS:
         raise ValueError(f"unknown metric {metric!r}; known: {', '.join(METRICS)}")
     variants, n, specs = _setup(game_id, vary, base_options, agents, players, games, MAX_SEARCH)
-    store = RunStore(store) if isinstance(store, str) else store
+    store = _as_store(store)
     k = len(variants)
     rounds_needed = max(1, math.ceil(math.log2(k))) if k > 1 else 1
     r0 = start_games or max(10, games // 2 ** (rounds_needed - 1))

@@ -59,6 +59,7 @@ from ..docs import balance_verdict
 from ..games import game_class, make_cached
 from ..games import games as game_ids
 from .errors import ApiError, bad_request, forbidden, not_found
+from .lab import lab_routes
 from .markdown import to_html
 from .replay import ReplayCache
 from .tables import Connection, LiveTable, Platform, Settings
@@ -301,6 +302,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The boardlab web application (one :class:`Platform` per app)."""
     platform = Platform(settings)
     replays = ReplayCache()
+    lab_router, lab = lab_routes(platform.settings.db_url, lambda name: page(name), _client)  # /lab (server/lab.py)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -308,6 +310,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            lab.close()
             await platform.stop()
 
     app = FastAPI(
@@ -376,6 +379,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             f"<span class='crumb'>{title} · rules</span></header><main class='rules'>{body}</main></body></html>"
         )
 
+    app.include_router(lab_router)
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
     # -- games -------------------------------------------------------------------

@@ -133,6 +133,15 @@ $("file").addEventListener("change", async (e) => {
 
 async function init() {
   const params = new URLSearchParams(location.search);
+  const labRun = params.get("lab"); // a lab run's sample game (the /lab page links here)
+  if (labRun) {
+    try {
+      await load(await api(`/api/lab/runs/${encodeURIComponent(labRun)}/samples/${encodeURIComponent(params.get("sample") || "0")}`));
+    } catch (e) {
+      toast(e.message || "The sample game could not be loaded.");
+    }
+    return;
+  }
   const tableId = params.get("table");
   if (!tableId) return;
   // a token in the fragment (the table's public link carries one) works in any browser; else one this browser holds

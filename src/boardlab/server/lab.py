@@ -1,0 +1,246 @@
+"""The lab in the browser: ``/lab`` and ``/api/lab``. A designer starts a balance run (game, options, agents, number
+of games), watches its progress, reads the report with its plots, lists past runs and opens sample games in the
+replay viewer.
+
+Runs never play on the game server's event loop or threads: each runs in a lab worker process (a pool of
+``BOARDLAB_LAB_RUNS`` processes, 1 by default); at most ``BOARDLAB_LAB_QUEUE`` more wait (4 by default), beyond which
+a start is refused (503). A client may start ``BOARDLAB_LAB_PER_MINUTE`` runs a minute (6; a token bucket as for new
+tables, :mod:`boardlab.server.limits`), of at most ``BOARDLAB_LAB_MAX_GAMES`` games (2000).
+
+Runs are stored in the server's own database (the lab's ``lab_`` tables, :mod:`boardlab.lab.store`), keyed by their
+settings: asking for a finished run again shows it at once; a run the server lost (stopped mid-run) starts again when
+asked for. The worker reports its progress to the store, which the page polls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..agents import make_agent
+from ..games import game_class, make
+from ..lab.simulate import resolve_agents
+from ..lab.store import RunInfo, RunStore, run_key
+from .errors import ApiError, bad_request, not_found
+from .limits import Buckets, too_many
+
+
+def _env_int(name: str, default: int) -> int:
+    try:
+        return int(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+class LabRunIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    game: str = Field(max_length=64)
+    options: dict[str, Any] = Field(default_factory=dict, max_length=32)
+    agents: list[str] = Field(default_factory=lambda: ["random"], max_length=8)
+    games: int = 100
+    seed: int = Field(default=0, ge=0, le=2**62)
+    players: int | None = Field(default=None, ge=1, le=16)
+
+
+def lab_run(db_url: str | None, key: str, spec: dict[str, Any]) -> None:
+    """In a lab worker process: run the balance report for ``spec`` and store it under ``key``."""
+    store = RunStore(db_url)
+    last = [0.0]
+
+    def progress(done: int, total: int) -> None:
+        now = time.monotonic()
+        if done == total or now - last[0] >= 0.25:
+            last[0] = now
+            store.set_progress(key, done)
+
+    try:
+        from ..lab.balance import balance
+
+        report = balance(
+            spec["game"],
+            options=spec["options"],
+            agents=spec["agents"],
+            games=spec["games"],
+            players=spec["players"],
+            seed=spec["seed"],
+            progress=progress,
+        )
+        from ..lab.report import plots, tables
+
+        summary = {
+            "report": report.to_dict(),
+            "tables": [[title, [list(r) for r in rows]] for title, rows in tables(report)],
+            "plots": [{"caption": c, "png": png} for c, png in plots(report)],
+        }
+        store.finish(key, summary)
+    except Exception as e:  # the page shows why
+        store.fail(key, f"{type(e).__name__}: {e}")
+
+
+class Lab:
+    """The lab's runs for one server: the store, the worker pool and the bound on waiting runs."""
+
+    def __init__(self, db_url: str | None) -> None:
+        self.db_url = db_url
+        self.store = RunStore(db_url)
+        self.workers = max(1, _env_int("BOARDLAB_LAB_RUNS", 1))
+        self.queue = max(0, _env_int("BOARDLAB_LAB_QUEUE", 4))
+        self.max_games = max(1, _env_int("BOARDLAB_LAB_MAX_GAMES", 2000))
+        per_minute = _env_int("BOARDLAB_LAB_PER_MINUTE", 6)
+        self.buckets = Buckets(per_minute / 60.0, max(1, per_minute // 2)) if per_minute > 0 else None
+        self.pool: ProcessPoolExecutor | None = None
+        self.running: dict[str, Future[None]] = {}
+        self.lock = threading.Lock()  # starts come from the server's threads
+
+    def close(self) -> None:
+        """Stop the lab's workers with the server: a run cut short shows as stopped and starts again when asked."""
+        if self.pool is not None:
+            processes = list((self.pool._processes or {}).values())  # the executor has no public way to kill
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            for proc in processes:
+                proc.terminate()
+            self.store.close()
+
+    def _active(self) -> int:
+        self.running = {k: f for k, f in self.running.items() if not f.done()}
+        return len(self.running)
+
+    def start(self, body: LabRunIn, client: str) -> tuple[RunInfo, bool]:
+        """Start (or find) the run ``body`` asks for: ``(run, started)``. Bad input is a 400, before any work."""
+        with self.lock:
+            return self._start(body, client)
+
+    def _start(self, body: LabRunIn, client: str) -> tuple[RunInfo, bool]:
+        if not 1 <= body.games <= self.max_games:
+            raise bad_request(f"games must lie between 1 and {self.max_games}; got {body.games}")
+        try:
+            g = make(body.game, **body.options)
+            n = g.resolve_num_players(body.players)
+            specs = resolve_agents(body.agents, n)
+            for p, spec in enumerate(specs):
+                make_agent(spec, g, p, 0)
+        except ValueError as e:
+            raise bad_request(str(e)) from None
+        spec = {
+            "game": g.id,
+            "options": dict(g.params),
+            "rules_version": g.rules_version,
+            "agents": specs,
+            "games": body.games,
+            "seed": body.seed,
+            "players": n,
+        }
+        key = run_key("balance", spec)
+        known = self.store.get(key)
+        if known is not None and (known.status == "finished" or (key in self.running and not self.running[key].done())):
+            return known, False
+        if self.buckets is not None:
+            wait = self.buckets.take(client)
+            if wait is not None:
+                raise too_many("lab runs", wait)
+        if self._active() >= self.workers + self.queue:
+            raise ApiError(503, "lab_busy", "the lab is busy with other runs; try again when one has finished")
+        if known is None:
+            self.store.open_run(key, kind="balance", params=spec, total=body.games)
+        else:
+            self.store.restart(key)
+        if self.pool is None:
+            from ..lab.runner import _mp_context
+
+            self.pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=_mp_context(lab_run))
+        self.running[key] = self.pool.submit(lab_run, self.db_url, key, spec)
+        info = self.store.get(key)
+        assert info is not None
+        return info, True
+
+    def describe(self, info: RunInfo, *, full: bool = False) -> dict[str, Any]:
+        d = info.to_dict()
+        if info.status == "running" and info.key not in self.running:
+            d["status"] = "stopped"  # the server stopped during the run: asking for it again starts it again
+        summary = info.summary or {}
+        d["error"] = summary.get("error")
+        report = summary.get("report")
+        d["verdict"] = report.get("verdict") if report else None
+        d["title"] = report.get("title") if report else _title(info.params.get("game", ""))
+        if full and report:
+            d["report"] = {k: v for k, v in report.items() if k != "samples"}
+            d["samples"] = [
+                {"index": i, "label": s["label"], "length": s.get("length")} for i, s in enumerate(report["samples"])
+            ]
+            d["tables"] = summary.get("tables", [])
+            d["plots"] = summary.get("plots", [])
+        return d
+
+
+def lab_routes(db_url: str | None, page: Any, client_of: Any) -> tuple[APIRouter, Lab]:
+    """The lab's router (``/lab``, ``/api/lab…``) and its :class:`Lab` (close it when the server stops)."""
+    lab = Lab(db_url)
+    router = APIRouter()
+
+    async def blocking(fn: Any, *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
+
+    def found(key: str) -> RunInfo:
+        info = lab.store.get(key)
+        if info is None or info.kind != "balance":
+            raise not_found(f"no lab run {key!r}")
+        return info
+
+    @router.get("/lab", include_in_schema=False)
+    async def lab_page() -> FileResponse:
+        return page("lab.html")
+
+    @router.get("/api/lab")
+    async def list_runs() -> Response:
+        """The lab's past runs (newest first) and its limits."""
+        runs = await blocking(lambda: lab.store.runs(kind="balance", limit=50))
+        return _json({"runs": [lab.describe(r) for r in runs], "max_games": lab.max_games, "max_runs": lab.workers})
+
+    @router.post(
+        "/api/lab/runs",
+        status_code=201,
+        responses={
+            200: {"description": "That run is already stored (finished, or playing now): shown, not started again"},
+            503: {"description": "The lab is busy with as many runs as it may hold: retry when one has finished"},
+        },
+    )
+    async def start_run(body: LabRunIn, request: Request) -> Response:
+        info, started = await blocking(lab.start, body, client_of(request))
+        return _json({**lab.describe(info), "started": started}, 201 if started else 200)
+
+    @router.get("/api/lab/runs/{key}")
+    async def get_run(key: str) -> Response:
+        info = await blocking(found, key)
+        return _json(lab.describe(info, full=True))
+
+    @router.get("/api/lab/runs/{key}/samples/{index}")
+    async def get_sample(key: str, index: int) -> Response:
+        info = await blocking(found, key)
+        samples = ((info.summary or {}).get("report") or {}).get("samples") or []
+        if not 0 <= index < len(samples):
+            raise not_found(f"run {key} has no sample game {index}")
+        return _json(samples[index]["record"])
+
+    return router, lab
+
+
+def _title(game_id: str) -> str:
+    try:
+        return game_class(game_id).title
+    except (KeyError, ValueError):
+        return game_id
+
+
+def _json(data: Any, status: int = 200) -> Response:
+    import json
+
+    return Response(json.dumps(data), status_code=status, media_type="application/json")
