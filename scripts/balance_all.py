@@ -1,13 +1,15 @@
 """Write ``docs/balance/<id>.md`` for every registered game: random and hard self-play at default options.
 
-    python scripts/balance_all.py --kind random --games 300        # each game's random self-play run
-    python scripts/balance_all.py --kind hard --games 10           # each game's hard self-play run
+    python scripts/balance_all.py --kind random --games 400 --voi-games 40 --probe-games 100 --skip-done
+    python scripts/balance_all.py --kind hard --games 2 --voi-games 0 --cheapest-first --stop-after 3300 --skip-done
+    python scripts/balance_all.py --kind new-rule-plan --only new-rule --games 50 --voi-games 0   # the degenerate plan
     python scripts/balance_all.py --compose                        # the Markdown files from the stored runs
 
 Each run is stored as ``docs/balance/runs/<id>.<kind>.json`` (the report's JSON, with its command), so the
 Markdown is composed from whatever runs exist and a long run can stop and go on (``--only``, ``--skip-done``).
-The file's verdict (the sentence the lobby shows) is the hard run's unless it is "too few games to tell", then
-the random run's.
+The file's verdict (the sentence the lobby shows) is that of a run by another strategy that the report flags
+(a degenerate strategy, such as ``new-rule-plan``), else the hard run's unless it is "too few games to tell",
+else the random run's.
 """
 
 from __future__ import annotations
@@ -25,13 +27,22 @@ from boardlab.lab.report import body_markdown
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "balance"
 KINDS = ("random", "hard")
+NOT_RUN = {
+    "hard": "Not run yet: hard self-play (20,000 plies of search a move) cost about 2 s a move on the shared, loaded"
+    " 2-core machine that made these files; the pass (2 games a game, shortest games first) reached only Hamlet,"
+    " Dragon Fight, Two Mayors and Tower Builders before its time ran out. Run"
+    " `python scripts/balance_all.py --kind hard --games 8 --voi-games 0 --cheapest-first --skip-done` on a free"
+    " machine to fill it in.",
+}
 
 
 def run_path(out: pathlib.Path, game_id: str, kind: str) -> pathlib.Path:
     return out / "runs" / f"{game_id}.{kind}.json"
 
 
-def run_one(game_id: str, kind: str, count: int, out: pathlib.Path, argv: str, voi_games: int) -> BalanceReport:
+def run_one(
+    game_id: str, kind: str, count: int, out: pathlib.Path, argv: str, voi_games: int, probe_games: int | None
+) -> BalanceReport:
     random_play = kind == "random"
     report = balance(
         game_id,
@@ -39,6 +50,7 @@ def run_one(game_id: str, kind: str, count: int, out: pathlib.Path, argv: str, v
         games=count,
         seed=0,
         probe_points=8 if random_play else 4,
+        probe_games=probe_games,
         voi_games=voi_games,
         command=f"python scripts/balance_all.py {argv}",
     )
@@ -52,14 +64,18 @@ def run_one(game_id: str, kind: str, count: int, out: pathlib.Path, argv: str, v
 def compose(game_id: str, out: pathlib.Path) -> pathlib.Path | None:
     """``docs/balance/<id>.md`` from the stored runs of the game; ``None`` when there is none."""
     runs = {}
-    for kind in KINDS:
+    found = sorted(
+        p.name.removeprefix(f"{game_id}.").removesuffix(".json") for p in (out / "runs").glob(f"{game_id}.*.json")
+    )
+    for kind in [*KINDS, *(k for k in found if k not in KINDS)]:
         path = run_path(out, game_id, kind)
         if path.is_file():
-            runs[kind] = BalanceReport.from_dict(json.loads(path.read_text(encoding="utf-8")))
+            runs[kind] = BalanceReport.from_dict(json.loads(path.read_text(encoding="utf-8"))).refreshed()
     if not runs:
         return None
     hard, rnd = runs.get("hard"), runs.get("random")
-    main = hard if hard is not None and not hard.verdict.startswith("Too few") else rnd or hard
+    degenerate = next((r for r in runs.values() if r.flags and r.agents[0] not in KINDS), None)
+    main = degenerate or (hard if hard is not None and not hard.verdict.startswith("Too few") else rnd or hard)
     assert main is not None
     title = make_cached(game_id).title
     lines = [
@@ -72,10 +88,12 @@ def compose(game_id: str, out: pathlib.Path) -> pathlib.Path | None:
         "",
     ]
     sample_dir = out / "samples"
-    for kind, heading in (("random", "Random self-play"), ("hard", "Hard self-play")):
+    sections = [("random", "Random self-play"), ("hard", "Hard self-play")]
+    sections += [(k, f"Self-play by `{k}`") for k in runs if k not in KINDS]
+    for kind, heading in sections:
         r = runs.get(kind)
         if r is None:
-            lines += [f"## {heading}", "", "Not run yet.", ""]
+            lines += [f"## {heading}", "", NOT_RUN.get(kind, "Not run yet."), ""]
             continue
         links = {}
         for k, s in enumerate(r.samples):
@@ -84,6 +102,8 @@ def compose(game_id: str, out: pathlib.Path) -> pathlib.Path | None:
             (sample_dir / name).write_text(json.dumps(s["record"]) + "\n", encoding="utf-8")
             links[s["label"]] = f"samples/{name}"
         lines += [f"## {heading}", "", f"**{r.verdict}**", "", body_markdown(r, sample_links=links, level=3)]
+        if r.value_of_information is None and not make_cached(game_id).perfect_information:
+            lines += ["The value of information was not measured in this run (`--voi-games 0`).", ""]
     path = out / f"{game_id}.md"
     path.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
     return path
@@ -98,8 +118,9 @@ def _decisions(out: pathlib.Path, game_id: str) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--kind", choices=KINDS)
+    ap.add_argument("--kind", help="the agent of the self-play run: random, hard, or any spec (new-rule-plan)")
     ap.add_argument("--games", type=int, default=300)
+    ap.add_argument("--probe-games", type=int, default=None, help="games whose tension is measured (default: all)")
     ap.add_argument("--voi-games", type=int, default=40, help="games for the value of information (0: none)")
     ap.add_argument("--only", default="", help="comma-separated game ids (default: every registered game)")
     ap.add_argument("--skip-done", action="store_true", help="skip games whose run of this kind is stored")
@@ -117,7 +138,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.cheapest_first:
             ids.sort(key=lambda g: _decisions(args.out, g))
         begun = time.perf_counter()
-        shown = f"--kind {args.kind} --games {args.games} --voi-games {args.voi_games}"
+        shown = f"--kind {args.kind} --games {args.games} --voi-games {args.voi_games}" + (
+            f" --probe-games {args.probe_games}" if args.probe_games is not None else ""
+        )
         for game_id in ids:
             if args.skip_done and run_path(args.out, game_id, args.kind).is_file():
                 continue
@@ -125,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"stopped before {game_id}: --stop-after {args.stop_after:g} s", flush=True)
                 break
             started = time.perf_counter()
-            report = run_one(game_id, args.kind, args.games, args.out, shown, args.voi_games)
+            report = run_one(game_id, args.kind, args.games, args.out, shown, args.voi_games, args.probe_games)
             print(f"{game_id} {args.kind}: {report.verdict} [{time.perf_counter() - started:.0f} s]", flush=True)
             compose(game_id, args.out)
     for game_id in ids:

@@ -55,6 +55,12 @@ def test_luck_is_none_of_the_outcome_when_the_die_is_ignored() -> None:
     assert r.luck["share"] is not None and r.luck["share"] < 0.1
     assert r.outcomes["draws"]["count"] > 0  # equal picks draw
     assert any("are draws" in s for s in r.sentences)
+    # A third of the games are drawn: the first player wins a third of all games but half of those with a winner,
+    # which is what the verdict weighs (no "second-player advantage").
+    assert r.outcomes["first_mover"]["ci95"][1] < 0.45
+    decided = r.outcomes["first_mover_decided"]
+    assert decided["ci95"][0] <= 0.5 <= decided["ci95"][1]
+    assert "of the games with a winner" in r.verdict and "Second-player" not in r.verdict
 
 
 def test_luck_share_on_hand_made_groups() -> None:
@@ -137,6 +143,13 @@ def test_bad_input_is_refused_before_playing() -> None:
 def test_workers_do_not_change_the_report() -> None:
     kw = {"options": {"board_side": 5}, "games": 6, "seed": 9, "probe_points": 2}
     assert balance("blast-radius", **kw).to_dict() == balance("blast-radius", workers=2, **kw).to_dict()
+
+
+def test_a_stored_run_resumes_to_the_same_report(tmp_path: pathlib.Path) -> None:
+    url = f"sqlite:///{tmp_path / 'runs.db'}"
+    first = balance("test-nim", games=10, seed=3, store=url)
+    again = balance("test-nim", games=10, seed=3, store=url)  # every game comes from the store
+    assert first.to_dict() == again.to_dict() == balance("test-nim", games=10, seed=3).to_dict()
 
 
 def test_new_rules_planned_setup_is_flagged_as_degenerate() -> None:

@@ -15,11 +15,13 @@ Markdown and a self-contained HTML page (:mod:`boardlab.lab.report`).
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import random
 import statistics
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..agents import make_agent
@@ -27,6 +29,7 @@ from ..core.gametype import Chance, Information
 from ..core.record import GameRecord
 from ..games import make
 from .metrics import INFORMED, BalanceJob, play_balance_game
+from .runner import run_jobs
 from .simulate import resolve_agents, wilson_interval
 
 Progress = Callable[[int, int], None]
@@ -35,73 +38,10 @@ Progress = Callable[[int, int], None]
 DOMINANT = 0.95
 #: A winning game this much shorter than random play's median (as a share of it) is a "quick" win.
 QUICK = 1 / 3
-#: Interval half-width above which a rate "is too uncertain to tell" a 5-point advantage.
-TOO_WIDE = 0.05
+#: Interval half-width above which a rate is "too few games to tell" (a 6-point edge either way still fits).
+TOO_WIDE = 0.06
 #: Fewest paired groups for a luck estimate, and fewest games for the value of information, worth a sentence.
 MIN_GROUPS = 20
-
-
-def run_local(
-    fn: Callable[[Any], Any],
-    jobs: Sequence[Any],
-    *,
-    workers: int = 1,
-    progress: Progress | None = None,
-    backend: str = "local",
-    address: str | None = None,
-) -> list[Any]:
-    """Map ``fn`` over ``jobs`` (results in job order): in this process, on ``workers`` processes, or on Ray.
-
-    The lab's runner (:mod:`boardlab.lab.runner`, resumable and chunked) replaces this where it exists.
-    """
-    try:
-        from .runner import run_jobs  # type: ignore[attr-defined]
-    except ImportError:
-        run_jobs = None
-    if run_jobs is not None:
-        return list(run_jobs(fn, list(jobs), workers=workers, backend=backend, address=address, progress=progress))
-    total = len(jobs)
-    out: list[Any] = []
-    if backend == "ray":
-        return _ray_map(fn, list(jobs), address, progress)
-    if backend != "local":
-        raise ValueError(f"unknown backend {backend!r}; known backends: local, ray")
-    if workers <= 1 or total <= 1:
-        for job in jobs:
-            out.append(fn(job))
-            if progress is not None:
-                progress(len(out), total)
-        return out
-    from concurrent.futures import ProcessPoolExecutor
-
-    from .simulate import _mp_context
-
-    with ProcessPoolExecutor(max_workers=min(workers, total), mp_context=_mp_context()) as pool:
-        for res in pool.map(fn, jobs, chunksize=max(1, total // (workers * 8))):
-            out.append(res)
-            if progress is not None:
-                progress(len(out), total)
-    return out
-
-
-def _ray_map(fn: Callable[[Any], Any], jobs: list[Any], address: str | None, progress: Progress | None) -> list[Any]:
-    try:
-        import ray
-    except ImportError:
-        raise ValueError("the ray backend needs Ray: pip install 'boardlab[ray]'") from None
-    if not ray.is_initialized():
-        ray.init(address=address, ignore_reinit_error=True, include_dashboard=False, log_to_driver=False)
-    task = ray.remote(fn)
-    refs = [task.remote(job) for job in jobs]
-    out: dict[int, Any] = {}
-    pending = list(refs)
-    while pending:
-        done, pending = ray.wait(pending, num_returns=1)
-        for ref in done:
-            out[refs.index(ref)] = ray.get(ref)
-        if progress is not None:
-            progress(len(out), len(jobs))
-    return [out[i] for i in range(len(jobs))]
 
 
 def _rate(k: float, n: int) -> dict[str, Any]:
@@ -151,6 +91,11 @@ def outcome_stats(
         out["team_wins"] = _rate(sum(bool(g["winners"]) for g in done), n)
     fm = [g for g in done if g["first_mover"] is not None]
     out["first_mover"] = None if cooperative else _rate(sum(g["first_mover"] in g["winners"] for g in fm), len(fm))
+    if not cooperative:
+        won = [g for g in fm if g["winners"]]
+        out["first_mover_decided"] = _rate(sum(g["first_mover"] in g["winners"] for g in won), len(won))
+        decided = [g for g in done if g["winners"]]
+        out["player1_decided"] = _rate(sum(0 in g["winners"] for g in decided), len(decided))
     if len(set(specs)) > 1 and not cooperative:
         by_agent: dict[str, list[float]] = {}
         for g in done:
@@ -351,26 +296,23 @@ def sentences(
         whom = "The team" if num_players > 1 else "The player"
         out.append(f"{whom} wins {_pm(team)} of games (n = {_n(n)}, {who}).")
     else:
-        fm = outcomes["first_mover"]
+        subject, rate, of = balance_rate(outcomes)
         fair = 1 / num_players
-        if fm is not None and fm["n"]:
-            lo, hi = fm["ci95"]
-            base = f"The first player wins {_pm(fm)} of games (n = {_n(fm['n'])}, {who})"
-            if lo > fair:
-                out.append(f"{base}: more than the fair share of {_pct(fair)}.")
-            elif hi < fair:
-                out.append(f"{base}: less than the fair share of {_pct(fair)}.")
-            elif max(fm["rate"] - lo, hi - fm["rate"]) > TOO_WIDE:
-                out.append(
-                    f"{base}; too few games to tell whether moving first matters (any share from "
-                    f"{_pct(lo)} to {_pct(hi)} fits)."
-                )
-            else:
-                out.append(f"{base}: balanced within the interval.")
+        lo, hi = rate["ci95"]
+        base = f"{subject.capitalize()} wins {_pm(rate)} of {of} (n = {_n(rate['n'])}, {who})"
+        if not rate["n"]:
+            out.append(f"No game had a winner (n = {_n(n)}, {who}).")
+        elif lo > fair:
+            out.append(f"{base}: more than the fair share of {_pct(fair)}.")
+        elif hi < fair:
+            out.append(f"{base}: less than the fair share of {_pct(fair)}.")
+        elif max(rate["rate"] - lo, hi - rate["rate"]) > TOO_WIDE:
+            what = "moving first matters" if subject == "the first player" else "a seat is favoured"
+            out.append(f"{base}; too few games to tell whether {what} (any share from {_pct(lo)} to {_pct(hi)} fits).")
         else:
-            out.append(
-                f"Every game starts with a simultaneous decision: there is no first player (n = {_n(n)}, {who})."
-            )
+            out.append(f"{base}: balanced within the interval.")
+        if subject != "the first player":
+            out.append("Every game opens with a simultaneous decision: there is no first player.")
         if outcomes["draws"]["count"]:
             out.append(f"{_pm(outcomes['draws'])} of games are draws.")
         pie = outcomes.get("pie")
@@ -418,22 +360,37 @@ def verdict(
         head = "Solved by planning" if dominant and quick else "Too easy" if dominant else "A challenge"
         whom = "the team" if num_players > 1 else "the player"
         return f"{head}: {whom} wins {_pm(team)} of games (n = {_n(n)}, {who})."
-    fm = outcomes["first_mover"]
-    if fm is None or not fm["n"]:
-        return f"No first player: every game opens with a simultaneous choice (n = {_n(n)}, {who})."
-    lo, hi = fm["ci95"]
+    subject, rate, of = balance_rate(outcomes)
+    if not rate["n"]:
+        return f"No winner: no game of {_n(n)} had one ({who})."
+    lo, hi = rate["ci95"]
     fair = 1 / num_players
+    first = subject == "the first player"
     if dominant:
-        head = "A forced win"
+        head = "A forced win" if first else "A favoured seat"
     elif lo > fair:
-        head = "First-player advantage"
+        head = "First-player advantage" if first else "A favoured seat"
     elif hi < fair:
-        head = "Second-player advantage" if num_players == 2 else "First-player disadvantage"
-    elif max(fm["rate"] - lo, hi - fm["rate"]) > TOO_WIDE:
+        head = (
+            ("Second-player advantage" if num_players == 2 else "First-player disadvantage")
+            if first
+            else "A favoured seat"
+        )
+    elif max(rate["rate"] - lo, hi - rate["rate"]) > TOO_WIDE:
         head = "Too few games to tell"
     else:
         head = "Balanced"
-    return f"{head}: the first player wins {_pm(fm)} of games (n = {_n(fm['n'])}, {who})."
+    return f"{head}: {subject} wins {_pm(rate)} of {of} (n = {_n(rate['n'])}, {who})."
+
+
+def balance_rate(outcomes: dict[str, Any]) -> tuple[str, dict[str, Any], str]:
+    """What the verdict weighs: the first player's share of the games that have a winner (draws left out, so a
+    drawish game is not mistaken for a second-player advantage); with no first player, player 1's share."""
+    fm = outcomes.get("first_mover_decided")
+    if fm is not None and fm["n"]:
+        return "the first player", fm, "games" if fm["n"] == outcomes["finished"] else "the games with a winner"
+    p1 = outcomes["player1_decided"]
+    return "player 1", p1, "games" if p1["n"] == outcomes["finished"] else "the games with a winner"
 
 
 @dataclass
@@ -460,6 +417,8 @@ class BalanceReport:
     samples: list[dict[str, Any]] = field(default_factory=list)
     ladder: list[dict[str, Any]] | None = None
     command: str | None = None
+    #: How many of ``flags`` (the first ones) are this lineup's own; the rest come from the ladder.
+    own_flags: int | None = None
     per_game: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
@@ -484,6 +443,7 @@ class BalanceReport:
             "ladder": self.ladder,
             "samples": list(self.samples),
             "command": self.command,
+            "own_flags": self.own_flags,
         }
 
     @classmethod
@@ -491,6 +451,42 @@ class BalanceReport:
         """A report back from :meth:`to_dict` (without its per-game measurements)."""
         names = {f for f in cls.__dataclass_fields__ if f != "per_game"}
         return cls(**{k: data.get(k) for k in names})
+
+    def refreshed(self) -> BalanceReport:
+        """The report with its verdict and sentences worded again from its figures (for reports stored earlier).
+
+        Fills the decided-game rates of an older report from its totals, where they follow from them (every
+        finished game had a first mover; every game with a winner had one winner).
+        """
+        oc = dict(self.outcomes)
+        if not self.cooperative and "player1_decided" not in oc:
+            decided = oc["finished"] - oc["draws"]["count"] - oc["no_winner"]
+            fm = oc.get("first_mover")
+            if fm is not None and fm["n"] == oc["finished"]:
+                oc["first_mover_decided"] = _rate(fm["count"], decided)
+            elif fm is not None:
+                oc["first_mover_decided"] = _rate(0, 0)
+            oc["player1_decided"] = _rate(oc["wins"][0], decided)
+        flags = list(self.flags)
+        said = sentences(
+            self.title,
+            self.agents,
+            self.num_players,
+            self.cooperative,
+            oc,
+            self.length,
+            self.tension,
+            self.luck,
+            self.value_of_information,
+            flags,
+        )
+        main_flags = flags[: self.own_flags] if self.own_flags is not None else [] if self.ladder else flags
+        return replace(
+            self,
+            outcomes=oc,
+            sentences=said,
+            verdict=verdict(oc, self.agents, self.num_players, self.cooperative, main_flags),
+        )
 
     def to_markdown(self, *, sample_links: Mapping[str, str] | None = None) -> str:
         from .report import to_markdown
@@ -560,6 +556,7 @@ def balance(
     ladder: Sequence[str] | None = None,
     probe_points: int = 8,
     probe_playouts: int = 2,
+    probe_games: int | None = None,
     voi_games: int | None = None,
     reference_length: float | None = None,
     command: str | None = None,
@@ -569,8 +566,10 @@ def balance(
 
     ``ladder``: also run self-play at each of these levels (skill drift), ``games`` each. ``voi_games``: games
     for the value of information in hidden-information games (default ``games``; 0 skips it). ``probe_points``:
-    positions evaluated per game for tension (0 skips it). ``reference_length``: random play's median length,
+    positions evaluated per game for tension (0 skips it), in the first ``probe_games`` games (default: all). ``reference_length``: random play's median length,
     for the quick-win flag (default: measured on a few random games when the agents are not all random).
+    ``store`` (a :class:`~boardlab.lab.store.RunStore` or a database URL) keeps every finished game under a key
+    made of the run's parameters, so a killed run resumes where it stopped (:func:`boardlab.lab.runner.run_jobs`).
     Bad arguments raise ``ValueError`` before any game is played.
     """
     g = make(game_id, **dict(options or {}))
@@ -592,7 +591,10 @@ def balance(
     plan: list[tuple[str, list[BalanceJob]]] = []
 
     def jobs_for(lineup: Sequence[str], count: int, rot: int, probes: int) -> list[BalanceJob]:
-        return [BalanceJob(g.id, opts, n, tuple(lineup), seed, i, rot, probes, probe_playouts) for i in range(count)]
+        def points(i: int) -> int:
+            return probes if probe_games is None or i < probe_games else 0
+
+        return [BalanceJob(g.id, opts, n, tuple(lineup), seed, i, rot, points(i), probe_playouts) for i in range(count)]
 
     plan.append(("main", jobs_for(specs, games, rotations, probe_points)))
     voi_agent = next((s for s in specs if s != "random"), "greedy")
@@ -604,8 +606,32 @@ def balance(
     if reference_length is None and (set(specs) != {"random"}) and "ladder:random" not in {k for k, _ in plan}:
         plan.append(("reference", jobs_for(["random"] * n, min(games, 40), 1, 0)))
     all_jobs = [j for _, js in plan for j in js]
-    results = run_local(
-        play_balance_game, all_jobs, workers=workers, progress=progress, backend=backend, address=address
+    key = None
+    if store is not None:
+        digest = hashlib.sha256(
+            json.dumps(
+                [
+                    g.id,
+                    opts,
+                    n,
+                    [(k, len(js), js[0].agents if js else None) for k, js in plan],
+                    seed,
+                    probe_points,
+                    probe_playouts,
+                ],
+                sort_keys=True,
+            ).encode()
+        ).hexdigest()
+        key = f"balance/{g.id}/{digest[:16]}"
+    results = run_jobs(
+        play_balance_game,
+        all_jobs,
+        workers=workers,
+        backend=backend,
+        address=address,
+        progress=progress,
+        store=store,
+        run_key=key,
     )
     parts: dict[str, list[dict[str, Any]]] = {}
     k = 0
@@ -680,5 +706,6 @@ def balance(
         samples=_samples(g.id, opts, g.rules_version, n, specs, parts["main"], g.cooperative),
         ladder=ladder_rows,
         command=command,
+        own_flags=len(main["flags"]),
         per_game=parts["main"] if keep_games else [],
     )

@@ -171,9 +171,9 @@ class InformedView(SeatView):
 class Informed:
     """An agent that searches the true state instead of determinisations (value-of-information runs only)."""
 
-    def __init__(self, inner: Any) -> None:
+    def __init__(self, inner: Any, spec: str) -> None:
         self.inner = inner
-        self.name = f"{INFORMED}{getattr(inner, 'name', 'agent')}"
+        self.name = f"{INFORMED}{spec}"
 
     def step(self, view: SeatView) -> int:
         return self.inner.step(InformedView(view._state, view.seat))
@@ -181,7 +181,8 @@ class Informed:
 
 def _agent(spec: str, game: Game, seat: int, seed: int) -> Any:
     if spec.startswith(INFORMED):
-        return Informed(make_agent(spec[len(INFORMED) :], game, seat, seed))
+        inner = spec[len(INFORMED) :]
+        return Informed(make_agent(inner, game, seat, seed), inner)
     return make_agent(spec, game, seat, seed)
 
 

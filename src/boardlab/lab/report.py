@@ -35,6 +35,10 @@ def _rate(r: Mapping[str, Any] | None) -> str:
     return f"{r['rate']:.3f} ({lo:.3f}-{hi:.3f}, n = {r['n']:,})"
 
 
+def _players(report: BalanceReport) -> str:
+    return f"{report.num_players} player{'s' if report.num_players != 1 else ''}"
+
+
 def _options(report: BalanceReport) -> str:
     return ", ".join(f"{k}={v}" for k, v in report.options.items()) or "defaults"
 
@@ -49,9 +53,12 @@ def tables(report: BalanceReport) -> list[tuple[str, list[tuple[str, str]]]]:
         out.append((f"wins, player {p + 1}", f"{w:,}: {_f(rate, 3)} ({ci[0]:.3f}-{ci[1]:.3f})"))
     if oc.get("first_mover") is not None:
         out.append(("wins, first mover", _rate(oc["first_mover"])))
+        if oc["first_mover_decided"]["n"] != oc["first_mover"]["n"]:
+            out.append(("wins, first mover, of the games with a winner", _rate(oc["first_mover_decided"])))
     if "team_wins" in oc:
         out.append(("team wins (co-operative)", _rate(oc["team_wins"])))
-    out.append(("draws", _rate(oc["draws"])))
+    if "team_wins" not in oc:
+        out.append(("draws", _rate(oc["draws"])))
     if oc.get("no_winner") and "team_wins" not in oc:
         out.append(("no winner, no draw", f"{oc['no_winner']:,}"))
     for agent, r in (oc.get("by_agent") or {}).items():
@@ -117,7 +124,7 @@ def ladder_rows(report: BalanceReport) -> list[list[str]]:
     out = []
     for row in report.ladder or ():
         oc, ln = row["outcomes"], row["length"]
-        main = oc.get("team_wins") or oc.get("first_mover") or {}
+        main = oc.get("team_wins") or oc.get("first_mover_decided") or {}
         out.append(
             [
                 row["level"],
@@ -141,7 +148,7 @@ def body_markdown(report: BalanceReport, *, sample_links: Mapping[str, str] | No
     """Everything but the title and verdict, with headings at ``level`` (``docs/balance`` puts two runs in a file)."""
     h = "#" * level
     lines = [
-        f"Options: {_options(report)} · {report.num_players} players · agents: {', '.join(report.agents)} · "
+        f"Options: {_options(report)} · {_players(report)} · agents: {', '.join(report.agents)} · "
         f"{report.games:,} games · seed {report.seed} · rules version {report.rules_version}.",
         "",
     ]
@@ -156,7 +163,7 @@ def body_markdown(report: BalanceReport, *, sample_links: Mapping[str, str] | No
         lines += [
             f"{h} Skill ladder (self-play at each level)",
             "",
-            "| level | first mover / team wins (95% CI) | draws | median length | median won length | flags |",
+            "| level | first mover of games with a winner / team wins (95% CI) | draws | median length | median won length | flags |",
             "|---|---|---|---|---|---|",
         ]
         lines += ["| " + " | ".join(r) + " |" for r in ladder_rows(report)]
@@ -207,7 +214,8 @@ def plots(report: BalanceReport) -> list[tuple[str, str]]:
         bar(f"player {p + 1}", {"rate": w / n if n else None, "ci95": ci}, SEAT_COLOURS[p % len(SEAT_COLOURS)])
     bar("first", oc.get("first_mover"), "#56B4E9")
     bar("team", oc.get("team_wins"), "#009E73")
-    bar("draws", oc["draws"], "#999999")
+    if "team_wins" not in oc:
+        bar("draws", oc["draws"], "#999999")
     ax_w.bar(range(len(rates)), rates, yerr=[los, his], capsize=4, color=colours)
     ax_w.set_xticks(range(len(rates)), labels)
     ax_w.set_ylim(0, 1)
@@ -220,7 +228,7 @@ def plots(report: BalanceReport) -> list[tuple[str, str]]:
     ax_l.set_title("length (actions)")
     ax_b.plot(
         [10 * d + 5 for d in range(len(ln["branching_by_phase"]))],
-        [b or 0 for b in ln["branching_by_phase"]],
+        [float("nan") if b is None else b for b in ln["branching_by_phase"]],
         marker="o",
         color="#D55E00",
     )
@@ -231,9 +239,13 @@ def plots(report: BalanceReport) -> list[tuple[str, str]]:
     if report.ladder:
         levels = [r["level"] for r in report.ladder]
         fig, axes = plt.subplots(1, 3, figsize=(13, 3.6), constrained_layout=True)
-        key = "team_wins" if report.cooperative else "first_mover"
+        key = "team_wins" if report.cooperative else "first_mover_decided"
         for ax, title, get in (
-            (axes[0], "team wins" if report.cooperative else "first-mover wins", lambda r: r["outcomes"].get(key)),
+            (
+                axes[0],
+                "team wins" if report.cooperative else "first-mover wins (games with a winner)",
+                lambda r: r["outcomes"].get(key),
+            ),
             (axes[1], "draws", lambda r: r["outcomes"]["draws"]),
         ):
             rs = [get(r) or {"rate": None, "ci95": [0, 0]} for r in report.ladder]
@@ -266,7 +278,7 @@ def to_html(report: BalanceReport) -> str:
         "img{max-width:100%}</style></head><body>",
         f"<h1>Balance: {e(report.title)}</h1>",
         f"<p class='verdict'>{e(report.verdict)}</p>",
-        f"<p>Options: {e(_options(report))} · {report.num_players} players · agents: {e(', '.join(report.agents))} · "
+        f"<p>Options: {e(_options(report))} · {_players(report)} · agents: {e(', '.join(report.agents))} · "
         f"{report.games:,} games · seed {report.seed} · rules version {e(report.rules_version)}</p>",
     ]
     if report.command:
