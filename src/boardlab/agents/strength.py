@@ -18,6 +18,7 @@ markers gets the block before its first ``##`` section, so it is the table that
 
 from __future__ import annotations
 
+import itertools
 import pathlib
 import platform
 import random
@@ -31,7 +32,7 @@ from ..core.driver import agents_choose, play
 from ..core.game import Game
 from ..games import make_cached
 from ..lab.stats import wilson
-from ..lab.tournament import _seed, run_tournament
+from ..lab.tournament import TournamentResult, _seed, run_tournament
 from .base import make_agent
 from .cheating import CheatingMCTS
 from .levels import LEVELS, level_spec
@@ -84,6 +85,7 @@ class StrengthReport:
     win_rates: dict[int, dict[str, Score]] = field(default_factory=dict)
     seconds: float = 0.0
     command: str = ""
+    schedule: str = "ladder"
 
 
 def has_luck(game: Game) -> bool:
@@ -119,6 +121,24 @@ def _ceiling_job(args: tuple[str, dict[str, Any], int, int, int, str]) -> float:
     return ceiling_game(make_cached(game_id, **options), num_players, seed, index, budget)
 
 
+#: How the pairings are chosen (see :func:`pairings`).
+SCHEDULES = ("ladder", "all")
+
+
+def pairings(specs: Sequence[str], target: str, schedule: str = "ladder") -> list[tuple[str, str]]:
+    """The pairings to play: every pair (``all``), or neighbours weakest first plus ``target`` against the first.
+
+    >>> pairings(["random", "easy", "hard", "expert"], "hard")
+    [('random', 'easy'), ('easy', 'hard'), ('hard', 'expert'), ('random', 'hard')]
+    """
+    if schedule == "all":
+        return list(itertools.combinations(specs, 2))
+    out = list(itertools.pairwise(specs))
+    if target in specs and (specs[0], target) not in out:
+        out.append((specs[0], target))
+    return out
+
+
 def measure_strength(
     game: Game,
     levels: Sequence[str] = DEFAULT_LEVELS,
@@ -128,12 +148,17 @@ def measure_strength(
     players: Sequence[int] | None = None,
     ceiling: bool = True,
     target: str = "hard",
+    schedule: str = "ladder",
 ) -> StrengthReport:
     """Measure ``levels`` in ``game`` (see the module documentation); ``games`` per pairing.
 
     ``target`` is the level whose score against ``random`` is reported on its own (the goal is 0.95) and
-    whose budget the all-seeing ceiling agent gets.
+    whose budget the all-seeing ceiling agent gets. ``schedule`` is ``"ladder"`` (each level against the next
+    weaker one, and ``target`` against ``random``: every rating linked at a fraction of the games) or
+    ``"all"`` (every pair); see :func:`pairings`.
     """
+    if schedule not in SCHEDULES:
+        raise ValueError(f"unknown schedule {schedule!r}; schedules: {', '.join(SCHEDULES)}")
     levels = [lv.strip() for lv in levels if lv.strip() and lv.strip() != "random"]
     unknown = [lv for lv in levels if lv not in LEVELS]
     if unknown:
@@ -159,8 +184,12 @@ def measure_strength(
                 won[r.seats[0]] += 1.0 if r.returns[0] > 0 else 0.0
             report.win_rates[k] = {spec: Score(won[spec], games) for spec in specs}
     else:
-        result = run_tournament(game, specs, games, seed=seed, num_players=n, jobs=workers)
+        result = TournamentResult(game.id, dict(game.params), specs, games, seed, n, False)
+        for pair in pairings(specs, target, schedule):
+            part = run_tournament(game, list(pair), games, seed=seed, num_players=n, jobs=workers)
+            result.results += part.results
         report.tournament = result.to_json()
+        report.schedule = schedule
         if target in levels:
             cell = report.tournament["pairwise"][f"random vs {target}"]
             report.target_vs_random = Score(cell["games"] - cell["points"], cell["games"])
@@ -217,9 +246,10 @@ def strength_markdown(report: StrengthReport) -> str:
             "",
         ]
     else:
+        played = ", ".join(f"{a}–{b}" for a, b in pairings(["random", *report.levels], report.target, report.schedule))
         lines += [
-            f"A round robin of `random` and {', '.join(f'`{lv}`' for lv in report.levels)}: {report.games} games "
-            f"per pairing, seats alternated, {report.num_players} players; a draw counts half.",
+            f"Pairings {played}: {report.games} games each, seats alternated, {report.num_players} players, "
+            "a draw counts half; the score column is over all of an agent's games.",
             "",
         ]
     lines += [

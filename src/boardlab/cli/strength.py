@@ -34,6 +34,9 @@ def strength_command(
     ceiling: Annotated[
         bool, typer.Option("--ceiling/--no-ceiling", help="With hidden information: measure the all-seeing ceiling.")
     ] = True,
+    schedule: Annotated[
+        str, typer.Option("--schedule", help="ladder (each level against the next weaker; hard against random) or all.")
+    ] = "ladder",
     write: Annotated[
         bool, typer.Option("--write", help="Write the table into docs/ai/GAME.md (between its markers).")
     ] = False,
@@ -53,9 +56,11 @@ def strength_command(
             workers=workers,
             players=counts,
             ceiling=ceiling,
+            schedule=schedule,
         )
         parts = [f"boardlab strength {game.id}", f"--levels {','.join(report.levels)}", f"--games {games}"]
-        parts += [f"--seed {seed}"] + [f"--option {o}" for o in option or []]
+        parts += [f"--seed {seed}"] + ([f"--schedule {schedule}"] if schedule != "ladder" else [])
+        parts += [f"--option {o}" for o in option or []]
         if counts:
             parts.append(f"--players {','.join(map(str, counts))}")
         report.command = " ".join(parts)
