@@ -23,7 +23,7 @@ import pathlib
 import platform
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -149,14 +149,17 @@ def measure_strength(
     ceiling: bool = True,
     target: str = "hard",
     schedule: str = "ladder",
+    log: Callable[[str], None] | None = None,
 ) -> StrengthReport:
     """Measure ``levels`` in ``game`` (see the module documentation); ``games`` per pairing.
 
     ``target`` is the level whose score against ``random`` is reported on its own (the goal is 0.95) and
     whose budget the all-seeing ceiling agent gets. ``schedule`` is ``"ladder"`` (each level against the next
     weaker one, and ``target`` against ``random``: every rating linked at a fraction of the games) or
-    ``"all"`` (every pair); see :func:`pairings`.
+    ``"all"`` (every pair); see :func:`pairings`. ``log`` is told each part's result as it ends (a long run
+    shows its progress).
     """
+    say = log or (lambda _line: None)
     if schedule not in SCHEDULES:
         raise ValueError(f"unknown schedule {schedule!r}; schedules: {', '.join(SCHEDULES)}")
     levels = [lv.strip() for lv in levels if lv.strip() and lv.strip() != "random"]
@@ -176,6 +179,7 @@ def measure_strength(
         counts = [game.resolve_num_players(k) for k in sorted(set(players or [n]))]
         for k in counts:
             result = run_tournament(game, specs, games, seed=seed, num_players=k, jobs=workers)
+            say(f"{k} player(s): {result.to_json()['mean_return']}")
             if report.tournament is None:
                 report.tournament = result.to_json()
                 report.num_players = k
@@ -188,6 +192,7 @@ def measure_strength(
         for pair in pairings(specs, target, schedule):
             part = run_tournament(game, list(pair), games, seed=seed, num_players=n, jobs=workers)
             result.results += part.results
+            say(f"{pair[0]} vs {pair[1]}: {part.to_json()['pairwise']}")
         report.tournament = result.to_json()
         report.schedule = schedule
         if target in levels:
@@ -201,6 +206,7 @@ def measure_strength(
                 with ProcessPoolExecutor(max_workers=workers) as pool:
                     points = list(pool.map(_ceiling_job, work))
             report.ceiling = Score(sum(points), games)
+            say(f"ceiling: {report.ceiling.words()}")
     report.seconds = time.perf_counter() - start
     return report
 

@@ -57,6 +57,7 @@ def strength_command(
             players=counts,
             ceiling=ceiling,
             schedule=schedule,
+            log=lambda line: typer.echo(line, err=True),
         )
         parts = [f"boardlab strength {game.id}", f"--levels {','.join(report.levels)}", f"--games {games}"]
         parts += [f"--seed {seed}"] + ([f"--schedule {schedule}"] if schedule != "ladder" else [])
