@@ -211,6 +211,11 @@ def measure_strength(
     return report
 
 
+def _elo(value: float) -> str:
+    """A rating as the tables show it (``+0``, never ``-0``)."""
+    return f"{round(value) + 0:+d}"
+
+
 def _level_cell(name: str) -> str:
     return f"`{level_spec(name)}`" if name in LEVELS else f"`{name}`"
 
@@ -269,7 +274,7 @@ def strength_markdown(report: StrengthReport) -> str:
         ci = "anchor" if a == t["elo_anchor"] else f"{lo:+.0f} … {hi:+.0f}"
         slo, shi = t["ci95"][a]
         lines.append(
-            f"| {a} | {_level_cell(a)} | {t['elo'][a]:+.0f} | {ci} | {t['score'][a]:.3f} | {slo:.3f}–{shi:.3f} |"
+            f"| {a} | {_level_cell(a)} | {_elo(t['elo'][a])} | {ci} | {t['score'][a]:.3f} | {slo:.3f}–{shi:.3f} |"
         )
     lines.append("")
     if report.target_vs_random is not None:
