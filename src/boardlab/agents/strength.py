@@ -2,12 +2,14 @@
 
 :func:`measure_strength` plays
 
-* a round robin between ``random`` and the levels (:func:`boardlab.lab.tournament.run_tournament`):
-  every level's Elo (``random`` = 0) with its 95% interval;
-* from it, ``hard`` against ``random``: its score with a 95% Wilson interval (the goal is 0.95);
-* where the game has luck (chance or hidden information) and opponents, the *ceiling*: an agent that
-  sees everything (:class:`~boardlab.agents.cheating.CheatingMCTS`, ``hard``'s budget over the true
-  state) against ``random``, the same number of games, seats alternated, the same chance seeds;
+* matches between ``random`` and the levels (:func:`boardlab.lab.tournament.run_tournament`; a ladder of
+  neighbouring levels plus ``hard`` against ``random``, or every pair, see :func:`pairings`): every level's
+  Elo (``random`` = 0) with its 95% interval;
+* from them, ``hard`` against ``random``: its score with a 95% Wilson interval (the goal is 0.95);
+* where the game has hidden information and opponents, the *ceiling*: an agent that sees everything
+  (:class:`~boardlab.agents.cheating.CheatingMCTS`, ``hard``'s budget over the true state) against
+  ``random``, the same number of games, seats alternated, the same chance seeds as ``hard``'s games against
+  ``random``; with perfect information such an agent is ``hard`` itself, and the table says so;
 * in a co-operative game, each level's win rate (a return above 0) for every player count asked for.
 
 :func:`strength_markdown` words the result as the block that :func:`write_strength` puts into
