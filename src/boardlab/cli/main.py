@@ -34,7 +34,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-COMMAND_MODULES = ("info", "play", "simulate", "sweep", "balance", "replay", "tournament", "serve")
+COMMAND_MODULES = ("info", "play", "simulate", "sweep", "balance", "replay", "tournament", "strength", "serve")
 
 #: Exit status for bad input (unknown game, option, agent, malformed file…), as click uses for usage errors.
 EXIT_BAD_INPUT = 2

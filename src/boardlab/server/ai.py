@@ -61,6 +61,40 @@ class MoveTimeout(Exception):
     """A worker did not answer within the move's limit plus the margin (it was replaced)."""
 
 
+#: The most agents (with their search trees) a worker keeps between moves, least recently used dropped first.
+MAX_KEPT_AGENTS = 16
+#: Per worker process: ``(table, seat, spec, game, options, players) -> agent``, the trees of recent AI seats.
+_KEPT: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+
+
+def kept_agent(key: tuple[Any, ...], build: Callable[[], Any]) -> Any:
+    """The agent kept under ``key`` in this worker (built by ``build`` the first time), most recent last."""
+    agent = _KEPT.get(key)
+    if agent is None:
+        agent = _KEPT[key] = build()
+        while len(_KEPT) > MAX_KEPT_AGENTS:
+            _KEPT.popitem(last=False)
+    _KEPT.move_to_end(key)
+    return agent
+
+
+def forget_table(table: str) -> int:
+    """Drop every agent kept for ``table`` in this worker (the table ended); how many were dropped."""
+    keys = [k for k in _KEPT if k[0] == table]
+    for k in keys:
+        del _KEPT[k]
+    return len(keys)
+
+
+def kept_visits(table: str, seat: int) -> int | None:
+    """The visits at the root of the tree kept for ``table``'s ``seat`` in this worker (``None``: no tree kept)."""
+    for key, agent in _KEPT.items():
+        if key[:2] == (table, seat) and isinstance(agent, MCTSAgent):
+            root = agent._root
+            return root.n if root is not None else 0
+    return None
+
+
 def choose(
     game_id: str,
     options: dict[str, Any],
@@ -70,15 +104,28 @@ def choose(
     spec: str,
     seed: int,
     seconds: float | None = None,
+    table: str | None = None,
 ) -> int:
     """The agent's action for ``seat`` in the position after ``history`` (runs in a worker).
 
     ``seconds`` caps an MCTS agent's search (a level is one): when it runs
-    out, the best move found so far is played.
+    out, the best move found so far is played. With ``table``, the worker
+    keeps the seat's agent between its moves (:func:`kept_agent`), so a search
+    tree is re-rooted along the moves played since and its work reused (MCTS
+    keeps its tree with perfect information only); when the history is not an
+    extension of the one it last saw (an undo, a rematch, a restart) the agent
+    starts a new tree. The agent is reseeded with ``seed`` every move, and
+    still sees only the seat's view.
     """
     game = make_cached(game_id, **options)  # per worker process: building a board can take milliseconds
     state = replay(game, history, num_players)
-    agent = make_agent(spec, game, seat, seed)
+    if table is None:
+        agent = make_agent(spec, game, seat, seed)
+    else:
+        key = (table, seat, spec, game_id, repr(sorted(options.items())), num_players)
+        agent = kept_agent(key, lambda: make_agent(spec, game, seat, seed))
+        if isinstance(agent, MCTSAgent):
+            agent.rng.seed(seed)
     if seconds is not None and isinstance(agent, MCTSAgent):
         agent.seconds = min(agent.seconds if agent.seconds is not None else math.inf, seconds)
     action = agent.step(SeatView(state, seat))
@@ -162,6 +209,8 @@ class _Job:
     args: tuple[Any, ...]
     limit: float | None
     future: asyncio.Future[Any] = field(repr=False)
+    #: Jobs with the same affinity go to the worker that ran the last one when it is free (its kept agent).
+    affinity: Any = None
 
 
 class AIPool:
@@ -186,6 +235,8 @@ class AIPool:
         self._queues: OrderedDict[str, deque[_Job]] = OrderedDict()
         self._running: dict[str, int] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: Affinity (a table's seat) -> the worker that last ran one of its jobs (and keeps its agent).
+        self._home: OrderedDict[Any, int] = OrderedDict()
         #: Workers killed and replaced because they did not answer in time.
         self.recycled = 0
 
@@ -211,9 +262,14 @@ class AIPool:
     async def warm(self) -> None:
         await asyncio.gather(*(self._ready(i) for i in range(self.workers)), return_exceptions=True)
 
-    async def run(self, key: str, fn: Callable[..., Any], *args: Any, limit: float | None = None) -> Any:
-        """``fn(*args)`` in a worker, queued fairly under ``key`` (a table); :class:`MoveTimeout` after ``limit`` s."""
-        job = _Job(key, fn, args, limit, asyncio.get_running_loop().create_future())
+    async def run(
+        self, key: str, fn: Callable[..., Any], *args: Any, limit: float | None = None, affinity: Any = None
+    ) -> Any:
+        """``fn(*args)`` in a worker, queued fairly under ``key`` (a table); :class:`MoveTimeout` after ``limit`` s.
+
+        A job with an ``affinity`` runs on the worker that ran the last job of that affinity, if it is free.
+        """
+        job = _Job(key, fn, args, limit, asyncio.get_running_loop().create_future(), affinity)
         self._queues.setdefault(key, deque()).append(job)
         self._dispatch()
         return await job.future
@@ -231,9 +287,22 @@ class AIPool:
         seconds: float,
         margin: float,
     ) -> int:
-        """The agent's move, its search capped at ``seconds``; :class:`MoveTimeout` after ``seconds + margin``."""
-        args = (game_id, options, num_players, history, seat, spec, seed, seconds)
-        return int(await self.run(key, choose, *args, limit=seconds + margin))
+        """The agent's move, its search capped at ``seconds``; :class:`MoveTimeout` after ``seconds + margin``.
+
+        The seat's moves go to the same worker when it is free, which keeps the seat's agent and its tree.
+        """
+        args = (game_id, options, num_players, history, seat, spec, seed, seconds, key)
+        return int(await self.run(key, choose, *args, limit=seconds + margin, affinity=(key, seat)))
+
+    def forget(self, key: str) -> None:
+        """A table ended: its seats' workers drop their kept agents (best effort, queued like any job)."""
+        homes = {i for (k, _), i in self._home.items() if k == key}
+        for a in [a for a in self._home if a[0] == key]:
+            del self._home[a]
+        for i in homes:
+            if self._pools[i] is not None:
+                with contextlib.suppress(RuntimeError, BrokenProcessPool):
+                    self._pools[i].submit(forget_table, key)
 
     def _dispatch(self) -> None:
         # One table holds at most all workers but one, so another table always finds a worker soon.
@@ -253,7 +322,17 @@ class AIPool:
                 del self._queues[key]
             if job.future.done():  # the caller gave up (its table stopped)
                 continue
-            i = self._free.pop()
+            home = self._home.get(job.affinity) if job.affinity is not None else None
+            if home is not None and home in self._free:
+                self._free.remove(home)
+                i = home
+            else:
+                i = self._free.pop()
+            if job.affinity is not None:
+                self._home[job.affinity] = i
+                self._home.move_to_end(job.affinity)
+                while len(self._home) > 4 * MAX_KEPT_AGENTS * self.workers:
+                    self._home.popitem(last=False)
             self._running[key] = self._running.get(key, 0) + 1
             task = asyncio.ensure_future(self._execute(i, job))
             self._tasks.add(task)

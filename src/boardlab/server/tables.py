@@ -646,6 +646,8 @@ class Platform:
             raise conflict("stale", f"{e}; look again and retry") from None
         table.remote = False
         table.state = new
+        if new.is_terminal():
+            self.ai.forget(table.id)  # its AI seats' kept search trees
         table.labels = table.labels + [m.label for m in moves]
         table.revision = new_rev
         table.clock = clock

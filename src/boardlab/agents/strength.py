@@ -1,0 +1,325 @@
+"""A game's measured AI strength, from one call: ``boardlab strength GAME``.
+
+:func:`measure_strength` plays
+
+* matches between ``random`` and the levels (:func:`boardlab.lab.tournament.run_tournament`; a ladder of
+  neighbouring levels plus ``hard`` against ``random``, or every pair, see :func:`pairings`): every level's
+  Elo (``random`` = 0) with its 95% interval;
+* from them, ``hard`` against ``random``: its score with a 95% Wilson interval (the goal is 0.95);
+* where the game has hidden information and opponents, the *ceiling*: an agent that sees everything
+  (:class:`~boardlab.agents.cheating.CheatingMCTS`, ``hard``'s budget over the true state) against
+  ``random``, the same number of games, seats alternated, the same chance seeds as ``hard``'s games against
+  ``random``; with perfect information such an agent is ``hard`` itself, and the table says so;
+* in a co-operative game, each level's win rate (a return above 0) for every player count asked for.
+
+:func:`strength_markdown` words the result as the block that :func:`write_strength` puts into
+``docs/ai/<game>.md`` between :data:`BEGIN` and :data:`END` (the prose around it stays; a file without the
+markers gets the block before its first ``##`` section, so it is the table that
+:func:`boardlab.agents.levels.level_ratings` reads first).
+"""
+
+from __future__ import annotations
+
+import itertools
+import pathlib
+import platform
+import random
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.driver import agents_choose, play
+from ..core.game import Game
+from ..games import make_cached
+from ..lab.stats import wilson
+from ..lab.tournament import TournamentResult, _seed, run_tournament
+from .base import make_agent
+from .cheating import CheatingMCTS
+from .levels import LEVELS, level_spec
+
+BEGIN = "<!-- strength:begin (written by `boardlab strength`; edit the prose outside these markers) -->"
+END = "<!-- strength:end -->"
+
+#: The levels measured by default, weakest first.
+DEFAULT_LEVELS = ("easy", "medium", "hard", "expert")
+
+
+@dataclass
+class Score:
+    """Points out of games (a draw is half), with a 95% Wilson interval."""
+
+    points: float
+    games: int
+
+    @property
+    def rate(self) -> float:
+        return self.points / self.games if self.games else 0.0
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return wilson(self.points, self.games)
+
+    def words(self) -> str:
+        lo, hi = self.ci95
+        return f"{self.rate:.3f} ({self.points:g} of {self.games}; 95% CI {lo:.3f}–{hi:.3f})"
+
+
+@dataclass
+class StrengthReport:
+    game_id: str
+    options: dict[str, Any]
+    levels: list[str]
+    games: int
+    seed: int
+    num_players: int
+    cooperative: bool
+    #: Whether the game has chance or hidden information.
+    luck: bool = False
+    tournament: dict[str, Any] | None = None
+    target_vs_random: Score | None = None
+    #: The level measured against random on its own (``hard``), and its score.
+    target: str = "hard"
+    #: The cheating agent (``target``'s budget over the true state) against ``random``; ``None``: not measured.
+    ceiling: Score | None = None
+    #: Co-operative games: player count -> level -> share of games won.
+    win_rates: dict[int, dict[str, Score]] = field(default_factory=dict)
+    seconds: float = 0.0
+    command: str = ""
+    schedule: str = "ladder"
+
+
+def has_luck(game: Game) -> bool:
+    """Whether the game has chance or hidden information (a fair agent may then be capped below 1.0)."""
+    t = game.game_type
+    return t.chance.value != "none" or not game.perfect_information
+
+
+def ceiling_game(game: Game, num_players: int, seed: int, index: int, budget: str) -> float:
+    """One ceiling game: the cheating agent (``budget``: a level) against ``random``; its points (1, ½ or 0).
+
+    The cheater sits in seat ``index % num_players``; the chance seed is shared by the rotations of a round.
+    """
+    cheat_seat = index % num_players
+    chance = random.Random(_seed(seed, "chance", 0, index // num_players))
+    kwargs: dict[str, Any] = {k: (float(v) if k == "seconds" else int(v)) for k, v in LEVELS[budget].items()}
+    agents: list[Any] = []
+    for s in range(num_players):
+        agent_seed = _seed(seed, "agent", "ceiling", index, s)
+        if s == cheat_seat:
+            agents.append(CheatingMCTS(game, s, agent_seed, name="cheating-" + budget, **kwargs))
+        else:
+            agents.append(make_agent("random", game, s, agent_seed))
+    state = game.new_initial_state(num_players)
+    play(state, agents_choose(agents), chance)
+    r = state.returns()
+    mine, best_other = r[cheat_seat], max(x for s, x in enumerate(r) if s != cheat_seat)
+    return 1.0 if mine > best_other else 0.5 if mine == best_other else 0.0
+
+
+def _ceiling_job(args: tuple[str, dict[str, Any], int, int, int, str]) -> float:
+    game_id, options, num_players, seed, index, budget = args
+    return ceiling_game(make_cached(game_id, **options), num_players, seed, index, budget)
+
+
+#: How the pairings are chosen (see :func:`pairings`).
+SCHEDULES = ("ladder", "all")
+
+
+def pairings(specs: Sequence[str], target: str, schedule: str = "ladder") -> list[tuple[str, str]]:
+    """The pairings to play: every pair (``all``), or neighbours weakest first plus ``target`` against the first.
+
+    >>> pairings(["random", "easy", "hard", "expert"], "hard")
+    [('random', 'easy'), ('easy', 'hard'), ('hard', 'expert'), ('random', 'hard')]
+    """
+    if schedule == "all":
+        return list(itertools.combinations(specs, 2))
+    out = list(itertools.pairwise(specs))
+    if target in specs and (specs[0], target) not in out:
+        out.append((specs[0], target))
+    return out
+
+
+def measure_strength(
+    game: Game,
+    levels: Sequence[str] = DEFAULT_LEVELS,
+    games: int = 10,
+    seed: int = 1,
+    workers: int = 1,
+    players: Sequence[int] | None = None,
+    ceiling: bool = True,
+    target: str = "hard",
+    schedule: str = "ladder",
+    log: Callable[[str], None] | None = None,
+) -> StrengthReport:
+    """Measure ``levels`` in ``game`` (see the module documentation); ``games`` per pairing.
+
+    ``target`` is the level whose score against ``random`` is reported on its own (the goal is 0.95) and
+    whose budget the all-seeing ceiling agent gets. ``schedule`` is ``"ladder"`` (each level against the next
+    weaker one, and ``target`` against ``random``: every rating linked at a fraction of the games) or
+    ``"all"`` (every pair); see :func:`pairings`. ``log`` is told each part's result as it ends (a long run
+    shows its progress).
+    """
+    say = log or (lambda _line: None)
+    if schedule not in SCHEDULES:
+        raise ValueError(f"unknown schedule {schedule!r}; schedules: {', '.join(SCHEDULES)}")
+    levels = [lv.strip() for lv in levels if lv.strip() and lv.strip() != "random"]
+    unknown = [lv for lv in levels if lv not in LEVELS]
+    if unknown:
+        raise ValueError(f"unknown level(s) {', '.join(unknown)}; levels: {', '.join(LEVELS)}")
+    if not levels:
+        raise ValueError("name at least one level to measure")
+    if target not in LEVELS:
+        raise ValueError(f"unknown target level {target!r}; levels: {', '.join(LEVELS)}")
+    start = time.perf_counter()
+    n = game.resolve_num_players(None)
+    report = StrengthReport(game.id, dict(game.params), levels, games, seed, n, bool(game.cooperative), has_luck(game))
+    report.target = target
+    specs = ["random", *levels]
+    if game.cooperative:
+        counts = [game.resolve_num_players(k) for k in sorted(set(players or [n]))]
+        for k in counts:
+            result = run_tournament(game, specs, games, seed=seed, num_players=k, jobs=workers)
+            say(f"{k} player(s): {result.to_json()['mean_return']}")
+            if report.tournament is None:
+                report.tournament = result.to_json()
+                report.num_players = k
+            won = {spec: 0.0 for spec in specs}
+            for r in result.results:
+                won[r.seats[0]] += 1.0 if r.returns[0] > 0 else 0.0
+            report.win_rates[k] = {spec: Score(won[spec], games) for spec in specs}
+    else:
+        result = TournamentResult(game.id, dict(game.params), specs, games, seed, n, False)
+        for pair in pairings(specs, target, schedule):
+            part = run_tournament(game, list(pair), games, seed=seed, num_players=n, jobs=workers)
+            result.results += part.results
+            say(f"{pair[0]} vs {pair[1]}: {part.to_json()['pairwise']}")
+        report.tournament = result.to_json()
+        report.schedule = schedule
+        if target in levels:
+            cell = report.tournament["pairwise"][f"random vs {target}"]
+            report.target_vs_random = Score(cell["games"] - cell["points"], cell["games"])
+        if ceiling and not game.perfect_information:
+            if workers <= 1:  # in this process (also a game that is not registered)
+                points = [ceiling_game(game, n, seed, i, target) for i in range(games)]
+            else:
+                work = [(game.id, dict(game.params), n, seed, i, target) for i in range(games)]
+                with ProcessPoolExecutor(max_workers=workers) as pool:
+                    points = list(pool.map(_ceiling_job, work))
+            report.ceiling = Score(sum(points), games)
+            say(f"ceiling: {report.ceiling.words()}")
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _elo(value: float) -> str:
+    """A rating as the tables show it (``+0``, never ``-0``)."""
+    return f"{round(value) + 0:+d}"
+
+
+def _level_cell(name: str) -> str:
+    return f"`{level_spec(name)}`" if name in LEVELS else f"`{name}`"
+
+
+def strength_markdown(report: StrengthReport) -> str:
+    """The block for ``docs/ai/<game>.md`` (between the markers, markers included)."""
+    opts = ", ".join(f"{k}={v}" for k, v in report.options.items()) or "none"
+    lines = [
+        BEGIN,
+        "## Measured strength",
+        "",
+        f"Measured with `{report.command or 'boardlab strength ' + report.game_id}` "
+        f"({report.seconds / 60:.1f} minutes of wall time; options: {opts}; "
+        f"Python {platform.python_version()}). The budgets are plies, so the moves do not depend on the "
+        "machine's speed (`expert` also stops at 1.5 s a move).",
+        "",
+    ]
+    t = report.tournament
+    assert t is not None
+    if report.cooperative:
+        lines += [
+            f"{report.games} games per level and player count, every seat held by the level, the same chance "
+            "seeds for every level; a game is won when the shared return is above 0.",
+            "",
+            "| players | level | spec | won | win rate | 95% CI |",
+            "|--------:|-------|------|----:|---------:|-------:|",
+        ]
+        for k, row in report.win_rates.items():
+            for name, sc in row.items():
+                lo, hi = sc.ci95
+                lines.append(
+                    f"| {k} | {name} | {_level_cell(name)} | {sc.points:g} of {sc.games} | {sc.rate:.3f} "
+                    f"| {lo:.3f}–{hi:.3f} |"
+                )
+        lines += [
+            "",
+            f"Elo with {report.num_players} player(s): game *g* of one level is compared with game *g* of "
+            "another (the same deal); the better shared return scores 1, equal ½.",
+            "",
+        ]
+    else:
+        played = ", ".join(f"{a}–{b}" for a, b in pairings(["random", *report.levels], report.target, report.schedule))
+        lines += [
+            f"Pairings {played}: {report.games} games each, seats alternated, {report.num_players} players, "
+            "a draw counts half; the score column is over all of an agent's games.",
+            "",
+        ]
+    lines += [
+        "Elo fitted to all pairings by maximum likelihood, `random` = 0, one virtual draw per pairing.",
+        "",
+        "| level | spec | Elo | Elo 95% CI | score | score 95% CI |",
+        "|-------|------|----:|-----------:|------:|-------------:|",
+    ]
+    for a in sorted(t["agents"], key=lambda a: t["elo"][a]):
+        lo, hi = t["elo_ci95"][a]
+        ci = "anchor" if a == t["elo_anchor"] else f"{lo:+.0f} … {hi:+.0f}"
+        slo, shi = t["ci95"][a]
+        lines.append(
+            f"| {a} | {_level_cell(a)} | {_elo(t['elo'][a])} | {ci} | {t['score'][a]:.3f} | {slo:.3f}–{shi:.3f} |"
+        )
+    lines.append("")
+    if report.target_vs_random is not None:
+        lines.append(f"**{report.target.capitalize()} against random:** {report.target_vs_random.words()}.")
+    if report.ceiling is not None:
+        lines.append(
+            f"**Ceiling** (an agent that sees every hidden card, with `{report.target}`'s budget, against random; "
+            f"it does not see future draws): {report.ceiling.words()}."
+        )
+    elif not report.cooperative:
+        lines.append(_no_ceiling_words(report.luck, t))
+    lines.append(END)
+    return "\n".join(lines)
+
+
+def _no_ceiling_words(luck: bool, t: dict[str, Any]) -> str:
+    """Why no cheating ceiling was measured, and what stands for it."""
+    if not luck:
+        return "No chance and no hidden information: nothing caps a strong agent below 1.0 here."
+    best = max((a for a in t["agents"] if a != "random"), key=lambda a: t["elo"][a])
+    cell = t["pairwise"].get(f"random vs {best}")
+    top = (
+        f" The strongest level measured, `{best}`, scored {Score(cell['games'] - cell['points'], cell['games']).words()} against random."
+        if cell
+        else ""
+    )
+    return (
+        "**Ceiling:** perfect information, so an agent that sees everything is the fair agent itself; what "
+        "caps it is the draws still to come." + top
+    )
+
+
+def write_strength(path: pathlib.Path, block: str) -> None:
+    """Put ``block`` into ``path`` between the markers (replacing the old block), else before the first ``##``."""
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    if BEGIN in text and END in text:
+        head, _, rest = text.partition(BEGIN)
+        _, _, tail = rest.partition(END)
+        new = head + block + tail
+    else:
+        i = text.find("\n## ")
+        if i < 0:
+            new = text.rstrip("\n") + ("\n\n" if text else "") + block + "\n"
+        else:
+            new = text[: i + 1] + block + "\n\n" + text[i + 1 :]
+    path.write_text(new, encoding="utf-8")

@@ -1,0 +1,79 @@
+"""``boardlab strength GAME``: every level's Elo, hard against random, the luck ceiling; ``--write`` records it."""
+
+from __future__ import annotations
+
+import pathlib
+from typing import Annotated
+
+import typer
+
+from ..agents.strength import DEFAULT_LEVELS, measure_strength, strength_markdown, write_strength
+from ..docs import ai_notes_path
+from .main import app, cli_errors, load_game
+
+#: docs/ai of the source tree (where ``--write`` writes; the package data is built from it).
+DOCS_AI = pathlib.Path(__file__).resolve().parents[3] / "docs" / "ai"
+
+
+@app.command("strength")
+def strength_command(
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help="A game id (see boardlab list).")],
+    levels: Annotated[
+        str, typer.Option("--levels", "-l", metavar="L,L,…", help="Levels to measure against random.")
+    ] = ",".join(DEFAULT_LEVELS),
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="Games per pairing (use an even number).")] = 10,
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Local processes to play on.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="Seed (every game derives its own).")] = 1,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help="A game option.")
+    ] = None,
+    players: Annotated[
+        str | None,
+        typer.Option("--players", "-n", metavar="N,N,…", help="Co-operative games: player counts to measure."),
+    ] = None,
+    ceiling: Annotated[
+        bool, typer.Option("--ceiling/--no-ceiling", help="With hidden information: measure the all-seeing ceiling.")
+    ] = True,
+    schedule: Annotated[
+        str, typer.Option("--schedule", help="ladder (each level against the next weaker; hard against random) or all.")
+    ] = "ladder",
+    write: Annotated[
+        bool, typer.Option("--write", help="Write the table into docs/ai/GAME.md (between its markers).")
+    ] = False,
+    docs: Annotated[
+        pathlib.Path | None, typer.Option("--docs", metavar="DIR", help="With --write: the docs/ai directory.")
+    ] = None,
+) -> None:
+    """Measure every level of a game against random (Elo, hard's win rate, the luck ceiling) and print Markdown."""
+    with cli_errors():
+        game = load_game(game_id, option or [])
+        counts = [int(x) for x in players.split(",") if x.strip()] if players else None
+        report = measure_strength(
+            game,
+            levels.split(","),
+            games,
+            seed=seed,
+            workers=workers,
+            players=counts,
+            ceiling=ceiling,
+            schedule=schedule,
+            log=lambda line: typer.echo(line, err=True),
+        )
+        parts = [f"boardlab strength {game.id}", f"--levels {','.join(report.levels)}", f"--games {games}"]
+        parts += [f"--seed {seed}"] + ([f"--schedule {schedule}"] if schedule != "ladder" else [])
+        parts += [f"--option {o}" for o in option or []]
+        if counts:
+            parts.append(f"--players {','.join(map(str, counts))}")
+        report.command = " ".join(parts)
+        block = strength_markdown(report)
+        if write:
+            folder = docs or DOCS_AI
+            if not folder.is_dir():
+                found = ai_notes_path(game.id)
+                folder = found.parent if found is not None else folder
+            path = folder / f"{game.id}.md"
+            if not path.exists():
+                path.write_text(f"# {game.id}: AI strength\n", encoding="utf-8")
+            write_strength(path, block)
+            typer.echo(f"wrote {path}", err=True)
+    typer.echo(block)
