@@ -66,8 +66,6 @@ def some_state(game: boardlab.Game) -> boardlab.State:
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_seat_called_by_a_colour_is_drawn_in_it(game_id: str) -> None:
-    if game_id == "ant-trails":
-        pytest.xfail("tests/games/test_ant_trails.py pins Black drawn in the blue seat colour (see the TABLE-B report)")
     game = boardlab.make(game_id)
     state = some_state(game)
     scene = state.scene(None)

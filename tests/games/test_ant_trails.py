@@ -13,7 +13,7 @@ import boardlab
 from boardlab.core.constants import CHANCE, TERMINAL
 from boardlab.core.errors import IllegalActionError
 from boardlab.core.play import random_playout, sample_chance
-from boardlab.core.scene import SEAT_COLOURS, check_scene
+from boardlab.core.scene import INK_OF, check_scene
 from boardlab.games.ant_trails import AntTrailsState
 
 #: A fixed setup: 12 pairwise non-adjacent interior cells, four tiles of each value.
@@ -724,10 +724,10 @@ def test_scene_targets_highlights_and_trails() -> None:
     assert check_scene(scene, state.legal_moves(0)) == []
     trail = next(e for e in scene["edges"] if e["id"] == "a3-a4")
     assert trail["kind"] == "trail" and trail["stroke"] == scene["players"][0]["colour"]
-    # Owners are seats; Black (seat 0) is drawn in the blue palette colour, Red in the reddish one.
+    # Owners are seats; Black (seat 0) is drawn in black ink, Red in red.
     ant = next(p for p in scene["pieces"] if p["at"] == "a3")
-    assert ant["owner"] == 0 and ant["colour"] == scene["players"][0]["colour"] == SEAT_COLOURS[1]
-    assert scene["players"][1]["colour"] == SEAT_COLOURS[0]
+    assert ant["owner"] == 0 and ant["colour"] == scene["players"][0]["colour"] == INK_OF["Black"]
+    assert scene["players"][1]["colour"] == INK_OF["Red"]
     assert [z["owner"] for z in scene["zones"]] == [0, 1]
     t = state.food_at[cell(state, "b3")]
     assert {"at": "b3", "action": state.game.select0 + t, "label": "pick 3 b3"} in scene["targets"]

@@ -220,7 +220,7 @@ def test_scene_prompts_status_and_targets() -> None:  # §3.2, §4a, §4b, §6 a
     s.apply_action(s.string_to_action(0, "f6"))
     scene = s.scene(1)
     assert "or swap sides" in scene["prompt"]
-    assert scene["status"] == ["Red: 1 piece", "Blue: 0 pieces", "ply 1"]
+    assert scene["status"] == ["Red: 1 piece", "Blue: 0 pieces", "move 2"]
     assert {t["at"] for t in scene["targets"]} == {g.board.labels[a] for a in s.legal_actions() if a < 91}  # type: ignore[attr-defined]
     assert s.scene(0)["prompt"] == "Blue to move."
     pos = fill(position(g, {"f6": (0, 1), "f8": (1, 1)}, to_move=0), 0)

@@ -444,7 +444,7 @@ def test_scene_points_edges_targets_and_highlights() -> None:
         ("c6", 1, "#0072B2"),
     ]
     assert [p["colour"] for p in scene["players"]] == ["#D55E00", "#0072B2"]
-    assert scene["status"][:2] == ["Orange (seat 0): largest group 1", "Blue (seat 1): largest group 2"]
+    assert scene["status"][:2] == ["Orange: largest group 1", "Blue: largest group 2"]
 
 
 def test_random_games_end_well_within_the_cap_and_fast() -> None:  # §4

@@ -15,6 +15,9 @@ def test_lists_every_registered_game(client) -> None:
         for key in ("title", "min_players", "max_players", "mechanics", "playing_time", "inventions", "options"):
             assert key in g, (g["id"], key)
         assert isinstance(g["has_rules"], bool)
+        # the lobby's words are for players: no clause references in inventions or option descriptions
+        assert not any("§" in str(x) for x in g["inventions"]), g["id"]
+        assert not any("§" in str(o.get("description") or "") for o in g["options"]), g["id"]
         t = g["game_type"]  # the declared type, which the lobby shows as chips
         assert t["information"] in ("perfect", "imperfect") and t["tags"]
         assert g["perfect_information"] == (t["information"] == "perfect")

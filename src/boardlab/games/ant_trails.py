@@ -45,9 +45,10 @@ from ..geometry.hexgrid import HexBoard, bounding_box, polygon_center
 
 SIDE = 6
 COLOUR_NAMES = ("Black", "Red")
-#: On screen, per seat: Red (seat 1) takes the reddish palette colour and Black (seat 0) the blue one,
-#: which stay apart for colour-blind players. Owners in the scene stay seats.
-INK = (sc.SEAT_COLOURS[1], sc.SEAT_COLOURS[0])
+#: On screen, per seat, the colour its name says (§1): Black's ants in near-black ink, which reads on the light
+#: board, and Red's in red; dark against mid-tone, they stay apart for colour-blind players too. Owners in the
+#: scene stay seats.
+INK = tuple(sc.INK_OF[name] for name in COLOUR_NAMES)
 #: §1: four tiles each worth 3, 2 and 1 points.
 VALUE_COUNTS = (0, 4, 4, 4)
 NUM_TILES = sum(VALUE_COUNTS)

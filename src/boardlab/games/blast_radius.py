@@ -442,7 +442,10 @@ def _scene(game: BlastRadiusGame, obs: dict[str, Any], legal: list[tuple[int, st
         if a < game.n:
             s["targets"].append({"at": labels[a], "action": a, "label": label})
     counts = [f"{n} piece" if n == 1 else f"{n} pieces" for n in obs["pieces"]]
-    s["status"] = [f"{colours[k]}: {counts[k]}" for k in (0, 1)] + [f"ply {obs['ply']}"]
+    # players count moves: the one being played now, or at the end how many were played (a swap is a move)
+    made = obs["ply"]
+    turn = f"{made} moves played" if obs["to_move"] == TERMINAL else f"move {made + 1}"
+    s["status"] = [f"{colours[k]}: {counts[k]}" for k in (0, 1)] + [turn]
     s["players"] = [sc.player(k, f"seat {k} ({colours[k]})", colour=_colour(colours[k])) for k in (0, 1)]
     return sc.finish_scene(s, legal)
 

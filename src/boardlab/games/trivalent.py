@@ -633,7 +633,7 @@ def _scene(game: TrivalentGame, obs: dict[str, Any], legal: list[tuple[int, str]
         if a == game.swap_action:
             s["buttons"].append({"action": a, "label": "swap sides (pie rule)"})
     largest = [(sizes[:1] or [0])[0] for sizes in obs["groups"]]  # per colour
-    s["status"] = [f"{obs['colours'][k]} (seat {k}): largest group {largest[colour_of[k]]}" for k in (0, 1)]
+    s["status"] = [f"{obs['colours'][k]}: largest group {largest[colour_of[k]]}" for k in (0, 1)]
     s["status"].append(f"turn {obs['turn']}" + (", sides swapped" if obs["swapped"] else ""))
     s["status"].append("board: our reconstruction (the original picture is missing)")
     s["players"] = [

@@ -255,6 +255,11 @@ def game_listing(game_id: str) -> dict[str, Any]:
         meta = make_cached(game_id).metadata()
         # the lobby's words are for players: the inventions without the rules document's clause references
         meta["inventions"] = [for_players(str(x)) for x in meta.get("inventions") or []]
+        # ... and so are the options' descriptions the lobby shows beside each option
+        meta["options"] = [
+            dict(o, description=for_players(str(o["description"]))) if o.get("description") else o
+            for o in meta.get("options") or []
+        ]
         meta["has_rules"] = rules_markdown(game_id) is not None
         meta["level_elo"] = level_elo(game_id)
         meta["balance_verdict"] = balance_verdict(game_id)  # docs/balance/<id>.md, written by the lab
