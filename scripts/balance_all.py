@@ -6,7 +6,8 @@
     python scripts/balance_all.py --compose                        # the Markdown files from the stored runs
 
 Each run is stored as ``docs/balance/runs/<id>.<kind>.json`` (the report's JSON, with its command), so the
-Markdown is composed from whatever runs exist and a long run can stop and go on (``--only``, ``--skip-done``).
+Markdown is composed from whatever runs exist and a long run can stop and go on (``--only``, ``--skip-done``);
+``docs/balance/notes/<id>.md``, where there is one, is appended as it is (runs at other options, ladders).
 The file's verdict (the sentence the lobby shows) is that of a run by another strategy that the report flags
 (a degenerate strategy, such as ``new-rule-plan``), else the hard run's unless it is "too few games to tell",
 else the random run's.
@@ -104,6 +105,9 @@ def compose(game_id: str, out: pathlib.Path) -> pathlib.Path | None:
         lines += [f"## {heading}", "", f"**{r.verdict}**", "", body_markdown(r, sample_links=links, level=3)]
         if r.value_of_information is None and not make_cached(game_id).perfect_information:
             lines += ["The value of information was not measured in this run (`--voi-games 0`).", ""]
+    notes = out / "notes" / f"{game_id}.md"
+    if notes.is_file():  # measurements at other options or with the ladder, written by hand from lab runs
+        lines += [notes.read_text(encoding="utf-8").rstrip(), ""]
     path = out / f"{game_id}.md"
     path.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
     return path

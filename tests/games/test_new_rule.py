@@ -354,6 +354,58 @@ def test_full_goal_is_won_on_the_first_heads_from_eight_stacks() -> None:  # §6
     assert s.is_terminal() and s.returns() == [1.0] and "the stacks fill a1-c3" in s.reason
 
 
+def test_heavy_goal_needs_20_pennies_in_the_blob_block() -> None:  # §6a (win=heavy)
+    s = new(win="heavy")
+    play(s, *CORNER_SETUP)  # eight stacks in a1-c3: 9 + 8 = 17 pennies, the most setup can bring
+    assert s.goal() == (False, "the 8 stacks in a1-c3 hold 17 pennies with their block (20 needed)")
+    play(s, "h8", "H", "N")  # wins under win=blob, not here
+    assert not s.is_terminal()
+    s.counts[SQ["b2"]] = 4  # three more pennies inside the block
+    s.pool -= 3
+    s._recount()
+    assert s.goal() == (True, "all 9 stacks lie within a1-c3, holding 20 pennies with their block")
+    s.counts[SQ["e5"]] = 2  # a stack outside the block spoils it, however heavy
+    s.pool -= 1
+    s._recount()
+    assert s.goal() == (False, "the 10 stacks span 5×5 squares")
+
+
+def test_heavy_goal_counts_the_stacks_and_one_penny_per_other_square() -> None:  # §6a (win=heavy)
+    s = new(win="heavy")
+    play(s, *CORNER_SETUP)
+    s.counts = [1] * 64
+    for label in ("b2", "c2", "d2", "b3", "c3"):  # a 3×2 box: any 3×3 block around it adds 4 single pennies
+        s.counts[SQ[label]] = 3
+    s._recount()
+    assert s.goal() == (False, "the 5 stacks in b2-d3 hold 19 pennies with their block (20 needed)")
+    s.counts[SQ["c3"]] = 4
+    s._recount()
+    assert s.goal() == (True, "all 5 stacks lie within b2-d3, holding 20 pennies with their block")
+
+
+def test_the_planned_first_turn_no_longer_wins_under_heavy() -> None:  # §6a (win=heavy): the design finding
+    for n in range(256):
+        for last in ("H", "T"):
+            s = new(win="heavy")
+            _deliberate_setup(s, [(n >> k) & 1 for k in range(8)])
+            play(s, "h8", last, "N" if last == "H" else "NE")  # wins every time under win=blob
+            assert not s.is_terminal() and not s.goal()[0], (n, s.reason)
+
+
+def test_heavy_goal_is_won_by_bringing_pool_pennies_into_the_block() -> None:  # §6a (win=heavy), §4d, §6
+    s = new(win="heavy")
+    play(s, *CORNER_SETUP)  # 17 pennies in a1-c3; b2 holds one
+    play(s, "b4", "H", "S")  # the pool penny on b4 moves 2 squares south onto b2
+    play(s, "b4", "H", "S")
+    assert (
+        not s.is_terminal()
+        and count(s, "b2") == 3
+        and s.goal()[1].endswith("hold 19 pennies with their block (20 needed)")
+    )
+    play(s, "b4", "H", "S")  # b2 reaches 4: checked after the turn, before settling could disperse it (§6)
+    assert s.is_terminal() and s.returns() == [1.0] and "holding 20 pennies" in s.reason
+
+
 @pytest.mark.parametrize(("win_before_loss", "result"), [(True, 1.0), (False, -1.0)])
 def test_win_and_loss_at_the_same_check(win_before_loss: bool, result: float) -> None:  # §6c
     s = new(win_before_loss=win_before_loss)

@@ -43,6 +43,7 @@ SETTLE_AT = 4  # §5: squares with this many pennies or more are settled
 BLOB_MIN = 5  # §6a: the blob needs at least this many stacks
 BLOCK = 3  # §6a: the goal is a 3×3 block
 LOSS_MULTI = 4  # §6b-ii: at most this many stacks loses
+HEAVY_MIN = 20  # §6a (win=heavy): the blob's 3×3 block must hold at least this many pennies
 
 DIRECTION_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 DIRECTION_STEPS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))  # (dx, dy), y down
@@ -113,9 +114,10 @@ class NewRuleGame(Game):
             "win",
             str,
             "blob",
-            ("blob", "full", "literal"),
+            ("blob", "full", "literal", "heavy"),
             "blob: every square with 2+ pennies lies in one 3×3 block, at least 5 of them (§6a); "
             "full: the squares with 2+ pennies are exactly the nine squares of one 3×3 block (§6a); "
+            "heavy: a blob whose 3×3 block also holds at least 20 pennies, more than setup can bring (§6a); "
             "literal: all pennies on the board in a 3×3 block, which can never happen (§6a).",
         ),
         Option(
@@ -142,7 +144,8 @@ class NewRuleGame(Game):
         "The default win (option win=blob): every square holding 2+ pennies lies in one 3×3 block and there are at "
         "least 5 such squares. The text's own goal (all pennies in a 3×3 block) can never be met, because no square "
         "is ever emptied; it is kept as win=literal. The stricter option win=full (the stacks fill one 3×3 block "
-        "exactly) is our reading too.",
+        "exactly) is our reading too. So is win=heavy (a blob whose block also holds at least 20 pennies), which "
+        "the lab proposed so that a planned setup no longer wins on the first turn.",
         "Who decides during settling: one seat per round, the settler, rotating with the round (seat 0 settles "
         "round 1, seat 1 round 2, …).",
         "The player count is capped at 4 (the text says 1+).",
@@ -376,6 +379,16 @@ class NewRuleState(State):
             return False, f"{n} of the 9 squares of a 3×3 block are stacks"
         if n < BLOB_MIN:
             return False, f"only {n} squares hold 2+ pennies ({BLOB_MIN} needed)"
+        if rule == "heavy":
+            # Every square of the board holds a penny (§2a, never emptied), so any 3×3 block around the stacks
+            # holds their pennies and one penny on each of its other squares.
+            weight = sum(self.counts[q] for q in stacks) + BLOCK * BLOCK - n
+            if weight < HEAVY_MIN:
+                return (
+                    False,
+                    f"the {n} stacks in {block_text(box)} hold {weight} pennies with their block ({HEAVY_MIN} needed)",
+                )
+            return True, f"all {n} stacks lie within {block_text(box)}, holding {weight} pennies with their block"
         return True, f"all {n} stacks lie within {block_text(box)}"
 
     def losses(self, round_complete: bool) -> list[str]:

@@ -5,7 +5,8 @@ always wins") describes: the eight setup pennies go inside a1-c3 or b1-d3 (first
 blocks share, then, at the fourth penny of one colour, on the block with five squares of that colour), and the
 first turn compresses the far corner h8, whose one moving penny leaves the board whichever way the coin falls.
 It reads only its seat's view. The balance report then flags the game: the team wins every game, in a fraction
-of random play's length (``boardlab balance new-rule --agents new-rule-plan``).
+of random play's length (``boardlab balance new-rule --agents new-rule-plan``). Under the option ``win=heavy``
+(the blob's block must hold 20 pennies, more than setup can bring) the same play never wins.
 
 >>> from boardlab.lab.balance import balance
 >>> r = balance("new-rule", agents=["new-rule-plan"], games=6, probe_points=0, reference_length=110.0)
