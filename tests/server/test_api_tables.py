@@ -3,6 +3,7 @@ that changes nothing."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from typing import Any
@@ -278,3 +279,17 @@ def test_record_of_unfinished_perfect_information_game(api: Api) -> None:
 def test_options_are_not_coerced_from_other_json_types(client, options: dict, words: str) -> None:
     r = client.post("/api/tables", json={"game": "blast-radius", "options": options, "mode": "hotseat"})
     assert r.status_code == 400 and words in r.json()["message"], r.text
+
+
+def test_the_scene_names_the_players_the_table_chose(api: Api) -> None:
+    """Hamlet has no seat colours: its zone titles and status say "Seat 1" unless the table has names."""
+    d = api.create(
+        game="hamlet",
+        mode="hotseat",
+        seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}],
+    )
+    token = next(iter(d["tokens"].values()))
+    view = api.view(d["table"]["id"], token)
+    words = json.dumps([view["scene"].get("status"), [z.get("title") for z in view["scene"]["zones"]]])
+    assert "Bo" in words or "Ann" in words, words
+    assert "Seat 0" not in words and "Seat 1" not in words and "seat 1" not in words, words

@@ -182,6 +182,41 @@ def position_view(table: LiveTable, viewer: int | None, step: int) -> dict[str, 
     return {"step": step, "steps": len(history), "seat": viewer, "scene": scene}
 
 
+def scene_words(scene: dict[str, Any], names: list[str | None]) -> dict[str, Any]:
+    """The scene with the table's chosen names in its words: status lines, zone titles and card details.
+
+    Only text a player reads is touched (never ids, labels or targets, which name actions); with no name
+    chosen the scene is the game's own, unchanged.
+
+    >>> s = {"status": ["seat 1: 2 rounds"], "zones": [{"id": "z", "title": "Seat 1's card", "items": []}]}
+    >>> scene_words(s, [None, "Bo"])["zones"][0]["title"], scene_words(s, [None, "Bo"])["status"]
+    ("Bo's card", ['Bo: 2 rounds'])
+    >>> scene_words(s, [None, None]) is s
+    True
+    """
+    if not any(names):
+        return scene
+    out = dict(scene)
+    status = scene.get("status")
+    if isinstance(status, list):
+        out["status"] = [for_players(x, names) if isinstance(x, str) else x for x in status]
+    elif isinstance(status, str):
+        out["status"] = for_players(status, names)
+    zones = []
+    for zone in scene.get("zones") or []:
+        z = dict(zone)
+        if isinstance(z.get("title"), str):
+            z["title"] = for_players(z["title"], names)
+        z["items"] = [
+            {**item, "detail": for_players(item["detail"], names)} if isinstance(item.get("detail"), str) else item
+            for item in zone.get("items") or []
+        ]
+        zones.append(z)
+    if "zones" in scene:
+        out["zones"] = zones
+    return out
+
+
 def seat_colours(table: LiveTable, scene: dict[str, Any]) -> list[str]:
     """Each seat's colour: the scene's ``players`` entry for that seat, else the seat's palette colour."""
     n = table.state.num_players
@@ -215,6 +250,7 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
     colours = seat_colours(table, scene)
     thinking = sorted(table.thinking)
     chosen = table.names()
+    scene = scene_words(scene, chosen)
     seats = [
         {
             "seat": s,
