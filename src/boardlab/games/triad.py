@@ -27,7 +27,10 @@ keeps the draw and the deployment private and every later step public (a move
 names squares, never the unit), with each step's outcome in its public text;
 the core's log and resample follow from it. ``resample`` is a faster version:
 it redraws the opponent's unrevealed units and ammunition and keeps the first
-draw whose replay gives the same public events.
+draw whose replay gives the same public events and the same legal moves for
+the viewing seat at each of its turns (a Defence Centre's shots tell which
+unrevealed unit beside it is a submerged Submarine, §8); for a spectator it
+deals each side on its own before checking the two deals together.
 """
 
 from __future__ import annotations
