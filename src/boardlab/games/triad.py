@@ -465,7 +465,14 @@ class TriadState(PhasedState):
                             v is None and self.enemy_structure(q, p)
                         ):
                             out.append(ATTACK + 25 * sq + q)
-        for d in DC_SQUARES[p]:  # §8
+        out += self.fire_actions(p)
+        return sorted(out) if out else [PASS]
+
+    def fire_actions(self, p: int) -> list[int]:
+        """§8: ``p``'s Defence Centre shots, the one part of its legal moves that depends on the enemy's hidden units
+        (no shot at a submerged Submarine)."""
+        out: list[int] = []
+        for d in DC_SQUARES[p]:
             if not self.intact[d] or self.ammo[d] <= 0:
                 continue
             for dr, dc in DIRS8:
@@ -473,7 +480,14 @@ class TriadState(PhasedState):
                 v = self.unit_at(q) if q >= 0 else None
                 if v is not None and v[OWNER] != p and not v[SPENT] and not (v[KIND] == SUB and not v[SURFACED]):
                     out.append(FIRE + 25 * d + q)
-        return sorted(out) if out else [PASS]
+        return out
+
+    def forced(self, p: int) -> bool:
+        """§4b: ``p`` has a launched ICBM that can move, so it must move one (and cannot fire)."""
+        return any(
+            u[OWNER] == p and u[KIND] == ICBM and u[LAUNCHED] and u[SQ] >= 0 and self.unit_moves(i)
+            for i, u in enumerate(self.units)
+        )
 
     # -- resolving a turn (§6-§9) -------------------------------------------------------------------
     def play(self, action: int) -> None:
@@ -841,16 +855,17 @@ class TriadState(PhasedState):
         return None
 
     def _legal_record(self, p: int) -> dict[int, list[int]]:
-        """``p``'s legal moves at each of its turns in this game's history, by history index."""
+        """``p``'s Defence Centre shots at each of its turns in this game's history, by history index: the rest of its
+        legal moves is the same in every world that shows the same positions (§4-§7), and so are its forced turns."""
         s = self.game.new_initial_state(self.num_players)
         assert isinstance(s, TriadState)
         out: dict[int, list[int]] = {}
         for i, a in enumerate(self._history):
-            if self._actors[i] == p and s.phase == "turn":
-                out[i] = s.turn_actions(p)
+            if self._actors[i] == p and s.phase == "turn" and not s.forced(p):
+                out[i] = s.fire_actions(p)
             s._apply(a)
-        if s.current_player() == p and s.phase == "turn":
-            out[len(self._history)] = s.turn_actions(p)  # and now
+        if s.current_player() == p and s.phase == "turn" and not s.forced(p):
+            out[len(self._history)] = s.fire_actions(p)  # and now
         return out
 
     def _redeal(self, o: int, history: list[Any], rng: random.Random) -> list[Any]:
@@ -875,7 +890,7 @@ class TriadState(PhasedState):
         self, history: list[Any], hidden: list[int], legal: dict[int, list[int]] | None, passes: bool = True
     ) -> TriadState | None:
         """Replay ``history``; ``None`` as soon as a hidden side's step is illegal, an event differs or the viewer's
-        legal moves at one of its turns (``legal``, by history index) differ. ``passes=False`` does not check a hidden
+        Defence Centre shots at one of its turns (``legal``, by history index) differ. ``passes=False`` does not check a hidden
         side's passes (whether it had nothing legal depends on the other side's units too)."""
         s = self.game.new_initial_state(self.num_players)
         assert isinstance(s, TriadState)
@@ -886,7 +901,7 @@ class TriadState(PhasedState):
                 return None
             if cp in hidden and s.phase == "turn" and (passes or a != PASS) and not s._plausible(cp, a):
                 return None
-            if legal is not None and i in legal and s.turn_actions(cp) != legal[i]:
+            if legal is not None and i in legal and s.fire_actions(cp) != legal[i]:
                 return None
             s._apply(a)
             s._history.append(a)
@@ -899,7 +914,7 @@ class TriadState(PhasedState):
         if s.events != self.events:
             return None
         n = len(history)
-        if legal is not None and n in legal and s.turn_actions(s.current_player()) != legal[n]:
+        if legal is not None and n in legal and s.fire_actions(s.current_player()) != legal[n]:
             return None
         s._barrier = self._barrier
         return s
