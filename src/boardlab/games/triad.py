@@ -890,8 +890,8 @@ class TriadState(PhasedState):
         self, history: list[Any], hidden: list[int], legal: dict[int, list[int]] | None, passes: bool = True
     ) -> TriadState | None:
         """Replay ``history``; ``None`` as soon as a hidden side's step is illegal, an event differs or the viewer's
-        Defence Centre shots at one of its turns (``legal``, by history index) differ. ``passes=False`` does not check a hidden
-        side's passes (whether it had nothing legal depends on the other side's units too)."""
+        Defence Centre shots at one of its turns (``legal``, by history index) differ. ``passes=False`` does not
+        check a hidden side's passes (whether it had nothing legal depends on the other side's units too)."""
         s = self.game.new_initial_state(self.num_players)
         assert isinstance(s, TriadState)
         n = 0
