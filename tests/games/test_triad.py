@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 from typing import Any
 
 import pytest
@@ -242,3 +243,61 @@ def test_random_games_end_scored_and_draw() -> None:
     downs = [p for p in scene["pieces"] if p["face_down"]]
     assert len(downs) == 5 and all(p["owner"] == ORANGE for p in downs)
     assert "Waiting for Orange." in scene_text(scene, [lab for _, lab in s.legal_moves(BLUE)])  # not its turn
+
+
+def random_game(seed: int, moves: int, **options: Any) -> TriadState:
+    """The first ``moves`` entries of a random game (``random_step`` with ``random.Random(seed)``)."""
+    s = TriadGame(**options).new_initial_state()
+    assert isinstance(s, TriadState)
+    rng = random.Random(seed)
+    while s.move_number() < moves and not s.is_terminal():
+        random_step(s, rng)
+    return s
+
+
+def test_resample_keeps_the_seats_legal_moves() -> None:
+    """§8, §2b: a Defence Centre cannot fire at a submerged Submarine, so a seat's legal shots tell which unrevealed
+    enemy unit beside it is one; a resampled world must keep them. Reproduction: seed 0, move 40, Blue to move may
+    fire 'defence centre d5 fires at d4'; the old resample redealt a submerged Submarine onto d4 (and at seed 38 it
+    moved one off d2 for Orange, making an illegal shot legal)."""
+    s = random_game(0, 40)
+    assert s.current_player() == BLUE
+    assert "defence centre d5 fires at d4" in [label for _, label in s.legal_moves(BLUE)]
+    for k in range(20):
+        r = s.resample(BLUE, random.Random(k))
+        assert r.legal_actions(BLUE) == s.legal_actions(BLUE)
+        assert r.observation(BLUE) == s.observation(BLUE)
+    for seed in (0, 12, 38, 40, 54, 58):  # the seeds where the old resample changed a seat's legal moves
+        s = TriadGame().new_initial_state()
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            p = s.current_player()
+            if p in (ORANGE, BLUE) and s.phase == "turn":
+                r = s.resample(p, random.Random(s.move_number()))
+                assert r.legal_actions(p) == s.legal_actions(p), (seed, s.move_number())
+            random_step(s, rng)
+
+
+def test_spectator_resample_redeals_both_sides_without_the_core_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """§2: a spectator saw neither deployment. Reproduction: option first='orange', seed 4, moves 20 and 24: the old
+    joint redeal of both sides found nothing in 300 tries and fell back to the core's search, which at move 24 gave
+    up ('found no position consistent with what spectator saw within 200000 tries', after about three minutes)."""
+
+    def no_core(*args: Any, **kwargs: Any) -> TriadState:
+        raise AssertionError("fell back to the core's resample")
+
+    monkeypatch.setattr(sys.modules[TriadState.__module__], "core_resample", no_core)
+    for seed, moves in ((4, 20), (4, 24)):
+        s = random_game(seed, moves, first="orange")
+        for k in range(5):
+            r = s.resample(None, random.Random(k))
+            assert r.observation(None) == s.observation(None)
+            assert r.move_log(None, reveal=False) == s.move_log(None, reveal=False)
+    for seed in range(6):  # and throughout a few whole games
+        s = TriadGame(first="orange").new_initial_state()
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            if s.move_number() % 6 == 0 and s.phase == "turn":
+                r = s.resample(None, random.Random(seed))
+                assert r.observation(None) == s.observation(None), (seed, s.move_number())
+            random_step(s, rng)

@@ -27,7 +27,10 @@ keeps the draw and the deployment private and every later step public (a move
 names squares, never the unit), with each step's outcome in its public text;
 the core's log and resample follow from it. ``resample`` is a faster version:
 it redraws the opponent's unrevealed units and ammunition and keeps the first
-draw whose replay gives the same public events.
+draw whose replay gives the same public events and the same legal moves for
+the viewing seat at each of its turns (a Defence Centre's shots tell which
+unrevealed unit beside it is a submerged Submarine, §8); for a spectator it
+deals each side on its own before checking the two deals together.
 """
 
 from __future__ import annotations
@@ -75,6 +78,9 @@ PAIRS = tuple(combinations_with_replacement(range(5), 2))
 COIN = len(PAIRS)  # chance 15, 16: who moves first
 SPLITS = ("2 left, 0 right", "1 left, 1 right", "0 left, 2 right")
 SPLIT_AMMO = ((2, 0), (1, 1), (0, 2))
+#: ``resample``'s deals tried (per side, for a spectator) and a spectator's rounds before the core's search.
+RESAMPLE_TRIES = 2000
+RESAMPLE_ROUNDS = 50
 DIRS8 = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 DIAG = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 ORTHO = ((-1, 0), (1, 0), (0, -1), (0, 1))
@@ -459,7 +465,14 @@ class TriadState(PhasedState):
                             v is None and self.enemy_structure(q, p)
                         ):
                             out.append(ATTACK + 25 * sq + q)
-        for d in DC_SQUARES[p]:  # §8
+        out += self.fire_actions(p)
+        return sorted(out) if out else [PASS]
+
+    def fire_actions(self, p: int) -> list[int]:
+        """§8: ``p``'s Defence Centre shots, the one part of its legal moves that depends on the enemy's hidden units
+        (no shot at a submerged Submarine)."""
+        out: list[int] = []
+        for d in DC_SQUARES[p]:
             if not self.intact[d] or self.ammo[d] <= 0:
                 continue
             for dr, dc in DIRS8:
@@ -467,7 +480,14 @@ class TriadState(PhasedState):
                 v = self.unit_at(q) if q >= 0 else None
                 if v is not None and v[OWNER] != p and not v[SPENT] and not (v[KIND] == SUB and not v[SURFACED]):
                     out.append(FIRE + 25 * d + q)
-        return sorted(out) if out else [PASS]
+        return out
+
+    def forced(self, p: int) -> bool:
+        """§4b: ``p`` has a launched ICBM that can move, so it must move one (and cannot fire)."""
+        return any(
+            u[OWNER] == p and u[KIND] == ICBM and u[LAUNCHED] and u[SQ] >= 0 and self.unit_moves(i)
+            for i, u in enumerate(self.units)
+        )
 
     # -- resolving a turn (§6-§9) -------------------------------------------------------------------
     def play(self, action: int) -> None:
@@ -792,20 +812,61 @@ class TriadState(PhasedState):
         Each hidden side's cards are dealt again: its revealed units keep their
         types, the other cards are shuffled over the ammunition and the
         unrevealed starting squares; the history is rewritten to match and
-        replayed, and the first deal whose public events come out the same is
-        kept (after 300 tries, the core's own resample).
+        replayed, and a deal is kept only when its public events come out the
+        same and, for a seat, the seat's own legal moves were the same at every
+        one of its turns (they show, say, which unrevealed enemy unit beside its
+        Defence Centre is a submerged Submarine, §8). A spectator sees both
+        deployments hidden: each side is dealt on its own first (with the other
+        side's real deal), then the two deals are checked together, which is
+        the same rejection sampling made fast. After that many tries, the
+        core's own resample.
         """
         hidden = [o for o in (0, 1) if o != player and self.entries[o] >= 0]
         if not hidden:
             return self.clone()
-        for _ in range(300):
-            history = list(self._history)
-            for o in hidden:
-                history = self._redeal(o, history, rng)
-            s = self._replay(history, hidden)
-            if s is not None and s.events == self.events:
-                return s
+        legal = self._legal_record(player) if player is not None else None
+        if len(hidden) == 1:
+            for _ in range(RESAMPLE_TRIES):
+                s = self._replay(self._redeal(hidden[0], list(self._history), rng), hidden, legal)
+                if s is not None:
+                    return s
+        else:
+            for _ in range(RESAMPLE_ROUNDS):
+                history = list(self._history)
+                for o in hidden:
+                    deal = self._deal_one(o, rng)
+                    if deal is None:
+                        break
+                    for i in (self.entries[o], self.entries[2 + o]):
+                        if i >= 0:
+                            history[i] = deal[i]
+                else:
+                    s = self._replay(history, hidden, legal)
+                    if s is not None:
+                        return s
         return core_resample(self, player, rng)  # type: ignore[return-value]
+
+    def _deal_one(self, o: int, rng: random.Random) -> list[Any] | None:
+        """A history with side ``o`` alone redealt that replays to the same events (the other side's real deal)."""
+        for _ in range(RESAMPLE_TRIES):
+            history = self._redeal(o, list(self._history), rng)
+            if self._replay(history, [o], None, passes=False) is not None:
+                return history
+        return None
+
+    def _legal_record(self, p: int) -> dict[int, list[int]]:
+        """``p``'s Defence Centre shots at each of its turns in this game's history, by history index: the rest of its
+        legal moves is the same in every world that shows the same positions (§4-§7), and so are its forced turns."""
+        s = self.game.new_initial_state(self.num_players)
+        assert isinstance(s, TriadState)
+        out: dict[int, list[int]] = {}
+        for i, a in enumerate(self._history):
+            if self._actors[i] == p and s.phase == "turn" and not s.forced(p):
+                out[i] = s.fire_actions(p)
+            s._apply(a)
+        if s.current_player() == p and s.phase == "turn" and not s.forced(p):
+            out[len(self._history)] = s.fire_actions(p)  # and now
+        return out
 
     def _redeal(self, o: int, history: list[Any], rng: random.Random) -> list[Any]:
         cards = list(self.game.cards)
@@ -825,8 +886,12 @@ class TriadState(PhasedState):
             history[self.entries[2 + o]] = deploy_action(kinds)
         return history
 
-    def _replay(self, history: list[Any], hidden: list[int]) -> TriadState | None:
-        """Replay ``history``; ``None`` as soon as a hidden side's step is illegal or an event differs."""
+    def _replay(
+        self, history: list[Any], hidden: list[int], legal: dict[int, list[int]] | None, passes: bool = True
+    ) -> TriadState | None:
+        """Replay ``history``; ``None`` as soon as a hidden side's step is illegal, an event differs or the viewer's
+        Defence Centre shots at one of its turns (``legal``, by history index) differ. ``passes=False`` does not
+        check a hidden side's passes (whether it had nothing legal depends on the other side's units too)."""
         s = self.game.new_initial_state(self.num_players)
         assert isinstance(s, TriadState)
         n = 0
@@ -834,7 +899,9 @@ class TriadState(PhasedState):
             cp = s.current_player()
             if cp != self._actors[i]:
                 return None
-            if cp in hidden and s.phase == "turn" and not s._plausible(cp, a):
+            if cp in hidden and s.phase == "turn" and (passes or a != PASS) and not s._plausible(cp, a):
+                return None
+            if legal is not None and i in legal and s.fire_actions(cp) != legal[i]:
                 return None
             s._apply(a)
             s._history.append(a)
@@ -845,6 +912,9 @@ class TriadState(PhasedState):
                     return None
                 n = m
         if s.events != self.events:
+            return None
+        n = len(history)
+        if legal is not None and n in legal and s.fire_actions(s.current_player()) != legal[n]:
             return None
         s._barrier = self._barrier
         return s
