@@ -304,13 +304,13 @@ def children(s: boardlab.State, rng: random.Random, k: int = 12) -> list[boardla
     return out
 
 
-def check_observation_tensors(game: boardlab.Game, seeds: tuple[int, ...], every: int, k: int) -> None:
+def check_observation_tensors(game: boardlab.Game, seeds: tuple[int, ...], every: int, k: int, limit: int) -> None:
     """The observation-tensor contract on the states of random games (see the tests below)."""
     rng = random.Random(seeds[0])
     secret = not game.perfect_information
     seen: dict[tuple, tuple[str, list]] = {}
     for seed in seeds:
-        for s in sampled_states(game, seed=seed, every=max(1, every // 2) if secret else every):
+        for s in sampled_states(game, seed=seed, every=max(1, every // 2) if secret else every, limit=limit):
             n = s.num_players
             shape, layout = game.observation_tensor_shape(n), game.observation_tensor_layout(n)
             for p in [*range(n), None]:
@@ -344,7 +344,7 @@ def test_observation_tensor_has_a_fixed_layout_and_exactly_what_the_seat_may_kno
     apart the positions the seat's observation tells apart (presentation aside, see ``tensor_relevant``), checked
     over the sampled positions of two games and the positions one move after each (which differ from each other
     in one move, so a tensor that leaves out something the seat sees is caught)."""
-    check_observation_tensors(boardlab.make(game_id), seeds=(43, 44), every=6, k=12)
+    check_observation_tensors(boardlab.make(game_id), seeds=(43, 44), every=6, k=12, limit=12)
 
 
 def option_variants() -> list[tuple[str, dict]]:
@@ -362,7 +362,7 @@ def option_variants() -> list[tuple[str, dict]]:
 def test_every_option_value_keeps_the_observation_tensor_contract(game_id: str, options: dict) -> None:
     """The observation-tensor check above, more coarsely, under each non-default option value (a variant may
     hide information, as Posies' hidden colour does, or change the board and so the shape)."""
-    check_observation_tensors(boardlab.make(game_id, **options), seeds=(45,), every=10, k=4)
+    check_observation_tensors(boardlab.make(game_id, **options), seeds=(45,), every=10, k=4, limit=6)
 
 
 @pytest.mark.parametrize(("game_id", "options"), option_variants(), ids=lambda x: str(x))
