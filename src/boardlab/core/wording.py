@@ -39,3 +39,12 @@ def for_players(text: str, names: Sequence[str | None] = ()) -> str:
 
 def _name(names: Sequence[str | None], seat: int) -> str | None:
     return names[seat] if seat < len(names) else None
+
+
+def and_list(words: Sequence[str]) -> str:
+    """Words joined as a player writes a list: ``a``, ``a and b``, ``a, b and c``.
+
+    >>> and_list(["d6"]), and_list(["d6", "f4"]), and_list(["d6", "f4", "f6"])
+    ('d6', 'd6 and f4', 'd6, f4 and f6')
+    """
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

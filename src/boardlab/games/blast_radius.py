@@ -30,6 +30,7 @@ from ..core.gametype import GameType
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
+from ..core.wording import and_list
 from ..geometry.hexgrid import HexBoard, bounding_box
 
 COLOUR_NAMES = ("Red", "Blue")
@@ -238,7 +239,7 @@ class BlastRadiusState(State):
         hit = sorted(labels[j] for j in self.occupied & self.game.ring_sets[entry][h])
         text = f"{labels[entry]}: grows to height {h}"
         if hit:
-            text += f" and blasts the {'tower' if len(hit) == 1 else 'towers'} on {_and(hit)}"
+            text += f" and blasts the {'tower' if len(hit) == 1 else 'towers'} on {and_list(hit)}"
         return Seen(text)
 
     def _swap(self) -> None:
@@ -399,11 +400,6 @@ class BlastRadiusState(State):
         t.bits("swap_available", [self.game.pie and self.ply == 1])
         t.one_hot("winner", None if self.winner < 0 else (self.winner - me) % 2, 2)
         t.counts("ply", [self.ply], self.game.max_game_length())
-
-
-def _and(words: list[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _colour(name: str) -> str:

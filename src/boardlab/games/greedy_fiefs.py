@@ -43,6 +43,7 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
+from ..core.wording import and_list
 from ..geometry.squaregrid import SquareGrid
 from . import _tensors as tz
 
@@ -103,7 +104,7 @@ def kill_label(c: int, i: int, a: int, h: int) -> str:
     parts = [f"{n} {PLURAL[t] if n > 1 else TROOPS[t]}" for t, n in enumerate((c, i, a, h)) if n]
     if not parts:
         return "kill nothing"
-    return "kill " + (parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1])
+    return "kill " + and_list(parts)
 
 
 def build_label(t: int) -> str:

@@ -32,6 +32,7 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
+from ..core.wording import and_list
 from ..geometry.squaregrid import SquareGrid
 from . import _tensors as tz
 
@@ -148,8 +149,7 @@ def kill(owner: list[int], facing: list[int]) -> list[int]:
 
 
 def _squares(squares: list[int]) -> str:
-    names = [LABELS[i] for i in squares]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return and_list([LABELS[i] for i in squares])
 
 
 def growth_text(report: dict[str, list[int]]) -> str:

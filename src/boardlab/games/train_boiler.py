@@ -35,6 +35,7 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
+from ..core.wording import and_list
 from . import _tensors as tz
 
 NAMES = ("Orange", "Blue")
@@ -64,7 +65,7 @@ MAX_ROUNDS = {"best_of_3": 3, "until_two_wins": 9}
 
 def hand_text(hand: tuple[int, ...]) -> str:
     parts = [f"{n} {KINDS[k]}" for k, n in enumerate(hand) if n]
-    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else (parts[0] if parts else "no cards")
+    return and_list(parts) if parts else "no cards"
 
 
 def after_play(temp: int, kind: int, dud: bool) -> int:
