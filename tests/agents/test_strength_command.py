@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pathlib
+import time
 
+import pytest
 from minigames import KuhnGame, TeamGame
 from typer.testing import CliRunner
 
@@ -77,3 +79,22 @@ def test_a_co_operative_game_reports_win_rates_per_player_count() -> None:
     assert rnd.games == 2 and report.target_vs_random is None and report.ceiling is None
     block = strength_markdown(report)
     assert "| 2 | easy | `mcts:plies=1500` | 2 of 2 | 1.000 |" in block
+
+
+def test_cpu_clock_counts_expert_s_cap_in_cpu_seconds_and_keeps_the_level_s_name() -> None:
+    report = measure_strength(KuhnGame(), ["easy", "expert"], games=2, seed=1, target="easy", cpu_clock=True)
+    assert set(report.tournament["agents"]) == {"random", "easy", "expert:clock=cpu"}
+    block = strength_markdown(report)
+    assert "| expert | `mcts:plies=250000,seconds=1.5,clock=cpu` |" in block
+    assert "1.5 s of CPU time" in block and "load average" in block
+
+
+def test_the_mcts_clock_is_wall_or_cpu() -> None:
+    from boardlab.agents.base import make_agent
+    from boardlab.games import make_cached
+
+    game = make_cached("blast-radius")
+    assert make_agent("mcts:seconds=0.01,clock=cpu", game, 0, seed=1).clock is time.process_time
+    assert make_agent("expert", game, 0, seed=1).clock is time.perf_counter
+    with pytest.raises(ValueError, match="clock must be one of wall, cpu"):
+        make_agent("mcts:clock=sundial", game, 0, seed=1)

@@ -36,7 +36,11 @@ the rollouts together, a measure of work that, unlike iterations, costs about
 the same early in a game, where rollouts are long, as late, where they are
 short) and/or ``seconds``; whichever ends first. With iteration and ply
 budgets the agent is exactly reproducible from its seed; with a time budget
-it depends on the machine's speed, as it must.
+it depends on the machine's speed, as it must. ``clock="wall"`` (the default)
+counts ``seconds`` on the wall clock, which is what a player waits for;
+``clock="cpu"`` counts the searching process's CPU seconds instead, so that a
+measurement of strength on a busy machine gives the agent the search it would
+have on an idle one (the lab's ``boardlab strength --cpu-clock``).
 
 Rollouts are uniformly random by default. A game may provide an evaluation,
 ``State.evaluate(seat) -> float`` (an estimate of ``returns()[seat]`` in the
@@ -57,6 +61,9 @@ from ..core.view import SeatView
 from .base import register_agent
 from .params import AgentParams
 from .rollout import random_rollout, sample_outcome
+
+#: How ``seconds`` is counted: the wall clock (what a player waits for) or the process's CPU time.
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
 
 class Node:
@@ -144,6 +151,7 @@ class MCTSAgent:
         depth: int = 0,
         solve: bool = True,
         name: str = "mcts",
+        clock: str = "wall",
     ) -> None:
         if iterations is None and seconds is None and plies is None:
             iterations = 1000
@@ -157,12 +165,15 @@ class MCTSAgent:
             raise ValueError(f"mcts exploration constant c must be >= 0; got {c}")
         if depth < 0:
             raise ValueError(f"mcts rollout depth must be >= 0 (0: to the end); got {depth}")
+        if clock not in CLOCKS:
+            raise ValueError(f"mcts clock must be one of {', '.join(CLOCKS)}; got {clock!r}")
         self.game = game
         self.seat = seat
         self.name = name
         self.iterations = iterations
         self.seconds = seconds
         self.plies = plies
+        self.clock = CLOCKS[clock]
         self.c = c
         self.reuse = reuse and game.perfect_information
         self.depth = depth
@@ -195,9 +206,9 @@ class MCTSAgent:
             return legal[0]
         root = self._advance_root(view)
         reused = root.n
-        start = time.perf_counter()
+        start = self.clock()
         iterations, plies = self.search(view, root, start)
-        elapsed = time.perf_counter() - start
+        elapsed = self.clock() - start
         action = self._best(root, seat, legal, view.is_simultaneous())
         self.last = {
             "iterations": iterations,
@@ -217,7 +228,7 @@ class MCTSAgent:
         chosen is then the one the full budget would choose.
         """
         if start is None:
-            start = time.perf_counter()
+            start = self.clock()
         deadline = math.inf if self.seconds is None else start + self.seconds
         limit = self.iterations if self.iterations is not None else 1 << 62
         ply_limit = self.plies if self.plies is not None else 1 << 62
@@ -227,7 +238,7 @@ class MCTSAgent:
         perfect = view.game.perfect_information
         resample = view.resample
         rng = self.rng
-        clock = time.perf_counter
+        clock = self.clock
         seat = view.seat
         simultaneous = view.is_simultaneous()
         legal = view.legal_actions()
@@ -581,6 +592,7 @@ def make_mcts(game: Game, seat: int, seed: int | None, p: AgentParams, name: str
         depth=p.int("depth", 0) or 0,
         solve=p.bool("solve", True),
         name=name,
+        clock=p.str("clock", "wall") or "wall",
     )
     p.done()
     return agent

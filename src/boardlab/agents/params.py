@@ -44,6 +44,10 @@ class AgentParams:
             return False
         raise ValueError(f"{self.agent} parameter {key} must be true or false; got {v!r}")
 
+    def str(self, key: str, default: str | None) -> str | None:
+        v = self._get(key)
+        return default if v is None else v
+
     def done(self) -> None:
         """Refuse parameters this agent does not know (naming the ones it does)."""
         unknown = sorted(set(self.params) - self.used)

@@ -21,6 +21,7 @@ markers gets the block before its first ``##`` section, so it is the table that
 from __future__ import annotations
 
 import itertools
+import os
 import pathlib
 import platform
 import random
@@ -86,6 +87,9 @@ class StrengthReport:
     #: Co-operative games: player count -> level -> share of games won.
     win_rates: dict[int, dict[str, Score]] = field(default_factory=dict)
     seconds: float = 0.0
+    #: Whether time caps counted CPU seconds, and the load average when the run ended.
+    cpu_clock: bool = False
+    load: float | None = None
     command: str = ""
     schedule: str = "ladder"
 
@@ -152,6 +156,7 @@ def measure_strength(
     target: str = "hard",
     schedule: str = "ladder",
     log: Callable[[str], None] | None = None,
+    cpu_clock: bool = False,
 ) -> StrengthReport:
     """Measure ``levels`` in ``game`` (see the module documentation); ``games`` per pairing.
 
@@ -159,7 +164,8 @@ def measure_strength(
     whose budget the all-seeing ceiling agent gets. ``schedule`` is ``"ladder"`` (each level against the next
     weaker one, and ``target`` against ``random``: every rating linked at a fraction of the games) or
     ``"all"`` (every pair); see :func:`pairings`. ``log`` is told each part's result as it ends (a long run
-    shows its progress).
+    shows its progress). With ``cpu_clock`` a level's time cap (``expert``'s 1.5 s) counts the searching
+    process's CPU seconds (``mcts:clock=cpu``), so that a busy machine does not cut its search short.
     """
     say = log or (lambda _line: None)
     if schedule not in SCHEDULES:
@@ -176,7 +182,8 @@ def measure_strength(
     n = game.resolve_num_players(None)
     report = StrengthReport(game.id, dict(game.params), levels, games, seed, n, bool(game.cooperative), has_luck(game))
     report.target = target
-    specs = ["random", *levels]
+    report.cpu_clock = cpu_clock
+    specs = ["random", *(clocked(lv) if cpu_clock else lv for lv in levels)]
     if game.cooperative:
         counts = [game.resolve_num_players(k) for k in sorted(set(players or [n]))]
         for k in counts:
@@ -210,7 +217,26 @@ def measure_strength(
             report.ceiling = Score(sum(points), games)
             say(f"ceiling: {report.ceiling.words()}")
     report.seconds = time.perf_counter() - start
+    report.load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     return report
+
+
+#: The parameter that makes a level's time cap count CPU seconds.
+CPU_CLOCK = "clock=cpu"
+
+
+def clocked(level: str) -> str:
+    """``level``, with its time cap (if it has one) counted in CPU seconds.
+
+    >>> clocked("expert"), clocked("hard")
+    ('expert:clock=cpu', 'hard')
+    """
+    return f"{level}:{CPU_CLOCK}" if "seconds" in LEVELS.get(level, {}) else level
+
+
+def level_name(spec: str) -> str:
+    """The level a (possibly clocked) spec plays: ``expert:clock=cpu`` is ``expert``."""
+    return spec.split(":", 1)[0] if spec.endswith(":" + CPU_CLOCK) else spec
 
 
 def _elo(value: float) -> str:
@@ -219,7 +245,9 @@ def _elo(value: float) -> str:
 
 
 def _level_cell(name: str) -> str:
-    return f"`{level_spec(name)}`" if name in LEVELS else f"`{name}`"
+    level = level_name(name)
+    extra = "," + CPU_CLOCK if level != name else ""
+    return f"`{level_spec(level)}{extra}`" if level in LEVELS else f"`{name}`"
 
 
 def strength_markdown(report: StrengthReport) -> str:
@@ -231,8 +259,15 @@ def strength_markdown(report: StrengthReport) -> str:
         "",
         f"Measured with `{report.command or 'boardlab strength ' + report.game_id}` "
         f"({report.seconds / 60:.1f} minutes of wall time; options: {opts}; "
-        f"Python {platform.python_version()}). The budgets are plies, so the moves do not depend on the "
-        "machine's speed (`expert` also stops at 1.5 s a move).",
+        f"Python {platform.python_version()}; {os.cpu_count()} CPUs"
+        + (f", load average {report.load:.1f} at the end" if report.load is not None else "")
+        + "). The budgets are plies, so the moves do not depend on the machine's speed, except that `expert` "
+        + (
+            "also stops at 1.5 s of CPU time a move (counted for the searching process alone, so other jobs "
+            "on the machine do not shorten its search)."
+            if report.cpu_clock
+            else "also stops at 1.5 s a move (on the wall clock: on a busy machine it searches less)."
+        ),
         "",
     ]
     t = report.tournament
@@ -249,7 +284,7 @@ def strength_markdown(report: StrengthReport) -> str:
             for name, sc in row.items():
                 lo, hi = sc.ci95
                 lines.append(
-                    f"| {k} | {name} | {_level_cell(name)} | {sc.points:g} of {sc.games} | {sc.rate:.3f} "
+                    f"| {k} | {level_name(name)} | {_level_cell(name)} | {sc.points:g} of {sc.games} | {sc.rate:.3f} "
                     f"| {lo:.3f}–{hi:.3f} |"
                 )
         lines += [
@@ -276,7 +311,7 @@ def strength_markdown(report: StrengthReport) -> str:
         ci = "anchor" if a == t["elo_anchor"] else f"{lo:+.0f} … {hi:+.0f}"
         slo, shi = t["ci95"][a]
         lines.append(
-            f"| {a} | {_level_cell(a)} | {_elo(t['elo'][a])} | {ci} | {t['score'][a]:.3f} | {slo:.3f}–{shi:.3f} |"
+            f"| {level_name(a)} | {_level_cell(a)} | {_elo(t['elo'][a])} | {ci} | {t['score'][a]:.3f} | {slo:.3f}–{shi:.3f} |"
         )
     lines.append("")
     if report.target_vs_random is not None:

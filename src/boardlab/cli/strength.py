@@ -37,6 +37,13 @@ def strength_command(
     schedule: Annotated[
         str, typer.Option("--schedule", help="ladder (each level against the next weaker; hard against random) or all.")
     ] = "ladder",
+    cpu_clock: Annotated[
+        bool,
+        typer.Option(
+            "--cpu-clock",
+            help="Count expert's time cap in CPU seconds of its process (a fair measure on a busy machine).",
+        ),
+    ] = False,
     write: Annotated[
         bool, typer.Option("--write", help="Write the table into docs/ai/GAME.md (between its markers).")
     ] = False,
@@ -57,11 +64,14 @@ def strength_command(
             players=counts,
             ceiling=ceiling,
             schedule=schedule,
+            cpu_clock=cpu_clock,
             log=lambda line: typer.echo(line, err=True),
         )
         parts = [f"boardlab strength {game.id}", f"--levels {','.join(report.levels)}", f"--games {games}"]
         parts += [f"--seed {seed}"] + ([f"--schedule {schedule}"] if schedule != "ladder" else [])
         parts += [f"--option {o}" for o in option or []]
+        if cpu_clock:
+            parts.append("--cpu-clock")
         if counts:
             parts.append(f"--players {','.join(map(str, counts))}")
         report.command = " ".join(parts)
