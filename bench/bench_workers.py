@@ -7,6 +7,10 @@ Each measurement is a new Python process (so the worker processes start cold, as
 ``boardlab simulate``) that times its ``simulate()`` call; the two settings alternate (1, 2, 1, 2 …) so drift in the
 machine's load hits both alike, and the figure to quote is the median of the per-pair ratios. The load average is
 printed alongside: on a loaded machine 2 workers cannot reach 2x.
+
+The last row is the machine's own ceiling: the same pure-Python loop run as two halves in two processes against
+the whole in one (no pickling, no game, nothing shared). Two vCPUs that are hyperthreads of one core, or a host
+that throttles, cap any parallel run below 2x; the runner's speedup is best read against that row.
 """
 
 from __future__ import annotations
@@ -27,6 +31,56 @@ t = time.perf_counter()
 r = simulate(game, games, ["random"], options=options, seed=1, workers=workers)
 print(json.dumps({"seconds": time.perf_counter() - t, "check": r.to_dict()["wins"]}))
 """
+
+
+SPIN = """
+import json, sys, time
+from concurrent.futures import ProcessPoolExecutor
+
+def spin(n):
+    x = 0
+    for i in range(n):
+        x += i * i % 7
+    return x
+
+n, workers = int(sys.argv[1]), int(sys.argv[2])
+t = time.perf_counter()
+if workers == 1:
+    spin(n)
+else:
+    with ProcessPoolExecutor(workers) as pool:
+        list(pool.map(spin, [n // workers] * workers))
+print(json.dumps({"seconds": time.perf_counter() - t}))
+"""
+
+
+def spin_pairs(seconds: float, repeats: int) -> dict:
+    """The machine's ceiling: a loop of about ``seconds`` in 1 process against its halves in 2."""
+    n = 4_000_000
+    probe = subprocess.run([sys.executable, "-c", SPIN, str(n), "1"], check=True, capture_output=True, text=True)
+    n = max(n, round(n * seconds / json.loads(probe.stdout)["seconds"]))
+    one, two, ratios = [], [], []
+    for _ in range(repeats):
+        a = json.loads(
+            subprocess.run([sys.executable, "-c", SPIN, str(n), "1"], check=True, capture_output=True, text=True).stdout
+        )["seconds"]
+        b = json.loads(
+            subprocess.run([sys.executable, "-c", SPIN, str(n), "2"], check=True, capture_output=True, text=True).stdout
+        )["seconds"]
+        one.append(a)
+        two.append(b)
+        ratios.append(a / b)
+    return {
+        "game": "(pure-Python loop: the machine's ceiling)",
+        "options": {},
+        "games": 0,
+        "one_worker_s": statistics.median(one),
+        "two_workers_s": statistics.median(two),
+        "speedup_median": statistics.median(ratios),
+        "speedup_min": min(ratios),
+        "speedup_max": max(ratios),
+        "load_average": os.getloadavg()[0],
+    }
 
 
 def timed(src: str, game: str, games: int, workers: int, options: dict) -> tuple[float, list[int]]:
@@ -74,9 +128,13 @@ def main() -> None:
     args = ap.parse_args()
     short_opts = {"board_side": 5}
     rows = [pairs(args.src, args.game, args.short_games, short_opts, args.repeats)]
-    per_game = rows[0]["one_worker_s"] / args.short_games
+    # The short run's time includes starting Python and importing; time a second, longer probe to size the
+    # long run by the cost of a game alone.
+    probe, _ = timed(args.src, args.game, 2 * args.short_games, 1, short_opts)
+    per_game = max(1e-6, (probe - rows[0]["one_worker_s"]) / args.short_games)
     long_games = max(args.short_games, round(args.long_seconds / per_game))
     rows.append(pairs(args.src, args.game, long_games, short_opts, args.repeats))
+    rows.append(spin_pairs(args.long_seconds, args.repeats))
     print(f"{'games':>7} {'1 worker':>9} {'2 workers':>10} {'speedup (median, min-max)':>27} {'load':>5}")
     for r in rows:
         print(
