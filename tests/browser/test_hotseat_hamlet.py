@@ -33,7 +33,7 @@ def test_hotseat_hamlet(server, new_page) -> None:
             break
         if page.locator("#pass:not(.hidden)").count():
             name = page.inner_text("#pass-name")
-            seat = 0 if name.startswith("Seat 0") else 1
+            seat = 0 if name.startswith("Player 1") else 1
             passes[seat] += 1
             if passes[seat] == 1:
                 shot(page, f"hamlet-hotseat-pass-seat{seat}")

@@ -32,9 +32,9 @@ def test_each_seat_sees_only_its_own_card(api: Api) -> None:
     assert v1["scene"]["zones"][0]["items"][0]["face_down"]
     assert all(z["items"][0]["face_down"] for z in vs["scene"]["zones"])
     # the deal is in each seat's log as the game says it saw it: its own card, the other face down
-    assert v0["log"] == [[-1, f"card {card0['label']} to seat 0"], [-1, "a card face down to seat 1"]]
-    assert v1["log"] == [[-1, "a card face down to seat 0"], [-1, f"card {card1['label']} to seat 1"]]
-    assert vs["log"] == [[-1, "a card face down to seat 0"], [-1, "a card face down to seat 1"]]
+    assert v0["log"] == [[-1, f"card {card0['label']} to Player 1"], [-1, "a card face down to Player 2"]]
+    assert v1["log"] == [[-1, "a card face down to Player 1"], [-1, f"card {card1['label']} to Player 2"]]
+    assert vs["log"] == [[-1, "a card face down to Player 1"], [-1, "a card face down to Player 2"]]
     assert f"card {card1['label']} to" not in json.dumps(v0) and f"card {card0['label']} to" not in json.dumps(vs)
 
 
@@ -65,11 +65,11 @@ def test_sealed_choices_wait_then_reveal_together(api: Api) -> None:
     assert r.status_code == 200
     after = r.json()["view"]
     assert after["revision"] == v0["revision"] + 1 and after["submitted_seats"] == []
-    assert after["log"][-1] == [-2, "revealed together — Seat 0: bid low; you: bid high"]
+    assert after["log"][-1] == [-2, "revealed together — Player 1: bid low; you: bid high"]
     # the bids were revealed together, so every log shows both
     log0 = api.view(t, tok0)["log"][-1]
-    assert log0 == [-2, "revealed together — you: bid low; Seat 1: bid high"]
-    assert api.view(t, spec)["log"][-1] == [-2, "revealed together — Seat 0: bid low; Seat 1: bid high"]
+    assert log0 == [-2, "revealed together — you: bid low; Player 2: bid high"]
+    assert api.view(t, spec)["log"][-1] == [-2, "revealed together — Player 1: bid low; Player 2: bid high"]
 
 
 def test_multi_step_turn_can_be_cancelled_step_by_step_online(api: Api) -> None:

@@ -22,20 +22,20 @@ def test_hamlet_lock_and_draw_are_public_moves_and_the_drawn_card_is_not(api: Ap
     v0 = api.view(t, tok0)
     assert v0["your_turn"] and [a for a, _ in v0["legal"]] == [0, 1, 2]
     mine = v0["scene"]["zones"][0]["items"][0]["label"]
-    assert texts(v0) == [f"dealt {mine} to seat 0", "dealt a card to seat 1"]
-    assert texts(api.view(t, tok1))[0] == "dealt a card to seat 0"
+    assert texts(v0) == [f"dealt {mine} to Player 1", "dealt a card to Player 2"]
+    assert texts(api.view(t, tok1))[0] == "dealt a card to Player 1"
     v0 = api.move(t, tok0, v0["revision"], action=2).json()["view"]  # seat 0 draws (§7)
     drawn = v0["scene"]["zones"][0]["items"][0]["label"]
-    assert v0["log"][-2:] == [[0, "chose to draw"], [-1, f"seat 0 drew {drawn}"]]
+    assert v0["log"][-2:] == [[0, "chose to draw"], [-1, f"Player 1 drew {drawn}"]]
     for token in (tok1, spec):
         v = api.view(t, token)
-        assert v["log"][-2:] == [[0, "chose to draw"], [-1, "seat 0 drew a card"]]
+        assert v["log"][-2:] == [[0, "chose to draw"], [-1, "Player 1 drew a card"]]
         assert "(a move you cannot see)" not in json.dumps(v)
     v1 = api.view(t, tok1)
     v1 = api.move(t, tok1, v1["revision"], action=0).json()["view"]  # seat 1 locks: both cards are shown (§4d)
     for token in (tok0, tok1, spec):
         lock = [text for actor, text in api.view(t, token)["log"] if actor == 1]
-        assert len(lock) == 1 and lock[0].startswith("locked; seat 0 showed ")
+        assert len(lock) == 1 and lock[0].startswith("locked; Player 1 showed ")
 
 
 def order(api: Api, t: str, tokens: list[str], actions: list[int]) -> None:
@@ -52,7 +52,7 @@ def test_dragon_fight_orders_shown_revealed_and_a_hidden_attack_nowhere(api: Api
         order(api, t, tokens, [FORWARD_TAIL, FORWARD_TAIL])  # revealed: both attacks happen (§3e)
         for token, you in ((tokens[0], 0), (tokens[1], 1), (spec, None)):
             log = api.view(t, token)["log"]
-            names = ["you" if s == you else f"Seat {s}" for s in (0, 1)]
+            names = ["you" if s == you else ("Red", "Green")[s] for s in (0, 1)]
             want = f"revealed together — {names[0]}: forward + tail whip; {names[1]}: forward + tail whip"
             assert log == [[-2, want]]
         order(api, t, tokens, [FORWARD_WING, FORWARD_CLAW])  # both reach c3: a collision, attacks stay hidden (§8)
@@ -60,11 +60,11 @@ def test_dragon_fight_orders_shown_revealed_and_a_hidden_attack_nowhere(api: Api
         assert not v0["terminal"]
         assert v0["log"][-1] == [
             -2,
-            "revealed together — you: forward + wing buffet; Seat 1: forward + a hidden attack",
+            "revealed together — you: forward + wing buffet; Green: forward + a hidden attack",
         ]
-        assert v1["log"][-1] == [-2, "revealed together — Seat 0: forward + a hidden attack; you: forward + claw"]
+        assert v1["log"][-1] == [-2, "revealed together — Red: forward + a hidden attack; you: forward + claw"]
         assert vs["log"][-1][1] == (
-            "revealed together — Seat 0: forward + a hidden attack; Seat 1: forward + a hidden attack"
+            "revealed together — Red: forward + a hidden attack; Green: forward + a hidden attack"
         )
         assert "forward + wing buffet" not in json.dumps(v1["log"]) + json.dumps(v1["scene"]["status"])
         assert "forward + wing buffet" not in json.dumps(vs) and "forward + claw" not in json.dumps(vs)

@@ -4,6 +4,7 @@ that changes nothing."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from typing import Any
@@ -207,7 +208,7 @@ def test_game_against_ai_to_the_end_then_record(api: Api) -> None:
         else:
             v = wait_for(lambda: (lambda w: w if (w["your_turn"] or w["terminal"]) else None)(api.view(t, tok)))
     assert v["banner"]["kind"] == "result" and v["result"]["winners"]
-    assert v["banner"]["title"] in ("You win!", "You lose: Seat 1 (random AI) wins.")
+    assert v["banner"]["title"] in ("You win!", "You lose: Player 2 (random AI) wins.")
     r = api.move(t, tok, v["revision"], action=0)
     assert r.status_code == 409 and r.json()["error"] == "game_over"
     rec = api.c.get(f"/api/tables/{t}/record", headers=auth(tok))
@@ -282,7 +283,7 @@ def test_options_are_not_coerced_from_other_json_types(client, options: dict, wo
 
 
 def test_the_scene_names_the_players_the_table_chose(api: Api) -> None:
-    """Hamlet has no seat colours: its zone titles and status say "Seat 1" unless the table has names."""
+    """Hamlet has no seat colours: its zone titles and status say "Player 2" unless the table has names."""
     d = api.create(
         game="hamlet",
         mode="hotseat",
@@ -293,3 +294,16 @@ def test_the_scene_names_the_players_the_table_chose(api: Api) -> None:
     words = json.dumps([view["scene"].get("status"), [z.get("title") for z in view["scene"]["zones"]]])
     assert "Bo" in words or "Ann" in words, words
     assert "Seat 0" not in words and "Seat 1" not in words and "seat 1" not in words, words
+
+
+def test_seats_nobody_named_are_players_counted_from_one_or_their_colour(api: Api) -> None:
+    """No "Seat 0" reaches a player: unnamed seats are "Player 1", "Player 2" (or the game's colour), everywhere."""
+    d = api.create(game="hamlet", mode="hotseat")
+    token = next(iter(d["tokens"].values()))
+    view = api.view(d["table"]["id"], token)
+    assert [s["name"] for s in view["seats"]] == ["Player 1", "Player 2"]
+    words = json.dumps([view["scene"].get("status"), [z.get("title") for z in view["scene"]["zones"]], view["log"]])
+    assert "Player 2" in words and not re.search(r"\b[Ss]eat [0-9]", words), words
+    coloured = api.create(game="cirque", mode="ai", seats=[{"kind": "human"}, {"kind": "ai", "agent": "random"}])
+    seats = api.view(coloured["table"]["id"], next(iter(coloured["tokens"].values())))["seats"]
+    assert [s["name"] for s in seats] == ["Orange", "Blue (random AI)"]

@@ -15,7 +15,7 @@ import boardlab
 from boardlab.core.constants import SIMULTANEOUS
 from boardlab.core.record import GameRecord
 from boardlab.server.tables import Platform, Settings
-from boardlab.server.views import geometry_text
+from boardlab.server.views import geometry_text, scene_words
 
 
 def expand(scene: dict, geometry: dict) -> dict:
@@ -49,7 +49,8 @@ async def _play(game_id: str, tmp_path) -> None:
                     full = expand(scene, json.loads(geometry_text(scene["geometry"])))
                     obs = table.state.observation(seat)
                     legal = table.state.legal_moves(seat) if seat is not None and seat in view["to_act"] else []
-                    assert full == json.loads(json.dumps(table.game.scene(obs, legal))), (game_id, seat)
+                    own = scene_words(table.game.scene(obs, legal), table.names())
+                    assert full == json.loads(json.dumps(own)), (game_id, seat)
             if table.state.is_terminal():
                 break
             state = table.state

@@ -217,7 +217,10 @@ def measure_strength(
             report.ceiling = Score(sum(points), games)
             say(f"ceiling: {report.ceiling.words()}")
     report.seconds = time.perf_counter() - start
-    report.load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    try:
+        report.load = os.getloadavg()[0]
+    except OSError:  # no load average on this system
+        report.load = None
     return report
 
 

@@ -18,6 +18,7 @@ from ..core.game import Game, State
 from ..core.record import GameRecord, outcome
 from .chance import SCHEME as CHANCE_SCHEME
 from .errors import ApiError, forbidden
+from .seatnames import base_name, is_given
 
 
 def token_hash(token: str) -> str:
@@ -162,12 +163,13 @@ class LiveTable:
         return {"table": r["id"], "seat": new, "link": f"/table/{r['id']}" + (f"#t={token}" if token else "")}
 
     def names(self) -> list[str | None]:
-        """The names people chose for the seats (``None`` for a name the server gave, "Seat 1"): the game's text
-        says "trade it with Ann" where it would say "seat 1" (:func:`~boardlab.core.wording.for_players`)."""
+        """The seats' names in the game's words: the name people chose, else the one the server gave without its
+        kind ("Player 2", not "Player 2 (hard AI)"); the game's text says "trade it with Ann" (or "with Player 2")
+        where it would say "seat 1" (:func:`~boardlab.core.wording.for_players`)."""
         out: list[str | None] = []
         for s, spec in enumerate(self.seats):
-            given = f"Seat {s}" if spec["kind"] == "human" else f"Seat {s} ({spec.get('agent')} AI)"
-            out.append(None if spec.get("name") in (None, "", given) else str(spec["name"]))
+            name = spec.get("name")
+            out.append(base_name(self.game, s) if is_given(name, self.game, s, spec) else str(name))
         return out
 
     def human_seats(self) -> list[int]:

@@ -23,6 +23,7 @@ from ..core.record import GameRecord, outcome
 from ..core.scene import SEAT_COLOURS
 from ..games import make_cached
 from .errors import bad_request, not_found
+from .seatnames import base_name
 from .views import log_rows
 
 MAX_STEPS = 20000
@@ -165,7 +166,11 @@ class ReplayCache:
         except ValueError as e:
             raise bad_request(f"the record does not replay: {e}") from None
         n = final.num_players
-        names = [str(x)[:48] for x in record.seats[:n]] if len(record.seats) >= n else [f"Seat {s}" for s in range(n)]
+        names = (
+            [str(x)[:48] for x in record.seats[:n]]
+            if len(record.seats) >= n
+            else [base_name(final.game, s) for s in range(n)]
+        )
         replay = Replay(rid, record, checkpoints, final, seens, names)
         self._items[rid] = replay
         self._weights[rid] = len(canonical)

@@ -67,6 +67,7 @@ from .chance import keyed_agent_seed, new_key
 from .errors import ApiError, bad_request, conflict, forbidden, illegal, not_found
 from .limits import Limits, Quotas
 from .live import Connection, LiveTable, token_hash
+from .seatnames import given_name, is_given
 from .store import ChatRow, GroupWriter, Listener, MoveRow, StaleRevision, Store, TableRow
 from .views import build_view, geometry_text, to_act
 
@@ -340,7 +341,11 @@ class Platform:
                 hashes: list[str | None] = [None] * n
                 for old, new in enumerate(moved):
                     spec = table.seats[old]
-                    specs[new] = {"kind": spec["kind"], "agent": spec.get("agent"), "name": _own_name(spec, old)}
+                    specs[new] = {
+                        "kind": spec["kind"],
+                        "agent": spec.get("agent"),
+                        "name": _own_name(table.game, spec, old),
+                    }
                     hashes[new] = table.seat_hashes[old]
                 clock = {"kind": table.clock["kind"], "seconds": table.clock["seconds"]} if table.clock else None
                 new_table, _tokens, _spectator, _host = await self.create(
@@ -383,7 +388,7 @@ class Platform:
             if kind == "human":
                 if spec.get("agent"):
                     raise bad_request(f"seat {s}: a human seat takes no agent")
-                out.append({"kind": "human", "agent": None, "name": name or f"Seat {s}"})
+                out.append({"kind": "human", "agent": None, "name": name or given_name(game, s, "human", None)})
             elif kind == "ai":
                 agent = str(spec.get("agent") or agents["default"])
                 try:
@@ -391,7 +396,7 @@ class Platform:
                     check_server_agent(agent, self.settings.ai_move_seconds)
                 except Exception as e:
                     raise bad_request(f"seat {s}: {e}; available: {', '.join(agents['all'])}") from None
-                out.append({"kind": "ai", "agent": agent, "name": name or f"Seat {s} ({agent} AI)"})
+                out.append({"kind": "ai", "agent": agent, "name": name or given_name(game, s, "ai", agent)})
             else:
                 raise bad_request(f"seat {s}: kind must be 'human' or 'ai'; got {kind!r}")
         return out
@@ -1176,11 +1181,10 @@ class Platform:
         }
 
 
-def _own_name(spec: dict[str, Any], seat: int) -> str | None:
+def _own_name(game: Game, spec: dict[str, Any], seat: int) -> str | None:
     """A seat's name if someone chose it; ``None`` for the name the server gave (it names the new seat afresh)."""
-    name = str(spec.get("name") or "")
-    given = f"Seat {seat}" if spec["kind"] == "human" else f"Seat {seat} ({spec.get('agent')} AI)"
-    return None if name == given else name
+    name = spec.get("name")
+    return None if is_given(name, game, seat, spec) else str(name)
 
 
 def seed_allowed(game: Game, mode: str, seats: list[dict[str, Any]]) -> bool:

@@ -183,10 +183,11 @@ def position_view(table: LiveTable, viewer: int | None, step: int) -> dict[str, 
 
 
 def scene_words(scene: dict[str, Any], names: list[str | None]) -> dict[str, Any]:
-    """The scene with the table's chosen names in its words: status lines, zone titles and card details.
+    """The scene with the table's names in its words (:meth:`LiveTable.names`: chosen, else "Player 2"): status
+    lines, zone titles and card details.
 
-    Only text a player reads is touched (never ids, labels or targets, which name actions); with no name
-    chosen the scene is the game's own, unchanged.
+    Only text a player reads is touched (never ids, labels or targets, which name actions); with no names the
+    scene is the game's own, unchanged.
 
     >>> s = {"status": ["seat 1: 2 rounds"], "zones": [{"id": "z", "title": "Seat 1's card", "items": []}]}
     >>> scene_words(s, [None, "Bo"])["zones"][0]["title"], scene_words(s, [None, "Bo"])["status"]

@@ -112,5 +112,5 @@ export function actorName(actor, seats, viewer) {
   if (actor === -1) return "Chance";
   if (actor === -2) return "Everyone";
   if (viewer !== null && viewer !== undefined && actor === viewer) return "You";
-  return (seats[actor] && seats[actor].name) || `Seat ${actor}`;
+  return (seats[actor] && seats[actor].name) || `Player ${actor + 1}`;
 }

@@ -69,11 +69,11 @@ function drawSeats() {
   $("open-field").classList.toggle("hidden", m !== "online");
   const rows = [];
   for (let s = 0; s < n; s++) {
-    const select = el("select", { id: `seat-${s}`, "aria-label": `Seat ${s} player` },
+    const select = el("select", { id: `seat-${s}`, "aria-label": `Player ${s + 1}: who plays` },
       el("option", { value: "human" }, "Human"), ...aiChoices(current).map((c) => el("option", { value: c.value }, c.text)));
     select.value = m === "ai" && s > 0 ? `ai:${agents.default}` : "human";
-    const name = el("input", { type: "text", id: `seat-name-${s}`, placeholder: `Seat ${s}`, maxlength: 32, "aria-label": `Seat ${s} name` });
-    rows.push(el("div", { class: "seat-row" }, el("label", { for: `seat-${s}` }, `Seat ${s}`), select, name));
+    const name = el("input", { type: "text", id: `seat-name-${s}`, placeholder: `Player ${s + 1}`, maxlength: 32, "aria-label": `Player ${s + 1} name` });
+    rows.push(el("div", { class: "seat-row" }, el("label", { for: `seat-${s}` }, `Player ${s + 1}`), select, name));
   }
   if (agents.only_random) {
     rows.push(el("p", { class: "small muted" }, "Only the random AI exists so far; stronger levels appear here once installed."));
