@@ -101,3 +101,14 @@ def test_sweeps_and_balance_runs_share_the_quota(tmp_path: Path, monkeypatch: py
         assert c.post("/api/lab/runs", json=run).status_code == 201
         r = c.post("/api/lab/sweeps", json=SWEEP)
         assert r.status_code == 429 and "lab runs" in r.json()["message"]
+
+
+def test_a_sweep_stored_by_the_command_line_is_the_page_s_sweep(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/srv.db"
+    local = sweep("blast-radius", {"board_side": ["5", "6"]}, games=3, seed=2, store=RunStore(url))  # `--db URL`
+    with TestClient(create_app(Settings(db_url=url, ai_workers=1))) as c:
+        r = c.post("/api/lab/sweeps", json=SWEEP)  # the same settings: the same stored run, shown, not played again
+        assert r.status_code == 200 and not r.json()["started"] and r.json()["status"] == "finished"
+        run = c.get(f"/api/lab/runs/{r.json()['key']}").json()
+        assert run["verdict"] == local.verdict() and run["sweep"]["table"] == grid_table(local.to_dict())
+        assert run["samples"] == [] and [x["kind"] for x in c.get("/api/lab").json()["runs"]] == ["sweep"]

@@ -397,6 +397,7 @@ def _describe_sweep(d: dict[str, Any], info: RunInfo, summary: dict[str, Any], f
         d["sweep"].update(
             table=summary.get("table") or grid_table(summary),
             caveat=summary.get("caveat"),
+            best=summary.get("best"),
             best_options=summary.get("best_options"),
             base_options=summary.get("base_options"),
         )
