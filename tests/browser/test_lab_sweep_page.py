@@ -80,5 +80,21 @@ def test_a_bad_sweep_is_refused_on_the_page_and_starts_nothing(server: Any, new_
         page.uncheck(f"#lab-val-pie-{i}")
     page.click("#lab-start")  # no value of it
     page.wait_for_function("() => document.getElementById('lab-error').textContent.includes('at least one value')")
+
+    # an option without a list of values takes them as typed: numbers as on the command line, text split at "|"
+    page.select_option("#lab-game", "fences")
+    page.check("#lab-vary-turn_limit")
+    page.fill("#lab-vals-turn_limit", "20..40:10")
+    page.fill("#lab-games", "5")
+    assert page.inner_text("#lab-sweep-size") == "3 variants × 5 games = 15 games"
+    page.fill("#lab-vals-turn_limit", "5..6")  # below the option's minimum of 20
+    page.click("#lab-start")
+    page.wait_for_function("() => document.getElementById('lab-error').textContent.includes('between 20 and 1000')")
+    page.select_option("#lab-game", "trivalent")
+    page.check("#lab-vary-blocked")
+    page.fill("#lab-vals-blocked", "standard | f5,g7 | zz9")
+    assert page.inner_text("#lab-sweep-size").startswith("3 variants")
+    page.click("#lab-start")
+    page.wait_for_function("() => document.getElementById('lab-error').textContent.includes(\"'zz9' is not a point\")")
     assert page.locator("#lab-run").is_hidden()
     assert len(httpx.get(f"{server.url}/api/lab").json()["runs"]) == before

@@ -24,9 +24,11 @@ function valuesInput(o) {
         return el("label", {}, box, String(v));
       }));
   }
-  return el("div", { class: "lab-values", "data-values": o.name },
+  // numbers as on the command line (5,7 or 5..9); text values, which may hold commas themselves, split at "|"
+  const numeric = o.type === "int" || o.type === "float";
+  return el("div", { class: "lab-values", "data-values": o.name, "data-split": numeric ? "" : "|" },
     el("input", { type: "text", id: `lab-vals-${o.name}`, "aria-label": `${words(o.name)}: values to compare`,
-      placeholder: "values: 5,7 or 5..9", value: o.default ?? "", oninput: sweepSize }));
+      placeholder: numeric ? "values: 5,7 or 5..9" : "values separated by |", value: o.default ?? "", oninput: sweepSize }));
 }
 
 function optionInput(o) {
@@ -61,7 +63,9 @@ function readVary() {
   for (const name of varied()) {
     const box = $("lab-options").querySelector(`[data-values="${name}"]`);
     const text = box.querySelector("input[type=text]");
-    out[name] = text ? text.value : [...box.querySelectorAll("input:checked")].map((b) => JSON.parse(b.dataset.value));
+    if (!text) out[name] = [...box.querySelectorAll("input:checked")].map((b) => JSON.parse(b.dataset.value));
+    else if (box.dataset.split) out[name] = text.value.split(box.dataset.split).map((v) => v.trim()).filter(Boolean);
+    else out[name] = text.value;
   }
   return out;
 }
