@@ -23,7 +23,7 @@ from rich.text import Text
 
 from ..core.options import parse_option_pairs
 from ..lab.store import RunStore, default_url
-from ..lab.sweep import METRICS, SweepResult, _fmt, measure, parse_target, parse_vary, search, sweep
+from ..lab.sweep import METRICS, SweepResult, _fmt, grid_table, parse_target, parse_vary, search, sweep
 from .main import app, cli_errors, err_console, split_agent_specs
 
 
@@ -82,41 +82,14 @@ def print_sweep(console: Console, r: SweepResult) -> None:
             )
             console.print(f"round {j + 1} ({rd['games']} games each): {shown}")
     else:
+        grid = grid_table(r.to_dict())
         table = Table(title_justify="left")
-        table.add_column("variant")
-        table.add_column("first mover wins", justify="right")
-        table.add_column("vs first (corrected)", justify="right")
-        table.add_column("mean length", justify="right")
-        table.add_column("vs first (corrected)", justify="right")
-        by = {(c.variant, c.metric): c for c in r.comparisons}
-        for i, v in enumerate(r.variants):
-            fm, (lo, hi) = measure(v.result, "first_mover")
-            ml, _ = measure(v.result, "mean_length")
-            cells = [v.label(), "—" if fm is None else f"{fm:.1%} ({lo:.1%}-{hi:.1%})"]
-            for metric, shown in (("first_mover", "rate"), ("mean_length", "moves")):
-                c = by.get((i, metric))
-                if i == 0:
-                    cells.append("reference")
-                elif c is None or c.difference is None:
-                    cells.append("—")
-                else:
-                    sig = " *" if c.p_holm is not None and c.p_holm < 0.05 else ""
-                    if shown == "rate":
-                        cells.append(f"{c.difference:+.1%} ({c.low:+.1%} to {c.high:+.1%}){sig}")
-                    else:
-                        cells.append(f"{c.difference:+.1f} ({c.low:+.1f} to {c.high:+.1f}){sig}")
-                if metric == "first_mover":
-                    cells.append("—" if ml is None else f"{ml:.1f}")
-            table.add_row(*cells)
+        for i, name in enumerate(grid["columns"]):
+            table.add_column(name, justify="right" if i else "left")
+        for row in grid["rows"]:
+            table.add_row(*row)
         console.print(table)
-        m = len(r.comparisons)
-        console.print(
-            Text(
-                f"Paired games (the same seeds in every variant); intervals 95% with a Bonferroni correction for {m} "
-                "comparisons; * : Holm-adjusted p < 0.05.",
-                style="dim",
-            )
-        )
+        console.print(Text(grid["note"], style="dim"))
     console.print(r.verdict())
 
 

@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING, Any
 from ..agents import make_agent
 from ..core.constants import SIMULTANEOUS
 from ..core.driver import agents_choose, play
-from ..core.game import Game
-from ..core.record import outcome
+from ..core.game import Game, State
+from ..core.record import GameRecord, outcome
 from ..games import make, make_cached
 from .runner import BACKENDS, WorkerModules, run_jobs
 
@@ -238,12 +238,24 @@ def resolve_agents(specs: Sequence[str], num_players: int) -> list[str]:
     return specs
 
 
-def play_one(game: Game, num_players: int, agents: Sequence[str], seed: int, index: int) -> GameSummary:
-    """Play game ``index`` of a run seeded ``seed`` to the end (or the safety cap)."""
+def _played(game: Game, num_players: int, agents: Sequence[str], seed: int, index: int) -> tuple[State, bool, int]:
+    """Game ``index`` of a run seeded ``seed``, played: ``(final state, capped, the game's seed)``."""
     gs = game_seed(seed, index)
     players = [make_agent(spec, game, p, _agent_seed(gs, p)) for p, spec in enumerate(agents)]
     state = game.new_initial_state(num_players)
     capped = play(state, agents_choose(players), random.Random(gs)) == "capped"
+    return state, capped, gs
+
+
+def play_record(game: Game, num_players: int, agents: Sequence[str], seed: int, index: int) -> GameRecord:
+    """Game ``index`` of a run seeded ``seed`` as a record: the very game :func:`play_one` plays (same seeds)."""
+    state, _, _ = _played(game, num_players, agents, seed, index)
+    return GameRecord.from_state(state, list(agents))
+
+
+def play_one(game: Game, num_players: int, agents: Sequence[str], seed: int, index: int) -> GameSummary:
+    """Play game ``index`` of a run seeded ``seed`` to the end (or the safety cap)."""
+    state, capped, gs = _played(game, num_players, agents, seed, index)
     first = next((a for a in state.actors() if a >= 0 or a == SIMULTANEOUS), None)
     first_mover = first if first is not None and first >= 0 else None
     if capped:

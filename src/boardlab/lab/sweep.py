@@ -153,7 +153,12 @@ class Variant:
     result: SimulationResult
 
     def label(self) -> str:
-        return ", ".join(f"{k}={_show(v)}" for k, v in self.options.items())
+        return variant_label(self.options)
+
+
+def variant_label(options: Mapping[str, Any]) -> str:
+    """``{"board_side": 5, "pie": True}`` → ``"board_side=5, pie=true"`` (as on a command line)."""
+    return ", ".join(f"{k}={_show(v)}" for k, v in options.items())
 
 
 @dataclass
@@ -329,6 +334,64 @@ def _key_params(game_id, variants, n, specs, seed, extra) -> dict[str, Any]:  # 
         "seed": seed,
         **extra,
     }
+
+
+def sweep_plan(
+    game_id: str,
+    vary: Mapping[str, Sequence[Any]],
+    *,
+    games: int,
+    agents: Sequence[str] = ("random",),
+    base_options: Mapping[str, Any] | None = None,
+    players: int | None = None,
+    seed: int = 0,
+) -> tuple[str, dict[str, Any]]:
+    """The stored run :func:`sweep` would play for these arguments: ``(run key, its parameters)``, without playing.
+
+    The parameters hold every variant's full options (``"variants"``), ``"games"`` each and the agents; the run has
+    ``len(variants) * games`` jobs. Bad arguments raise ``ValueError`` exactly as :func:`sweep` does.
+    """
+    variants, n, specs = _setup(game_id, vary, base_options, agents, players, games)
+    params = _key_params(game_id, variants, n, specs, seed, {"games": games})
+    return make_run_key("sweep", params), params
+
+
+#: The columns of a grid sweep's table (``boardlab sweep`` and the /lab page).
+GRID_COLUMNS = ["variant", "first mover wins", "vs first (corrected)", "mean length", "vs first (corrected)"]
+
+
+def grid_table(d: Mapping[str, Any]) -> dict[str, Any]:
+    """A grid sweep's table as text, from :meth:`SweepResult.to_dict`: ``{"columns", "rows", "note"}``.
+
+    Each row: the variant, its first-mover win rate (95% interval), the paired difference from the first variant
+    (Bonferroni-corrected interval, ``*`` when the Holm-adjusted p < 0.05), its mean length and that difference.
+    """
+    by = {(c["variant"], c["metric"]): c for c in d["comparisons"]}
+    rows = []
+    for i, v in enumerate(d["variants"]):
+        res = v["result"]
+        fm, (lo, hi), ml = res["first_mover_win_rate"], res["first_mover_ci95"], res["mean_length"]
+        cells = [variant_label(v["options"]), "—" if fm is None else f"{fm:.1%} ({lo:.1%}-{hi:.1%})"]
+        for metric in ("first_mover", "mean_length"):
+            c = by.get((i, metric))
+            if i == 0:
+                cells.append("reference")
+            elif c is None or c["difference"] is None:
+                cells.append("—")
+            else:
+                sig = " *" if c["p_holm"] is not None and c["p_holm"] < 0.05 else ""
+                if metric == "first_mover":
+                    cells.append(f"{c['difference']:+.1%} ({c['low']:+.1%} to {c['high']:+.1%}){sig}")
+                else:
+                    cells.append(f"{c['difference']:+.1f} ({c['low']:+.1f} to {c['high']:+.1f}){sig}")
+            if metric == "first_mover":
+                cells.append("—" if ml is None else f"{ml:.1f}")
+        rows.append(cells)
+    note = (
+        f"Paired games (the same seeds in every variant); intervals 95% with a Bonferroni correction for "
+        f"{len(d['comparisons'])} comparisons; * : Holm-adjusted p < 0.05."
+    )
+    return {"columns": list(GRID_COLUMNS), "rows": rows, "note": note}
 
 
 def sweep(

@@ -1,15 +1,18 @@
 """The lab in the browser: ``/lab`` and ``/api/lab``. A designer starts a balance run (game, options, agents, number
-of games), watches its progress, reads the report with its plots, lists past runs and opens sample games in the
-replay viewer.
+of games) or a variant sweep (the same, with options to vary and their values: :func:`boardlab.lab.sweep.sweep`),
+watches its progress, reads the report with its plots (or the sweep's table of paired differences and its most
+balanced variant), lists past runs and sweeps and opens sample games in the replay viewer.
 
 Runs never play on the game server's event loop or threads: each runs in a lab worker process (a pool of
 ``BOARDLAB_LAB_RUNS`` processes, 1 by default); at most ``BOARDLAB_LAB_QUEUE`` more wait (4 by default), beyond which
 a start is refused (503). A client may start ``BOARDLAB_LAB_PER_MINUTE`` runs a minute (6; a token bucket as for new
-tables, :mod:`boardlab.server.limits`), of at most ``BOARDLAB_LAB_MAX_GAMES`` games (2000).
+tables, :mod:`boardlab.server.limits`), of at most ``BOARDLAB_LAB_MAX_GAMES`` games (2000; a sweep's games of all its
+variants together). Runs and sweeps share the workers, the queue, the quota and the store.
 
 Runs are stored in the server's own database (the lab's ``lab_`` tables, :mod:`boardlab.lab.store`), keyed by their
 settings: asking for a finished run again shows it at once; a run the server lost (stopped mid-run) starts again when
-asked for. The worker reports its progress to the store, which the page polls.
+asked for. The worker reports its progress to the store, which the page polls. A sweep is stored as ``boardlab sweep``
+stores it (kind ``sweep``, every game as it finishes), so one cut short resumes from its stored games.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from ..agents import make_agent
 from ..games import game_class, make
 from ..lab.simulate import resolve_agents
 from ..lab.store import RunInfo, RunStore, run_key
+from ..lab.sweep import MAX_GRID, grid_table, parse_values, sweep_plan, variant_label
 from .errors import ApiError, bad_request, not_found
 from .limits import Buckets, too_many
 
@@ -49,6 +53,36 @@ class LabRunIn(BaseModel):
     games: int = 100
     seed: int = Field(default=0, ge=0, le=2**62)
     players: int | None = Field(default=None, ge=1, le=16)
+
+
+class LabSweepIn(BaseModel):
+    """A variant sweep: ``vary`` maps option names to their values (a list, or text as on the command line:
+    ``"5,7"``, ``"5..9"``); ``options`` fixes the others; ``games`` is per variant."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    game: str = Field(max_length=64)
+    options: dict[str, Any] = Field(default_factory=dict, max_length=32)
+    vary: dict[str, list[Any] | str] = Field(min_length=1, max_length=8)
+    agents: list[str] = Field(default_factory=lambda: ["random"], max_length=8)
+    games: int = 50
+    seed: int = Field(default=0, ge=0, le=2**62)
+    players: int | None = Field(default=None, ge=1, le=16)
+
+
+def vary_values(vary: dict[str, list[Any] | str]) -> dict[str, list[Any]]:
+    """The sweep's values per option: text parsed as ``boardlab sweep --vary`` parses it; lists of plain values."""
+    out: dict[str, list[Any]] = {}
+    for name, values in vary.items():
+        vs = parse_values(values) if isinstance(values, str) else values
+        if not vs:
+            raise ValueError(f"give at least one value of {name!r} to vary")
+        if len(vs) > MAX_GRID:
+            raise ValueError(f"{len(vs)} values of {name!r} is more than {MAX_GRID}")
+        if any(isinstance(v, (dict, list)) or v is None for v in vs):
+            raise ValueError(f"the values of {name!r} must be plain values (numbers, text, true or false)")
+        out[name] = list(vs)
+    return out
 
 
 def lab_run(db_url: str | None, key: str, spec: dict[str, Any]) -> None:
@@ -82,6 +116,45 @@ def lab_run(db_url: str | None, key: str, spec: dict[str, Any]) -> None:
             "plots": [{"caption": c, "png": png} for c, png in plots(report)],
         }
         store.finish(key, summary)
+    except Exception as e:  # the page shows why
+        store.fail(key, f"{type(e).__name__}: {e}")
+
+
+class _HeldStore(RunStore):
+    """The sweep worker's store: :func:`sweep` stores every game as it finishes, but the run is marked finished only
+    once its sample games are played (so the page never shows a finished sweep without them)."""
+
+    def finish(self, key: str, summary: Any = None) -> None:
+        self.held = summary
+
+
+def lab_sweep(db_url: str | None, key: str, spec: dict[str, Any]) -> None:
+    """In a lab worker process: play the sweep ``spec`` (stored under ``key``), then game 1 of every variant again
+    as its sample record (the same seeds, so the same game), and finish the run with the table and the samples."""
+    store = _HeldStore(db_url)
+    try:
+        from ..games import make_cached
+        from ..lab.simulate import play_record
+        from ..lab.sweep import sweep
+
+        result = sweep(
+            spec["game"],
+            spec["vary"],
+            games=spec["games"],
+            agents=spec["agents"],
+            base_options=spec["options"],
+            players=spec["players"],
+            seed=spec["seed"],
+            store=store,
+        )
+        d = result.to_dict()
+        samples = []
+        for v in result.variants:
+            g = make_cached(spec["game"], **v.result.options)
+            rec = play_record(g, v.result.num_players, list(v.result.agents), spec["seed"], 0)
+            label = f"{variant_label(v.options)}: game 1"
+            samples.append({"label": label, "length": len(rec.history), "record": rec.to_dict()})
+        RunStore.finish(store, key, {**d, "table": grid_table(d), "samples": samples})
     except Exception as e:  # the page shows why
         store.fail(key, f"{type(e).__name__}: {e}")
 
@@ -139,7 +212,53 @@ class Lab:
             "seed": body.seed,
             "players": n,
         }
-        key = run_key("balance", spec)
+        return self._queue("balance", run_key("balance", spec), spec, spec, body.games, lab_run, client)
+
+    def start_sweep(self, body: LabSweepIn, client: str) -> tuple[RunInfo, bool]:
+        """Start (or find) the sweep ``body`` asks for: ``(run, started)``. Bad input is a 400, before any work."""
+        with self.lock:
+            return self._start_sweep(body, client)
+
+    def _start_sweep(self, body: LabSweepIn, client: str) -> tuple[RunInfo, bool]:
+        if not 2 <= body.games <= self.max_games:
+            raise bad_request(f"a sweep plays between 2 and {self.max_games} games per variant; got {body.games}")
+        try:
+            vary = vary_values(body.vary)
+            for name in vary:
+                if name in body.options:
+                    raise ValueError(f"option {name!r} is both fixed and varied")
+            spec = {
+                "game": body.game,
+                "options": dict(body.options),
+                "vary": vary,
+                "agents": list(body.agents),
+                "games": body.games,
+                "seed": body.seed,
+                "players": body.players,
+            }
+            key, params = sweep_plan(
+                body.game,
+                vary,
+                games=body.games,
+                agents=body.agents,
+                base_options=body.options,
+                players=body.players,
+                seed=body.seed,
+            )
+        except ValueError as e:
+            raise bad_request(str(e)) from None
+        total = len(params["variants"]) * body.games
+        if total > self.max_games:
+            raise bad_request(
+                f"a sweep's games together must be at most {self.max_games}; {len(params['variants'])} variants "
+                f"of {body.games} games are {total}"
+            )
+        return self._queue("sweep", key, params, spec, total, lab_sweep, client)
+
+    def _queue(
+        self, kind: str, key: str, params: dict[str, Any], spec: dict[str, Any], total: int, fn: Any, client: str
+    ) -> tuple[RunInfo, bool]:
+        """Find the run ``key`` or start ``fn(db_url, key, spec)`` in a lab worker, within the quota and the queue."""
         known = self.store.get(key)
         if known is not None and (known.status == "finished" or (key in self.running and not self.running[key].done())):
             return known, False
@@ -150,14 +269,14 @@ class Lab:
         if self._active() >= self.workers + self.queue:
             raise ApiError(503, "lab_busy", "the lab is busy with other runs; try again when one has finished")
         if known is None:
-            self.store.open_run(key, kind="balance", params=spec, total=body.games)
+            self.store.open_run(key, kind=kind, params=params, total=total)
         else:
             self.store.restart(key)
         if self.pool is None:
             from ..lab.runner import _mp_context
 
-            self.pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=_mp_context(lab_run))
-        self.running[key] = self.pool.submit(lab_run, self.db_url, key, spec)
+            self.pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=_mp_context(fn))
+        self.running[key] = self.pool.submit(fn, self.db_url, key, spec)
         info = self.store.get(key)
         assert info is not None
         return info, True
@@ -168,6 +287,8 @@ class Lab:
             d["status"] = "stopped"  # the server stopped during the run: asking for it again starts it again
         summary = info.summary or {}
         d["error"] = summary.get("error")
+        if info.kind == "sweep":
+            return _describe_sweep(d, info, summary, full)
         report = summary.get("report")
         d["verdict"] = report.get("verdict") if report else None
         d["title"] = report.get("title") if report else _title(info.params.get("game", ""))
@@ -191,9 +312,13 @@ def lab_routes(db_url: str | None, page: Any, client_of: Any) -> tuple[APIRouter
 
     def found(key: str) -> RunInfo:
         info = lab.store.get(key)
-        if info is None or info.kind != "balance":
+        if info is None or not shown(info):
             raise not_found(f"no lab run {key!r}")
         return info
+
+    def listed() -> list[RunInfo]:
+        runs = lab.store.runs(kind="balance", limit=50) + lab.store.runs(kind="sweep", limit=50)
+        return sorted((r for r in runs if shown(r)), key=lambda r: -r.created_at)[:50]
 
     @router.get("/lab", include_in_schema=False)
     async def lab_page() -> FileResponse:
@@ -202,7 +327,7 @@ def lab_routes(db_url: str | None, page: Any, client_of: Any) -> tuple[APIRouter
     @router.get("/api/lab")
     async def list_runs() -> Response:
         """The lab's past runs (newest first) and its limits."""
-        runs = await blocking(lambda: lab.store.runs(kind="balance", limit=50))
+        runs = await blocking(listed)
         return _json({"runs": [lab.describe(r) for r in runs], "max_games": lab.max_games, "max_runs": lab.workers})
 
     @router.post(
@@ -217,6 +342,19 @@ def lab_routes(db_url: str | None, page: Any, client_of: Any) -> tuple[APIRouter
         info, started = await blocking(lab.start, body, client_of(request))
         return _json({**lab.describe(info), "started": started}, 201 if started else 200)
 
+    @router.post(
+        "/api/lab/sweeps",
+        status_code=201,
+        responses={
+            200: {"description": "That sweep is already stored (finished, or playing now): shown, not started again"},
+            503: {"description": "The lab is busy with as many runs as it may hold: retry when one has finished"},
+        },
+    )
+    async def start_sweep(body: LabSweepIn, request: Request) -> Response:
+        """Start a variant sweep; read it (status, progress, table, verdict, samples) at ``/api/lab/runs/{key}``."""
+        info, started = await blocking(lab.start_sweep, body, client_of(request))
+        return _json({**lab.describe(info), "started": started}, 201 if started else 200)
+
     @router.get("/api/lab/runs/{key}")
     async def get_run(key: str) -> Response:
         info = await blocking(found, key)
@@ -225,12 +363,49 @@ def lab_routes(db_url: str | None, page: Any, client_of: Any) -> tuple[APIRouter
     @router.get("/api/lab/runs/{key}/samples/{index}")
     async def get_sample(key: str, index: int) -> Response:
         info = await blocking(found, key)
-        samples = ((info.summary or {}).get("report") or {}).get("samples") or []
+        summary = info.summary or {}
+        samples = (summary.get("report") or summary).get("samples") or []
         if not 0 <= index < len(samples):
             raise not_found(f"run {key} has no sample game {index}")
         return _json(samples[index]["record"])
 
     return router, lab
+
+
+def shown(info: RunInfo) -> bool:
+    """A balance run, or a grid sweep (a ``boardlab sweep`` search's rounds are stored too, but not shown)."""
+    if info.kind == "balance":
+        return True
+    return info.kind == "sweep" and "variants" in info.params and "games" in info.params
+
+
+def _describe_sweep(d: dict[str, Any], info: RunInfo, summary: dict[str, Any], full: bool) -> dict[str, Any]:
+    """A sweep as the page shows it: what it varies, its verdict; in full, its table, caveat and sample games."""
+    p = info.params
+    variants: list[dict[str, Any]] = p.get("variants") or []
+    varied = summary.get("varied") or [
+        k for k in (variants[0] if variants else {}) if len({repr(v.get(k)) for v in variants}) > 1
+    ]
+    d["title"] = _title(p.get("game", ""))
+    d["verdict"] = summary.get("verdict")
+    d["sweep"] = {
+        "varied": varied,
+        "variants": [variant_label({k: v.get(k) for k in varied}) for v in variants],
+        "games_each": p.get("games"),
+    }
+    if full and "comparisons" in summary:  # finished (one that `boardlab sweep` stored has no table or samples)
+        d["sweep"].update(
+            table=summary.get("table") or grid_table(summary),
+            caveat=summary.get("caveat"),
+            best=summary.get("best"),
+            best_options=summary.get("best_options"),
+            base_options=summary.get("base_options"),
+        )
+        d["samples"] = [
+            {"index": i, "label": s["label"], "length": s.get("length")}
+            for i, s in enumerate(summary.get("samples", []))
+        ]
+    return d
 
 
 def _title(game_id: str) -> str:
