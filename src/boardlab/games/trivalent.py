@@ -25,6 +25,8 @@ only at the turns through the first stone.
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
@@ -513,6 +515,83 @@ class TrivalentState(State):
             self._start_turn()
         else:
             self._legal = None
+
+    def play_random(self, rnd: Callable[[], float], plies: int) -> int:
+        """The core's random playout (same draws, same moves), whole turns at a time over local tables.
+
+        From the start of a turn with room for it (three decisions, §3.4), the
+        turn is one step of a loop that keeps the points able to take a first
+        stone as a sorted list (a point leaves it when the last allowed turn
+        through it dies; none ever comes back). The pie offer (§2.2), the global
+        column rule (§3.3), a turn already begun and the last plies go the
+        ordinary way.
+        """
+        played = 0
+        while played < plies and not self.over:
+            if (
+                not self.placed
+                and plies - played >= 3
+                and not self.swap_available()
+                and self.game.column_rule != "global"
+            ):
+                played += self._random_turns(rnd, plies - played)
+            else:
+                played += super().play_random(rnd, 1)
+        return played
+
+    def _random_turns(self, rnd: Callable[[], float], plies: int) -> int:
+        """Whole random turns (not under the global column rule), while three plies are left; the plies played."""
+        game = self.game
+        vertex_triples, triple_owns, own_moves, colbit = (
+            game.vertex_triples,
+            game.triple_owns,
+            game.own_moves,
+            game.colbit,
+        )
+        stone, alive, count, col_used = self.stone, self.alive, self.own_count, self.col_used
+        history, actors = self._history, self._actors
+        seat_of = self.seat_of
+        firsts = [v for v in game.playable if count[v]]  # §3: points some allowed turn gives the mover's stone
+        live = self.live
+        c = self.colour_to_move
+        turns = self.turns
+        pie = game.pie and not self.swapped
+        played = 0
+        last: tuple[int, ...] = self.last_turn
+        while plies - played >= 3:
+            seat = seat_of(c)
+            u = firsts[int(rnd() * len(firsts))]
+            legal = sorted({w for w, x in own_moves[u] if stone[w] == EMPTY and stone[x] == EMPTY})
+            w = legal[int(rnd() * len(legal))]
+            legal = sorted({x for v, x in own_moves[u] if v == w and stone[x] == EMPTY})
+            x = legal[int(rnd() * len(legal))]
+            for a, colour in ((u, c), (w, c), (x, 1 - c)):  # each stone ends every triple through its point
+                stone[a] = colour
+                for t in vertex_triples[a]:
+                    if alive[t]:
+                        alive[t] = 0
+                        owns = triple_owns[t]
+                        for y in owns:
+                            k = count[y] - 1
+                            count[y] = k
+                            if not k:
+                                del firsts[bisect_left(firsts, y)]
+                        live -= len(owns) >> 1
+                col_used[colour] |= colbit[a]
+            history += (u, w, x)
+            actors += (seat, seat, seat)
+            played += 3
+            last = (u, w, x)
+            turns += 1
+            c = 1 - c
+            if not live or (pie and turns == 1):  # §4: nobody can move; or the pie offer comes next
+                break
+        self.live, self.colour_to_move, self.turns, self.last_turn = live, c, turns, last
+        self.placed = []
+        self._legal = None
+        if not live:
+            self._finish()
+        return played
 
     def _rebuild_tables(self) -> None:
         """Recompute the derived tables from ``stone`` and ``colour_to_move`` and start a turn.
