@@ -181,6 +181,9 @@ def openspiel_rows(quick: bool) -> list[dict]:
                     "ratio median": ratio[len(ratio) // 2],
                     "ratio max": ratio[-1],
                     "10x everywhere": ratio[0] >= 10,
+                    "per position": " ".join(
+                        f"{a:,.0f}/{b:,.0f}={a / b:.1f}x" for a, b in zip(ours, rates[name], strict=True)
+                    ),
                     "note": f"{len(ours)} positions, {seconds:g} CPU s each; ours / theirs it per CPU s",
                 }
             )
