@@ -19,7 +19,9 @@ depends on the phase, which the observation and the prompt spell out.
 Speed: the board, its neighbour lists and the straight rays from every cell
 (at most 6 cells long, since no destination has more than 6 neighbours, §4.4)
 are precomputed per board size; the legal moves of the player to move are
-computed once at the start of each turn and shared by every step of it.
+computed once at the start of each turn and shared by every step of it. The
+search agents' rollout, ``play_random``, plays whole turns in one loop over
+neighbour counts of its own (same moves as the core's playout).
 """
 
 from __future__ import annotations

@@ -19,7 +19,8 @@ of every point, for every point the turns giving it the mover's stone) is
 precomputed per option setting. The state keeps which triples are still
 empty and, per point, how many allowed turns would give it the mover's stone,
 so the first decision of a turn is a scan of the points and the next two look
-only at the turns through the first stone.
+only at the turns through the first stone. The search agents' rollout,
+``play_random``, plays whole turns in one loop (same moves as the core's playout).
 """
 
 from __future__ import annotations
