@@ -268,6 +268,9 @@ class TrivalentGame(Game):
         self.triple_patterns = tuple(patterns)
         #: ``triple_owns[t]``: the points taking the mover's stone in each allowed colouring of triple ``t``.
         self.triple_owns = tuple(tuple(x for pat in ps for x in pat[:2]) for ps in patterns)
+        #: ``triple_owned[t]``: those points, each once; ``triple_colourings[t]``: how many colourings are allowed.
+        self.triple_owned = tuple(tuple(sorted(set(owns))) for owns in self.triple_owns)
+        self.triple_colourings = tuple(len(ps) for ps in patterns)
         vt: list[list[int]] = [[] for _ in range(n)]
         own: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         for t, pts in enumerate(triples):
@@ -278,8 +281,8 @@ class TrivalentGame(Game):
                 own[b].append((a, opp))
         self.vertex_triples = tuple(tuple(ts) for ts in vt)
         counts = [0] * n
-        for owns in self.triple_owns:
-            for x in owns:
+        for owned in self.triple_owned:
+            for x in owned:
                 counts[x] += 1
         self.initial_own_count = tuple(counts)
         self.initial_live = sum(len(ps) for ps in patterns)
@@ -322,7 +325,7 @@ class TrivalentState(State):
         self.stone = [BLOCKED if v in game.board.blocked else EMPTY for v in range(game.n)]
         #: ``alive[t]``: the three points of triple ``t`` are all empty.
         self.alive = bytearray([1]) * len(game.triples)
-        #: ``own_count[v]``: allowed colourings of live triples giving ``v`` the mover's stone (§3, static rules).
+        #: ``own_count[v]``: live triples with an allowed colouring giving ``v`` the mover's stone (§3, static rules).
         self.own_count = list(game.initial_own_count)
         #: The number of allowed colourings of live triples (0: nobody can move, §4).
         self.live = game.initial_live
@@ -503,10 +506,9 @@ class TrivalentState(State):
         for t in game.vertex_triples[action]:
             if alive[t]:
                 alive[t] = 0
-                owns = game.triple_owns[t]
-                for x in owns:
+                for x in game.triple_owned[t]:
                     count[x] -= 1
-                self.live -= len(owns) >> 1
+                self.live -= game.triple_colourings[t]
         self.col_used[colour] |= game.colbit[action]
         self.placed.append(action)
         if len(self.placed) == 3:
@@ -543,9 +545,10 @@ class TrivalentState(State):
     def _random_turns(self, rnd: Callable[[], float], plies: int) -> int:
         """Whole random turns (not under the global column rule), while three plies are left; the plies played."""
         game = self.game
-        vertex_triples, triple_owns, own_moves, colbit = (
+        vertex_triples, triple_owned, colourings, own_moves, colbit = (
             game.vertex_triples,
-            game.triple_owns,
+            game.triple_owned,
+            game.triple_colourings,
             game.own_moves,
             game.colbit,
         )
@@ -571,13 +574,12 @@ class TrivalentState(State):
                 for t in vertex_triples[a]:
                     if alive[t]:
                         alive[t] = 0
-                        owns = triple_owns[t]
-                        for y in owns:
+                        for y in triple_owned[t]:
                             k = count[y] - 1
                             count[y] = k
                             if not k:
                                 del firsts[bisect_left(firsts, y)]
-                        live -= len(owns) >> 1
+                        live -= colourings[t]
                 col_used[colour] |= colbit[a]
             history += (u, w, x)
             actors += (seat, seat, seat)
@@ -604,11 +606,11 @@ class TrivalentState(State):
         self.alive = bytearray(int(all(self.stone[x] == EMPTY for x in pts)) for pts in game.triples)
         self.own_count = [0] * game.n
         self.live = 0
-        for t, owns in enumerate(game.triple_owns):
+        for t, owned in enumerate(game.triple_owned):
             if self.alive[t]:
-                for x in owns:
+                for x in owned:
                     self.own_count[x] += 1
-                self.live += len(owns) >> 1
+                self.live += game.triple_colourings[t]
         self.col_used = [0, 0]
         for v, c in enumerate(self.stone):
             if c >= 0:
