@@ -104,8 +104,8 @@ def openspiel_rows(quick: bool) -> list[dict]:
       neither search skips a forced move at its root; inside the tree both
       expand every move, forced ones included.
     * Rollouts: uniform random to the end of the game through each side's own
-      API: ours ``State.play_random`` (the core's playout, which a game may
-      speed up with the same moves), OpenSpiel's ``RandomRolloutEvaluator``
+      API: ours ``State.play_random`` (the core's playout; these three games
+      have their own loops, with the same moves), OpenSpiel's ``RandomRolloutEvaluator``
       (``clone``, ``legal_actions``, ``apply_action`` through the adapter, with
       numpy's ``RandomState.choice``). A third column runs OpenSpiel's search
       with our rollout (an evaluator calling ``play_random`` on the boardlab
@@ -181,6 +181,9 @@ def openspiel_rows(quick: bool) -> list[dict]:
                     "ratio median": ratio[len(ratio) // 2],
                     "ratio max": ratio[-1],
                     "10x everywhere": ratio[0] >= 10,
+                    "per position": " ".join(
+                        f"{a:,.0f}/{b:,.0f}={a / b:.1f}x" for a, b in zip(ours, rates[name], strict=True)
+                    ),
                     "note": f"{len(ours)} positions, {seconds:g} CPU s each; ours / theirs it per CPU s",
                 }
             )

@@ -70,7 +70,9 @@ class Node:
     """A tree node, and the edge statistics of the move that reached it.
 
     ``n`` counts visits, ``w`` sums the returns of ``mover`` (the seat whose
-    decision led here; -1 after chance or a joint move), ``avail`` counts how
+    decision led here; -1 after chance or a joint move); after each visit the
+    backup also keeps ``q = w / n`` and ``e = 1 / sqrt(n)``, so that UCB's scan of
+    the children is one multiply-add each (movers only). ``avail`` counts how
     often the move was legal when its parent was visited (hidden information
     only). ``untried`` (perfect information) holds the moves not yet expanded;
     ``seat_stats`` (simultaneous nodes) maps each seat's action to an
@@ -78,7 +80,21 @@ class Node:
     proven them.
     """
 
-    __slots__ = ("avail", "children", "cp", "mover", "n", "outcomes", "seat_stats", "snapshot", "untried", "value", "w")
+    __slots__ = (
+        "avail",
+        "children",
+        "cp",
+        "e",
+        "mover",
+        "n",
+        "outcomes",
+        "q",
+        "seat_stats",
+        "snapshot",
+        "untried",
+        "value",
+        "w",
+    )
 
     def __init__(self, mover: int) -> None:
         self.mover = mover
@@ -89,6 +105,8 @@ class Node:
         self.snapshot: State | None = None
         self.n = 0
         self.w = 0.0
+        self.q = 0.0
+        self.e = 0.0
         self.avail = 0
         self.children: dict[Any, Node] = {}
         self.untried: list[int] | None = None
@@ -98,25 +116,33 @@ class Node:
 
 
 class Edge:
-    """One seat's statistics for one of its actions at a simultaneous node."""
+    """One seat's statistics for one of its actions at a simultaneous node (``q``, ``e``: as :class:`Node`'s)."""
 
-    __slots__ = ("n", "w")
+    __slots__ = ("e", "n", "q", "w")
 
     def __init__(self) -> None:
         self.n = 0
         self.w = 0.0
+        self.q = 0.0
+        self.e = 0.0
 
 
 def _uct_child(node: Node, cp: int, ce: float) -> tuple[Any, Node]:
-    """UCB1 over a fully expanded node's children for seat ``cp`` (a proven child counts at its value)."""
-    sqrt = math.sqrt
-    k = ce * sqrt(math.log(node.n))
+    """UCB1 over a fully expanded node's children for seat ``cp`` (a proven child counts at its value).
+
+    A child's mean ``w / n`` and ``1 / sqrt(n)`` are the ones the backup keeps on it
+    (``q``, ``e``); a lone child (a forced move) is taken without a look.
+    """
+    children = node.children
+    if len(children) == 1:
+        return next(iter(children.items()))
+    k = ce * math.sqrt(math.log(node.n))
     best = -math.inf
     a: Any = -1
     child = node
-    for b, ch in node.children.items():
+    for b, ch in children.items():
         val = ch.value
-        v = (ch.w / ch.n if val is None else val[cp]) + k / sqrt(ch.n)
+        v = (ch.q if val is None else val[cp]) + k * ch.e
         if v > best:
             best, a, child = v, b, ch
     return a, child
@@ -333,7 +359,7 @@ class MCTSAgent:
         self._backup(path, known, d)
 
     #: A descent that had to replay at least this many moves leaves a copy of the position where it stopped.
-    SNAPSHOT_AFTER = 4
+    SNAPSHOT_AFTER = 2
 
     def _iterate_perfect(self, root: Node, root_state: State) -> int:
         """One iteration with perfect information; returns the move number where it ended.
@@ -532,10 +558,13 @@ class MCTSAgent:
                 if r > self._umax:
                     self._umax = math.inf
         self._lo, self._hi = lo, hi
+        sqrt = math.sqrt
         for obj, p in path:
-            obj.n += 1
+            n = obj.n = obj.n + 1
             if p >= 0:
-                obj.w += ret[p]
+                w = obj.w = obj.w + ret[p]
+                obj.q = w / n
+                obj.e = 1.0 / sqrt(n)
         if solve and known is None and path[-1][0].value is not None:
             for i in range(len(path) - 2, -1, -1):
                 above = path[i][0]

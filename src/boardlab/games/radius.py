@@ -19,11 +19,15 @@ depends on the phase, which the observation and the prompt spell out.
 Speed: the board, its neighbour lists and the straight rays from every cell
 (at most 6 cells long, since no destination has more than 6 neighbours, §4.4)
 are precomputed per board size; the legal moves of the player to move are
-computed once at the start of each turn and shared by every step of it.
+computed once at the start of each turn and shared by every step of it. The
+search agents' rollout, ``play_random``, plays whole turns in one loop over
+neighbour counts of its own (same moves as the core's playout).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import itemgetter
 from typing import Any
 
 from ..core import scene as sc
@@ -142,6 +146,8 @@ class RadiusGame(Game):
         )
         self.pass_action = self.action_space.encode("pass")
         self.neighbours = board.neighbours
+        #: ``around[i](content)``: the contents of cell ``i``'s neighbours (every cell has three or more), for playouts.
+        self.around = tuple(itemgetter(*nb) for nb in board.neighbours)
         polys = board.cell_polygons(1.0)
         self._scene_cells = board.scene_cells()
         self._viewbox = bounding_box([pt for p in polys for pt in p], margin=0.6)
@@ -394,6 +400,141 @@ class RadiusState(State):
         if self.game.params["scoring"] == "connected_stones":
             return sum(s for s in sizes if s >= 2)
         return sizes[0] if sizes else 0
+
+    def play_random(self, rnd: Callable[[], float], plies: int) -> int:
+        """The core's random playout (same draws, same moves), whole turns at a time over local tables.
+
+        From the start of a move (§4.1) with room for a whole turn (at most 8
+        decisions, §8) it plays pawn, landing cell and stones in one loop, and
+        finds the next mover's moves with neighbour counts it keeps for the
+        playout (empty cells and each colour's stones around every cell), so
+        §4.4's test is two look-ups instead of a scan of the landing cell's
+        neighbours. Setup, a turn already begun and the last few plies go the
+        ordinary way.
+        """
+        played = 0
+        while played < plies and self.phase != OVER:
+            if self.phase == PICK and plies - played >= 8:
+                played += self._random_turns(rnd, plies - played)
+            else:
+                played += super().play_random(rnd, 1)
+        return played
+
+    def _random_turns(self, rnd: Callable[[], float], plies: int) -> int:
+        """Whole random turns from the start of a move, while at least 8 plies are left; the plies played."""
+        game = self.game
+        nbrs, rays, pass_action = game.neighbours, game.rays, game.pass_action
+        both_blocked = game.params["end_rule"] == "both_blocked"
+        content, pawns = self.content, self.pawns
+        history, actors = self._history, self._actors
+        around = [get(content) for get in game.around]  # per cell, its neighbours' contents
+        empty = [r.count(EMPTY) for r in around]  # per cell: its empty neighbours
+        stones = ([r.count(STONE) for r in around], [r.count(STONE + 1) for r in around])  # each seat's stones
+
+        def dests_of(o: int, enemy: list[int], first: bool) -> dict[int, int]:
+            """As ``_moves_of`` for the pawn on ``o`` (§4.1-§4.4; the vacated origin counts as empty).
+
+            With ``first``, only whether it has a landing cell: at most one, found early.
+            """
+            dests: dict[int, int] = {}
+            for ray in rays[o]:
+                k = 0
+                for t in ray:
+                    c = content[t]
+                    if c >= PAWN:
+                        break
+                    k += 1
+                    if c:
+                        continue
+                    e = empty[t] + 1 if k == 1 else empty[t]
+                    if e and e + enemy[t] >= k:
+                        dests[t] = k
+                        if first:
+                            return dests
+            return dests
+
+        def movable(p: int) -> list[int]:
+            """Seat ``p``'s pawns that can move, in cell order (the first decision of a move, §4.1)."""
+            enemy = stones[1 - p]
+            return sorted(o for o in pawns[p] if dests_of(o, enemy, True))
+
+        p = self.to_move
+        pick = sorted(self.moves)
+        hit_empty, last_cells, passes = self.hit_empty, self.last_cells, self.passes
+        played = 0
+        over = False
+        while plies - played >= 8:
+            o = pick[int(rnd() * len(pick))]  # §4.1: the pawn
+            dests = dests_of(o, stones[1 - p], False)
+            legal = sorted(dests)  # §4.1-§4.4: where it lands
+            t = legal[int(rnd() * len(legal))]
+            left = dests[t]
+            content[o] = EMPTY
+            for j in nbrs[o]:
+                empty[j] += 1
+            content[t] = PAWN + p
+            for j in nbrs[t]:
+                empty[j] -= 1
+            mine = pawns[p]
+            mine[mine.index(o)] = t
+            enemy_stone = STONE + 1 - p
+            reach = sorted(j for j in nbrs[t] if content[j] == EMPTY or content[j] == enemy_stone)
+            turn = [o, t]
+            history += (o, t)
+            actors += (p, p)
+            own, theirs = stones[p], stones[1 - p]
+            hit_empty = False
+            while left:  # §5: the stones, the last on an empty cell if none was yet
+                legal = reach if left > 1 or hit_empty else [c for c in reach if content[c] == EMPTY]
+                a = legal[int(rnd() * len(legal))]
+                if content[a] == EMPTY:
+                    hit_empty = True
+                    for j in nbrs[a]:
+                        empty[j] -= 1
+                        own[j] += 1
+                else:
+                    for j in nbrs[a]:
+                        theirs[j] -= 1
+                        own[j] += 1
+                content[a] = STONE + p
+                reach.remove(a)
+                turn.append(a)
+                history.append(a)
+                actors.append(p)
+                left -= 1
+            played += len(turn)
+            last_cells = turn
+            p = 1 - p
+            pick = movable(p)  # §6: the next mover moves, passes or the game ends
+            if pick:
+                continue
+            if not (both_blocked and movable(1 - p)):
+                over = True
+                break
+            if played == plies:  # no ply left for the pass: stop before it (§6.1)
+                self.phase = PASS
+                break
+            history.append(pass_action)  # §6.1: a forced pass, drawn like any move
+            actors.append(p)
+            rnd()
+            played += 1
+            passes += 1
+            last_cells = []
+            p = 1 - p
+            pick = movable(p)
+        self.to_move, self.hit_empty, self.last_cells, self.passes = p, hit_empty, last_cells, passes
+        self.origin = self.dest = -1
+        self.left = 0
+        self.reach = []
+        self.turn_cells = []
+        if over or self.phase == PASS:
+            self.moves = {}
+            if over:
+                self._finish()
+        else:
+            enemy = stones[1 - p]
+            self.moves = {o: dests_of(o, enemy, False) for o in pick}
+        return played
 
     def clone(self) -> RadiusState:
         s = super().clone()

@@ -19,12 +19,15 @@ of every point, for every point the turns giving it the mover's stone) is
 precomputed per option setting. The state keeps which triples are still
 empty and, per point, how many allowed turns would give it the mover's stone,
 so the first decision of a turn is a scan of the points and the next two look
-only at the turns through the first stone.
+only at the turns through the first stone. The search agents' rollout,
+``play_random``, plays whole turns in one loop (same moves as the core's playout).
 """
 
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
@@ -265,6 +268,9 @@ class TrivalentGame(Game):
         self.triple_patterns = tuple(patterns)
         #: ``triple_owns[t]``: the points taking the mover's stone in each allowed colouring of triple ``t``.
         self.triple_owns = tuple(tuple(x for pat in ps for x in pat[:2]) for ps in patterns)
+        #: ``triple_owned[t]``: those points, each once; ``triple_colourings[t]``: how many colourings are allowed.
+        self.triple_owned = tuple(tuple(sorted(set(owns))) for owns in self.triple_owns)
+        self.triple_colourings = tuple(len(ps) for ps in patterns)
         vt: list[list[int]] = [[] for _ in range(n)]
         own: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         for t, pts in enumerate(triples):
@@ -275,8 +281,8 @@ class TrivalentGame(Game):
                 own[b].append((a, opp))
         self.vertex_triples = tuple(tuple(ts) for ts in vt)
         counts = [0] * n
-        for owns in self.triple_owns:
-            for x in owns:
+        for owned in self.triple_owned:
+            for x in owned:
                 counts[x] += 1
         self.initial_own_count = tuple(counts)
         self.initial_live = sum(len(ps) for ps in patterns)
@@ -319,7 +325,7 @@ class TrivalentState(State):
         self.stone = [BLOCKED if v in game.board.blocked else EMPTY for v in range(game.n)]
         #: ``alive[t]``: the three points of triple ``t`` are all empty.
         self.alive = bytearray([1]) * len(game.triples)
-        #: ``own_count[v]``: allowed colourings of live triples giving ``v`` the mover's stone (§3, static rules).
+        #: ``own_count[v]``: live triples with an allowed colouring giving ``v`` the mover's stone (§3, static rules).
         self.own_count = list(game.initial_own_count)
         #: The number of allowed colourings of live triples (0: nobody can move, §4).
         self.live = game.initial_live
@@ -500,10 +506,9 @@ class TrivalentState(State):
         for t in game.vertex_triples[action]:
             if alive[t]:
                 alive[t] = 0
-                owns = game.triple_owns[t]
-                for x in owns:
+                for x in game.triple_owned[t]:
                     count[x] -= 1
-                self.live -= len(owns) >> 1
+                self.live -= game.triple_colourings[t]
         self.col_used[colour] |= game.colbit[action]
         self.placed.append(action)
         if len(self.placed) == 3:
@@ -513,6 +518,83 @@ class TrivalentState(State):
             self._start_turn()
         else:
             self._legal = None
+
+    def play_random(self, rnd: Callable[[], float], plies: int) -> int:
+        """The core's random playout (same draws, same moves), whole turns at a time over local tables.
+
+        From the start of a turn with room for it (three decisions, §3.4), the
+        turn is one step of a loop that keeps the points able to take a first
+        stone as a sorted list (a point leaves it when the last allowed turn
+        through it dies; none ever comes back). The pie offer (§2.2), the global
+        column rule (§3.3), a turn already begun and the last plies go the
+        ordinary way.
+        """
+        played = 0
+        while played < plies and not self.over:
+            if (
+                not self.placed
+                and plies - played >= 3
+                and not self.swap_available()
+                and self.game.column_rule != "global"
+            ):
+                played += self._random_turns(rnd, plies - played)
+            else:
+                played += super().play_random(rnd, 1)
+        return played
+
+    def _random_turns(self, rnd: Callable[[], float], plies: int) -> int:
+        """Whole random turns (not under the global column rule), while three plies are left; the plies played."""
+        game = self.game
+        vertex_triples, triple_owned, colourings, own_moves, colbit = (
+            game.vertex_triples,
+            game.triple_owned,
+            game.triple_colourings,
+            game.own_moves,
+            game.colbit,
+        )
+        stone, alive, count, col_used = self.stone, self.alive, self.own_count, self.col_used
+        history, actors = self._history, self._actors
+        seat_of = self.seat_of
+        firsts = [v for v in game.playable if count[v]]  # §3: points some allowed turn gives the mover's stone
+        live = self.live
+        c = self.colour_to_move
+        turns = self.turns
+        pie = game.pie and not self.swapped
+        played = 0
+        last: tuple[int, ...] = self.last_turn
+        while plies - played >= 3:
+            seat = seat_of(c)
+            u = firsts[int(rnd() * len(firsts))]
+            legal = sorted({w for w, x in own_moves[u] if stone[w] == EMPTY and stone[x] == EMPTY})
+            w = legal[int(rnd() * len(legal))]
+            legal = sorted({x for v, x in own_moves[u] if v == w and stone[x] == EMPTY})
+            x = legal[int(rnd() * len(legal))]
+            for a, colour in ((u, c), (w, c), (x, 1 - c)):  # each stone ends every triple through its point
+                stone[a] = colour
+                for t in vertex_triples[a]:
+                    if alive[t]:
+                        alive[t] = 0
+                        for y in triple_owned[t]:
+                            k = count[y] - 1
+                            count[y] = k
+                            if not k:
+                                del firsts[bisect_left(firsts, y)]
+                        live -= colourings[t]
+                col_used[colour] |= colbit[a]
+            history += (u, w, x)
+            actors += (seat, seat, seat)
+            played += 3
+            last = (u, w, x)
+            turns += 1
+            c = 1 - c
+            if not live or (pie and turns == 1):  # §4: nobody can move; or the pie offer comes next
+                break
+        self.live, self.colour_to_move, self.turns, self.last_turn = live, c, turns, last
+        self.placed = []
+        self._legal = None
+        if not live:
+            self._finish()
+        return played
 
     def _rebuild_tables(self) -> None:
         """Recompute the derived tables from ``stone`` and ``colour_to_move`` and start a turn.
@@ -524,11 +606,11 @@ class TrivalentState(State):
         self.alive = bytearray(int(all(self.stone[x] == EMPTY for x in pts)) for pts in game.triples)
         self.own_count = [0] * game.n
         self.live = 0
-        for t, owns in enumerate(game.triple_owns):
+        for t, owned in enumerate(game.triple_owned):
             if self.alive[t]:
-                for x in owns:
+                for x in owned:
                     self.own_count[x] += 1
-                self.live += len(owns) >> 1
+                self.live += game.triple_colourings[t]
         self.col_used = [0, 0]
         for v, c in enumerate(self.stone):
             if c >= 0:
