@@ -23,6 +23,17 @@ def test_level_ratings_read_the_ai_docs(tmp_path) -> None:
     )
     assert level_ratings("g", tmp_path) == {"easy": 212.0, "hard": -40.0}
     assert level_ratings("absent", tmp_path) == {}
+    # a later run with expert, better measured: its ratings win, and the first table's hard is not used
+    two = (
+        "| level | spec | Elo | Elo 95% CI |\n|---|---|---:|---:|\n"
+        "| easy | `e` | +300 | +200 … +400 |\n| hard | `h` | +500 | +400 … +600 |\n| expert | `x` | +700 | +500 … +900 |\n"
+        "\nprose\n\n"
+        "| level | spec | Elo | Elo 95% CI |\n|---|---|---:|---:|\n"
+        "| easy | `e` | +100 | -300 … +500 |\n| medium | `m` | +250 | -150 … +650 |\n"
+    )
+    (tmp_path / "g.md").write_text(two)
+    # medium comes from the second table, as its gap (+150) over the level nearest it there (easy)
+    assert level_ratings("g", tmp_path) == {"easy": 300.0, "hard": 500.0, "expert": 700.0, "medium": 450.0}
     assert level_names() == ["easy", "medium", "hard", "expert"]
 
 

@@ -19,6 +19,7 @@ within 2 s (it is then reproducible only where its plies fit in that time).
 
 from __future__ import annotations
 
+import math
 import pathlib
 import re
 
@@ -47,8 +48,13 @@ def level_ratings(game_id: str, docs: pathlib.Path | None = None) -> dict[str, f
 
     The file is found as :func:`boardlab.docs.ai_notes_path` finds it (the source
     tree, else the installed package data), or in the directory ``docs``. Its
-    level table has rows ``| level | spec | Elo | …``; levels not measured yet
-    are missing from the result (``{}`` when there is no file).
+    level tables have rows ``| level | spec | Elo | Elo 95% CI | …``. Where the
+    file holds several tables (runs of different sizes), the best measured one
+    (the narrowest mean interval over its levels) gives the ratings, and a level
+    it lacks comes from the next table that has it, as that table's gap to the
+    level the two tables share nearest to it in that table (each fit measures
+    differences; its zero, ``random``, is the least well placed). Levels not
+    measured yet are missing from the result (``{}`` when there is no file).
 
     >>> sorted(level_ratings("blast-radius"))
     ['easy', 'expert', 'hard', 'medium']
@@ -58,16 +64,57 @@ def level_ratings(game_id: str, docs: pathlib.Path | None = None) -> dict[str, f
         text = path.read_text(encoding="utf-8") if path is not None else ""
     except OSError:
         return {}
+    tables = sorted(_level_tables(text), key=lambda t: sum(w for _e, w in t.values()) / len(t))
     out: dict[str, float] = {}
+    for table in tables:
+        shared = [lv for lv in table if lv in out]
+        for level, (elo, _w) in table.items():
+            if level in out:
+                continue
+            if shared:
+                near = min(shared, key=lambda lv: abs(table[lv][0] - elo))
+                out[level] = out[near] + (elo - table[near][0])
+            else:
+                out[level] = elo
+    return out
+
+
+def _level_tables(text: str) -> list[dict[str, tuple[float, float]]]:
+    """Each Markdown table's level rows: level -> (Elo, width of its interval; ``inf`` without one)."""
+    tables: list[dict[str, tuple[float, float]]] = []
+    current: dict[str, tuple[float, float]] | None = None
     for line in text.splitlines():
         if not line.lstrip().startswith("|"):
+            current = None
             continue
+        if current is None:
+            current = {}
+            tables.append(current)
         cells = [c.strip().strip("`*") for c in line.strip().strip("|").split("|")]
-        if len(cells) >= 3 and cells[0] in LEVELS and cells[0] not in out:
-            m = re.fullmatch(r"([+\-−]?)\s*(\d+(?:\.\d+)?)", cells[2])
-            if m:
-                out[cells[0]] = float(m.group(2)) * (-1 if m.group(1) in ("-", "−") else 1)
-    return out
+        if len(cells) >= 3 and cells[0] in LEVELS and cells[0] not in current:
+            elo = _signed(cells[2])
+            if elo is not None:
+                current[cells[0]] = (elo, _width(cells[3]) if len(cells) > 3 else math.inf)
+    return [t for t in tables if t]
+
+
+_NUMBER = r"([+\-−]?)\s*(\d+(?:\.\d+)?)"
+
+
+def _signed(cell: str) -> float | None:
+    m = re.fullmatch(_NUMBER, cell.strip())
+    return None if m is None else float(m.group(2)) * (-1 if m.group(1) in ("-", "−") else 1)
+
+
+def _width(cell: str) -> float:
+    """The width of an interval cell ``+90 … +330`` (``inf`` when the cell is not one)."""
+    parts = [p for p in re.split(r"\s*(?:…|\.\.\.)\s*", cell.strip()) if p]
+    ends = [_signed(p) for p in parts]
+    if len(ends) != 2 or None in ends:
+        return math.inf
+    lo, hi = ends
+    assert lo is not None and hi is not None
+    return abs(hi - lo)
 
 
 def level_spec(level: str) -> str:
