@@ -233,13 +233,11 @@ def _parent_seat(t: Tree) -> np.ndarray:
     return out
 
 
-def _step_weights(t: Tree, sigma: Strategy, pseat: np.ndarray) -> np.ndarray:
+def _step_weights(t: Tree, sigma: Strategy) -> np.ndarray:
     """Per node, the probability of the step into it under ``sigma`` (chance's at chance steps)."""
     w = t.prob.copy()
     dec = t.slot >= 0
     w[dec] = sigma[t.slot[dec]]
-    w[0] = 1.0
-    del pseat
     return w
 
 
@@ -276,7 +274,7 @@ def normalise(t: Tree, weights: np.ndarray) -> Strategy:
 
 def evaluate(t: Tree, leaf: np.ndarray, sigma: Strategy) -> float:
     """The first seat's value when both seats follow ``sigma``."""
-    return float(_values(t, leaf, _step_weights(t, sigma, _parent_seat(t)))[0])
+    return float(_values(t, leaf, _step_weights(t, sigma))[0])
 
 
 def best_response(t: Tree, leaf: np.ndarray, sigma: Strategy, seat: int) -> tuple[float, Strategy]:
@@ -287,7 +285,7 @@ def best_response(t: Tree, leaf: np.ndarray, sigma: Strategy, seat: int) -> tupl
     (:func:`build_tree` checks it), so a level-by-level pass from the leaves decides each one at once.
     """
     pseat = _parent_seat(t)
-    w = _step_weights(t, sigma, pseat)
+    w = _step_weights(t, sigma)
     mine = pseat == seat
     w_other = np.where(mine, 1.0, w)
     cf = _reach(t, w_other)  # the other seat's and chance's reach
@@ -323,7 +321,7 @@ def exploitability(t: Tree, leaf: np.ndarray, sigma: Strategy) -> float:
 
 def reach_of(t: Tree, sigma: Strategy) -> np.ndarray:
     """Each node's probability of being reached (chance and both seats) under ``sigma``."""
-    return _reach(t, _step_weights(t, sigma, _parent_seat(t)))
+    return _reach(t, _step_weights(t, sigma))
 
 
 @dataclass
@@ -356,7 +354,7 @@ def cfr_plus(
         it += 1
         for seat in (0, 1):
             sigma = regret_matching(t, regret)
-            w = _step_weights(t, sigma, pseat)
+            w = _step_weights(t, sigma)
             v = _values(t, leaf, w)
             cf = _reach(t, np.where(seats[seat], 1.0, w))
             own = _reach(t, np.where(seats[seat], w, 1.0))
