@@ -202,7 +202,7 @@ def level_result(ind: Induction, game: Game, spec: str, samples: int, rounds: se
     # The level as seat 0 against the equilibrium as seat 1, and the other way round (each seat's own return).
     as0 = ind.values({key: _mix(t, lv[key], eq[key], 0) for key, t in ind.trees.items()})[k]
     as1 = -ind.values({key: _mix(t, lv[key], eq[key], 1) for key, t in ind.trees.items()})[k]
-    label = "all" if rounds is None else ", ".join(str(r) for r in sorted(rounds))
+    label = "all" if rounds is None else ", ".join(str(r) for r in sorted(rounds)) + " (equilibrium after)"
     return LevelResult(spec, label, gap, (as0, as1), samples, time.process_time() - cpu)
 
 
@@ -241,18 +241,22 @@ def report(
         seconds=time.process_time() - cpu,
         shares=choice_shares(ind, eq, BOUNDARIES[game_id][1]),
     )
-    for spec, rounds in [(s, None) for s in levels] + [(s, {1}) for s in round_one_levels]:
+    # The cheap round-1 measures first; each row is printed (to stderr) as soon as it is measured.
+    for spec, rounds in [(s, {1}) for s in round_one_levels] + [(s, None) for s in levels]:
         out.levels.append(level_result(ind, game, spec, samples, rounds))
-        lv = out.levels[-1]
-        print(
-            f"{spec} (rounds {lv.rounds}): exploitability {lv.exploitability:.4f}, {lv.seconds:.0f} CPU s",
-            file=sys.stderr,
-        )
+        print(level_row(out.levels[-1]), file=sys.stderr, flush=True)
     return out
 
 
 def _gap(x: float) -> str:
     return f"{x:.4f}" if abs(x) >= 1e-3 else f"{x:.1e}"
+
+
+def level_row(lv: LevelResult) -> str:
+    """A level's row of the report's table."""
+    spec = lv.spec if lv.spec == "random" else f"{lv.spec} ({lv.samples} calls per information state)"
+    a0, a1 = lv.against_equilibrium
+    return f"| {spec} | {lv.rounds} | {_gap(lv.exploitability)} | {a0:+.4f} / {a1:+.4f} | {lv.seconds:.0f} |"
 
 
 def format_report(r: Report) -> str:
@@ -274,10 +278,7 @@ def format_report(r: Report) -> str:
         "|---|---|---:|---:|---:|",
         f"| equilibrium (CFR+) | all | {_gap(r.exploitability)} | {r.value:+.4f} / {-r.value:+.4f} | {r.seconds:.0f} |",
     ]
-    for lv in r.levels:
-        spec = lv.spec if lv.spec == "random" else f"{lv.spec} ({lv.samples} calls per information state)"
-        a0, a1 = lv.against_equilibrium
-        lines.append(f"| {spec} | {lv.rounds} | {_gap(lv.exploitability)} | {a0:+.4f} / {a1:+.4f} | {lv.seconds:.0f} |")
+    lines += [level_row(lv) for lv in r.levels]
     lines += ["", "Equilibrium's choices (share of the decisions; reach: decisions per game):", ""]
     lines += ["| round | who | card | lock | trade | draw | reach |", "|---|---|---|---:|---:|---:|---:|"]
     for (number, who, card), row in r.shares.items():

@@ -23,7 +23,10 @@ tabular algorithms apply unchanged:
 A tabular solve holds every information state in memory and visits every
 history per CFR iteration, in Python: it fits games of up to about 10^5
 histories in minutes. ``docs/ai/exact.md`` gives the sizes of the
-hidden-information games.
+hidden-information games. A larger game that splits at public positions
+(Hamlet, at every round start) is solved by those positions instead, without
+OpenSpiel: :mod:`boardlab.lab.by_rounds` over :mod:`boardlab.lab.subgames`
+(``python -m boardlab.lab.exact hamlet`` prints that report).
 """
 
 from __future__ import annotations
