@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+
 import numpy as np
 import pytest
 import two_hands
@@ -30,6 +32,12 @@ def test_kuhn_tree_cfr_plus_value_and_uniform_exploitability() -> None:
     v0, br0 = sg.best_response(t, t.leaf_value, sol.strategy, 0)
     assert v0 >= sol.value >= sg.best_response(t, t.leaf_value, sol.strategy, 1)[0]
     assert sg.evaluate(t, t.leaf_value, br0) == pytest.approx(v0, abs=1e-12)
+
+
+def test_sequence_form_lp_gives_kuhn_value_exactly() -> None:
+    pytest.importorskip("scipy")
+    t = kuhn_tree()
+    assert sg.sequence_form_value(t, t.leaf_value) == pytest.approx(-1 / 18, abs=1e-9)
 
 
 def test_kuhn_best_response_matches_openspiel_on_its_cfr_policy() -> None:
@@ -67,9 +75,6 @@ def test_two_hands_by_induction_equals_the_whole_game_at_once() -> None:
     # The same strategy (uniform) is exactly as exploitable measured either way.
     uniform = {k: t.uniform() for k, t in ind.trees.items()}
     assert ind.exploitability(uniform) == pytest.approx(sg.exploitability(whole, whole.leaf_value, whole.uniform()))
-    value = ind.solve()
-    at_once = sg.cfr_plus(whole, whole.leaf_value, iterations=400, target=1e-3)
-    assert value == pytest.approx(at_once.value, abs=3e-3) and at_once.exploitability < 1e-2
     assert ind.values(uniform)[ind.root_key] == pytest.approx(sg.evaluate(whole, whole.leaf_value, whole.uniform()))
     # The equilibrium: both ways give the same value, and the composed strategy is hardly exploitable.
     value = ind.solve()
@@ -77,6 +82,11 @@ def test_two_hands_by_induction_equals_the_whole_game_at_once() -> None:
     assert value == pytest.approx(at_once.value, abs=2e-3)
     assert ind.exploitability(ind.strategies()) < 2e-3 and at_once.exploitability <= 2e-4
     assert ind.exploitability(uniform) > 0.2
+    if importlib.util.find_spec("scipy"):  # the exact values agree to the LP's precision
+        assert ind.exact_values()[ind.root_key] == pytest.approx(
+            sg.sequence_form_value(whole, whole.leaf_value), abs=1e-9
+        )
+        assert ind.lp_gap() < 2e-3
 
 
 def hamlet_round3() -> State:
@@ -98,6 +108,8 @@ def test_hamlet_round_three_subgame() -> None:
     assert random_gap > 0.1 > sol.exploitability
     # The round's winner wins the game if Laertes survives (§8a), its loser if Ophelia or Polonius does (§8b).
     assert {float(v) for v in t.leaf_value} == {-1.0, 1.0}
+    if importlib.util.find_spec("scipy"):
+        assert sol.value == pytest.approx(sg.sequence_form_value(t, t.leaf_value), abs=1e-4)
 
 
 @pytest.mark.slow
@@ -118,6 +130,8 @@ def test_hamlet_rounds_two_and_three_decompose() -> None:
     value = ind.solve()
     at_once = sg.cfr_plus(whole, whole.leaf_value, iterations=400, target=1e-3)
     assert value == pytest.approx(at_once.value, abs=3e-3) and at_once.exploitability < 1e-2
+    if importlib.util.find_spec("scipy"):
+        assert ind.exact_values()[key] == pytest.approx(sg.sequence_form_value(whole, whole.leaf_value), abs=1e-7)
 
 
 @pytest.mark.slow
@@ -130,6 +144,10 @@ def test_hamlet_whole_game_by_rounds() -> None:
     assert ind.positions[ind.root_key].value == pytest.approx(0.0, abs=1e-4)
     assert firsts[0] == pytest.approx(-firsts[1], abs=1e-4) and abs(firsts[0]) < 0.01
     assert ind.exploitability(eq) < 1e-4
+    if importlib.util.find_spec("scipy"):  # the exact values, by the LP in every round game
+        exact = ind.exact_values()
+        assert exact[ind.root_key] == pytest.approx(0.0, abs=1e-9)
+        assert exact[(1, tuple(range(7)), 0, (0, 0))] == pytest.approx(firsts[0], abs=1e-4)
     assert ind.exploitability({k: t.uniform() for k, t in ind.trees.items()}) > 0.5
     shares = by_rounds.choice_shares(ind, eq, by_rounds.BOUNDARIES["hamlet"][1])
     first = shares[(1, "first player", "any")]

@@ -186,9 +186,21 @@ class Report:
     information_states: int
     iterations: int
     worst_tree_gap: float
+    lp_gap: float | None  # the largest |CFR+ value - LP value| over the round games (None without SciPy)
+    lp_first_values: dict[int, float] | None  # the exact values by LP induction, by who goes first in round 1
     seconds: float
     shares: dict[tuple[int, str, str], dict[str, float]]
     levels: list[LevelResult] = field(default_factory=list)
+
+
+def _lp_check(ind: Induction) -> tuple[float | None, dict[int, float] | None]:
+    """CFR+'s worst error against the LP per round game, and the round-1 values by LP induction alone."""
+    try:
+        import scipy  # noqa: F401  (with the openspiel extra)
+    except ImportError:
+        return None, None
+    exact = ind.exact_values()
+    return ind.lp_gap(), {k[2]: v for k, v in exact.items() if isinstance(k, tuple) and k[0] == 1}
 
 
 def level_result(ind: Induction, game: Game, spec: str, samples: int, rounds: set[int] | None) -> LevelResult:
@@ -227,6 +239,7 @@ def report(
     game = boardlab.make(game_id, **options)
     eq = ind.strategies()
     firsts = {k[2]: p.value for k, p in ind.positions.items() if isinstance(k, tuple) and k[0] == 1}
+    lp_gap, lp_firsts = _lp_check(ind)
     out = Report(
         game=game_id,
         options=options,
@@ -238,6 +251,8 @@ def report(
         information_states=sum(len(t.info_start) for t in ind.trees.values()),
         iterations=sum(p.solution.iterations for p in ind.positions.values()),
         worst_tree_gap=max(p.solution.exploitability for p in ind.positions.values()),
+        lp_gap=lp_gap,
+        lp_first_values=lp_firsts,
         seconds=time.process_time() - cpu,
         shares=choice_shares(ind, eq, BOUNDARIES[game_id][1]),
     )
@@ -267,12 +282,25 @@ def format_report(r: Report) -> str:
         "",
         f"{r.trees} subgames ({r.histories:,} histories, {r.information_states:,} information states), "
         f"CFR+ {r.iterations:,} iterations in all, {r.seconds:.1f} CPU s; worst subgame's exploitability "
-        f"{r.worst_tree_gap:.1e}.",
+        f"{r.worst_tree_gap:.1e}"
+        + (
+            f"; each round game's value is within {r.lp_gap:.1e} of its exact value (sequence-form LP)."
+            if r.lp_gap is not None
+            else "."
+        ),
         "",
         f"Equilibrium value for the first seat: {r.value:+.5f}"
         + "".join(f"; {v:+.5f} when seat {s} goes first in round 1" for s, v in sorted(r.first_values.items()))
         + ".",
         f"Exploitability of the composed equilibrium (best responses by the same induction): {r.exploitability:.1e}.",
+    ]
+    if r.lp_first_values is not None:
+        lines.append(
+            "Exact values by LP induction: "
+            + "; ".join(f"{v:+.6f} when seat {s} goes first in round 1" for s, v in sorted(r.lp_first_values.items()))
+            + "."
+        )
+    lines += [
         "",
         "| policy | rounds | exploitability | its return as seat 0 / seat 1 against the equilibrium | CPU s |",
         "|---|---|---:|---:|---:|",

@@ -438,6 +438,25 @@ class Induction:
             self.positions[key] = Position(t, sol, sol.value)
         return self.positions[self.root_key].value
 
+    def lp_gap(self) -> float:
+        """The largest difference, over the solved positions, between CFR+'s value and the exact value of the
+        same round game by :func:`sequence_form_value` (the same leaf values)."""
+        worst = 0.0
+        for p in self.positions.values():
+            t = p.tree
+            exact = sequence_form_value(t, t.leaf_values(lambda k: self.positions[k].value))
+            worst = max(worst, abs(exact - p.value))
+        return worst
+
+    def exact_values(self) -> dict[Hashable, float]:
+        """Every position's exact value: the backward induction with :func:`sequence_form_value` for each tree."""
+        self.build()
+        out: dict[Hashable, float] = {}
+        for key in self.order:
+            t = self.trees[key]
+            out[key] = sequence_form_value(t, t.leaf_values(out.__getitem__))
+        return out
+
     def strategies(self) -> dict[Hashable, Strategy]:
         """The equilibrium's strategy in each tree."""
         return {k: p.solution.strategy for k, p in self.positions.items()}
@@ -485,3 +504,64 @@ class Induction:
             t = self.trees[key]
             for i in range(len(t.info_start)):
                 yield key, t, i
+
+
+def sequence_form_value(t: Tree, leaf: np.ndarray) -> float:
+    """The tree's exact equilibrium value for the first seat, by the sequence-form linear program (SciPy's HiGHS,
+    which comes with the ``openspiel`` extra): an independent check of :func:`cfr_plus`.
+
+    With realisation plans ``x`` (seat 0) and ``y`` (seat 1) over each seat's sequences of moves, the value is
+    max over ``x`` of min over ``y`` of ``x·A·y``; the inner minimum is replaced by its dual, so one LP in ``x``
+    and seat 1's information-state values ``v`` gives it: maximise ``v₀`` subject to ``Fᵀv ≤ Aᵀx``,
+    ``Ex = e``, ``x ≥ 0``.
+    """
+    from scipy import sparse
+    from scipy.optimize import linprog
+
+    seat_slots = [np.flatnonzero(t.info_seat[t.slot_info] == s) for s in (0, 1)]
+    seq_of_slot = np.zeros(t.slots, dtype=np.int64)  # a slot's sequence number among its seat's (0: none yet)
+    for s in (0, 1):
+        seq_of_slot[seat_slots[s]] = np.arange(1, len(seat_slots[s]) + 1)
+    pseat = _parent_seat(t)
+    seq = np.zeros((2, t.size), dtype=np.int64)
+    for a, b in t.levels[1:]:
+        par = t.parent[a:b]
+        for s in (0, 1):
+            mine = pseat[a:b] == s
+            seq[s, a:b] = np.where(mine, seq_of_slot[np.maximum(t.slot[a:b], 0)], seq[s, par])
+    chance = _reach(t, t.prob)
+    n = [len(seat_slots[s]) + 1 for s in (0, 1)]
+    lv = t.leaves
+    a_mat = sparse.coo_matrix((chance[lv] * leaf, (seq[0, lv], seq[1, lv])), shape=(n[0], n[1])).tocsr()
+    # Each information state's parent sequence: the seat's sequence at any of its histories.
+    dec = np.flatnonzero(t.slot >= 0)
+    info_node = np.zeros(len(t.info_start), dtype=np.int64)
+    info_node[t.slot_info[t.slot[dec]]] = t.parent[dec]
+
+    def constraints(s: int) -> Any:
+        infos = np.flatnonzero(t.info_seat == s)
+        rows, cols, vals = [0], [0], [1.0]
+        for r, i in enumerate(infos, start=1):
+            rows.append(r)
+            cols.append(int(seq[s, info_node[i]]))
+            vals.append(-1.0)
+            for k in range(int(t.info_size[i])):
+                rows.append(r)
+                cols.append(int(seq_of_slot[t.info_start[i] + k]))
+                vals.append(1.0)
+        return sparse.coo_matrix((vals, (rows, cols)), shape=(len(infos) + 1, n[s])).tocsr()
+
+    e_mat, f_mat = constraints(0), constraints(1)
+    m1 = f_mat.shape[0]
+    # Variables: x (n0, >= 0), then v (m1, free).
+    a_ub = sparse.hstack([-a_mat.T, f_mat.T]).tocsr()
+    a_eq = sparse.hstack([e_mat, sparse.csr_matrix((e_mat.shape[0], m1))]).tocsr()
+    b_eq = np.zeros(e_mat.shape[0])
+    b_eq[0] = 1.0
+    c = np.zeros(n[0] + m1)
+    c[n[0]] = -1.0
+    bounds = [(0, None)] * n[0] + [(None, None)] * m1
+    res = linprog(c, A_ub=a_ub, b_ub=np.zeros(n[1]), A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs")
+    if res.status != 0:
+        raise RuntimeError(f"the sequence-form LP failed: {res.message}")
+    return float(-res.fun)
