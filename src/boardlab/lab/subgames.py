@@ -515,6 +515,8 @@ def sequence_form_value(t: Tree, leaf: np.ndarray) -> float:
     and seat 1's information-state values ``v`` gives it: maximise ``v₀`` subject to ``Fᵀv ≤ Aᵀx``,
     ``Ex = e``, ``x ≥ 0``.
     """
+    if not t.slots:  # chance alone (Hamlet's coin)
+        return evaluate(t, leaf, np.zeros(0))
     from scipy import sparse
     from scipy.optimize import linprog
 
