@@ -225,8 +225,8 @@ def _mix(t: Tree, mine: Strategy, other: Strategy, seat: int) -> Strategy:
 
 def report(
     game_id: str,
-    levels: tuple[str, ...] = ("random", "easy"),
-    round_one_levels: tuple[str, ...] = (),
+    levels: tuple[str, ...] = ("random",),
+    round_one_levels: tuple[str, ...] = ("random", "easy", "medium"),
     samples: int = 4,
     iterations: int = 5000,
     target: float = 1e-5,
@@ -269,7 +269,8 @@ def _gap(x: float) -> str:
 
 def level_row(lv: LevelResult) -> str:
     """A level's row of the report's table."""
-    spec = lv.spec if lv.spec == "random" else f"{lv.spec} ({lv.samples} calls per information state)"
+    calls = f"{lv.samples} call{'' if lv.samples == 1 else 's'} per information state"
+    spec = lv.spec if lv.spec == "random" else f"{lv.spec} ({calls})"
     a0, a1 = lv.against_equilibrium
     return f"| {spec} | {lv.rounds} | {_gap(lv.exploitability)} | {a0:+.4f} / {a1:+.4f} | {lv.seconds:.0f} |"
 
