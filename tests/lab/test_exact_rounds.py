@@ -115,7 +115,7 @@ def test_hamlet_round_three_subgame() -> None:
 @pytest.mark.slow
 def test_hamlet_rounds_two_and_three_decompose() -> None:
     """From a round-2 start, solving rounds 2 and 3 as one tree and by induction over round 3's starts agree:
-    what a seat saw in round 2 (its draws) does not matter to round 3. (About 6 CPU s.)"""
+    what a seat saw in round 2 (its draws) does not matter to round 3. (About 7 s.)"""
     s = boardlab.make("hamlet", first="seat0").new_initial_state(2)
     for a in (0, 1, 0, 0):
         s.apply_action(a)
@@ -136,7 +136,7 @@ def test_hamlet_rounds_two_and_three_decompose() -> None:
 
 @pytest.mark.slow
 def test_hamlet_whole_game_by_rounds() -> None:
-    """The whole game (185 subgames; about 15 CPU s): fair under the coin, a composed equilibrium that is hardly
+    """The whole game (185 subgames and their LPs; about 25 s): fair under the coin, a composed equilibrium that is hardly
     exploitable, and random play far more exploitable."""
     ind = by_rounds.solve("hamlet", target=1e-5)
     eq = ind.strategies()

@@ -47,11 +47,12 @@ from .subgames import Boundary, Induction, Strategy, Tree
 def hamlet_position(state: State) -> Hashable | None:
     """A Hamlet state's public key at the start of a round (before its first deal), else ``None``:
     (round, cards still in play, who goes first, rounds won by each seat)."""
-    rounds = getattr(state, "rounds", None)
-    if not rounds or state.is_terminal() or rounds[-1].steps:
+    from boardlab.games.hamlet import HamletState
+
+    if not isinstance(state, HamletState) or not state.rounds or state.is_terminal() or state.rounds[-1].steps:
         return None
-    r = rounds[-1]
-    return (r.number, r.remaining, r.first, tuple(state.wins))  # type: ignore[attr-defined]
+    r = state.rounds[-1]
+    return (r.number, r.remaining, r.first, tuple(state.wins))
 
 
 def _hamlet_describe(state: State, seat: int) -> tuple[int, str, str]:
