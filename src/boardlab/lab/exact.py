@@ -23,7 +23,10 @@ tabular algorithms apply unchanged:
 A tabular solve holds every information state in memory and visits every
 history per CFR iteration, in Python: it fits games of up to about 10^5
 histories in minutes. ``docs/ai/exact.md`` gives the sizes of the
-hidden-information games.
+hidden-information games. A larger game that splits at public positions
+(Hamlet, at every round start) is solved by those positions instead, without
+OpenSpiel: :mod:`boardlab.lab.by_rounds` over :mod:`boardlab.lab.subgames`
+(``python -m boardlab.lab.exact hamlet`` prints that report).
 """
 
 from __future__ import annotations
@@ -272,23 +275,43 @@ def format_report(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+USAGE = (
+    "usage: python -m boardlab.lab.exact GAME [option=value ...] [--cap=N] [--iterations=N]\n"
+    "       (a game solved by rounds, such as hamlet: [--levels=random,easy] [--round1=hard] [--samples=N]\n"
+    "        [--iterations=N per subgame] [--target=EXPLOITABILITY per subgame])"
+)
+
+
 def main(argv: list[str]) -> int:
     if not argv:
-        print("usage: python -m boardlab.lab.exact GAME [option=value ...] [--cap=N] [--iterations=N]")
+        print(USAGE)
         return 2
     game_id, rest = argv[0], argv[1:]
     kw: dict[str, Any] = {}
     options: dict[str, Any] = {}
     for arg in rest:
-        if arg.startswith("--cap="):
-            kw["cap"] = int(arg.split("=", 1)[1])
-        elif arg.startswith("--iterations="):
-            kw["iterations"] = int(arg.split("=", 1)[1])
+        name, _, value = arg.partition("=")
+        if name in ("--cap", "--iterations", "--samples"):
+            kw[name[2:]] = int(value)
+        elif name == "--target":
+            kw["target"] = float(value)
+        elif name in ("--levels", "--round1"):
+            kw["levels" if name == "--levels" else "round_one_levels"] = tuple(v for v in value.split(",") if v)
+        elif name.startswith("--") or not value:
+            print(f"unknown argument {arg!r}\n{USAGE}")
+            return 2
         else:
-            name, value = arg.split("=", 1)
             options[name] = value
     opts = {o.name: o for o in boardlab.make(game_id).options}
     typed = {k: (v.lower() == "true" if opts[k].type is bool else opts[k].type(v)) for k, v in options.items()}
+    from . import by_rounds
+
+    if game_id in by_rounds.BOUNDARIES:
+        kw.pop("cap", None)
+        print(by_rounds.format_report(by_rounds.report(game_id, **kw, **typed)))
+        return 0
+    for name in ("target", "round_one_levels"):
+        kw.pop(name, None)
     print(format_report(report(game_id, **kw, **typed)))
     return 0
 
