@@ -5,6 +5,7 @@
 * :class:`DuelGame`: simultaneous picks where one pick dominates, then a sequential reply.
 * :class:`TeamGame`: co-operative, two seats: the shared prize needs both to pick 2.
 * :class:`ThreeWayGame`: three seats; each seat's return depends on its own pick only.
+* :func:`tree_game`: a two-seat zero-sum game given as its tree (for positions the solver can prove).
 """
 
 from __future__ import annotations
@@ -277,3 +278,66 @@ class ThreeWayState(State):
 
 
 ThreeWayGame.state_class = ThreeWayState
+
+
+#: A game tree: a float is an end of the game (seat 0's return; seat 1 gets its negation), a pair
+#: ``(seat, (child, ...))`` a decision of ``seat`` whose actions are the children's indices.
+Tree = float | tuple[int, tuple[Any, ...]]
+
+
+class TreeGame(_Game):
+    """Two seats, zero-sum, perfect information, no chance: the game is the tree :attr:`tree`."""
+
+    id = "test-tree"
+    game_type = GameType()
+    tree: Tree = 0.0
+
+    def num_distinct_actions(self) -> int:
+        return _width(self.tree)
+
+    def max_game_length(self) -> int:
+        return _depth(self.tree)
+
+
+def _width(t: Tree) -> int:
+    return 0 if isinstance(t, float) else max(len(t[1]), *(_width(c) for c in t[1]))
+
+
+def _depth(t: Tree) -> int:
+    return 0 if isinstance(t, float) else 1 + max(_depth(c) for c in t[1])
+
+
+class TreeState(State):
+    def __init__(self, game: Game, num_players: int) -> None:
+        super().__init__(game, num_players)
+        self.node: Tree = game.tree  # type: ignore[attr-defined]
+        self.path: list[int] = []
+
+    def current_player(self) -> int:
+        return TERMINAL if isinstance(self.node, float) else self.node[0]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert not isinstance(self.node, float)
+        return list(range(len(self.node[1])))
+
+    def _apply(self, action: int) -> None:
+        assert not isinstance(self.node, float)
+        self.node = self.node[1][action]
+        self.path.append(action)
+
+    def returns(self) -> list[float]:
+        v = self.node if isinstance(self.node, float) else 0.0
+        return [v, -v]
+
+    def observation(self, player: int | None = None) -> dict[str, Any]:
+        return {"path": self.path}
+
+
+TreeGame.state_class = TreeState
+
+
+def tree_game(tree: Tree) -> TreeGame:
+    """A :class:`TreeGame` whose tree is ``tree``."""
+    game = TreeGame()
+    game.tree = tree
+    return game

@@ -122,6 +122,31 @@ def _uct_child(node: Node, cp: int, ce: float) -> tuple[Any, Node]:
     return a, child
 
 
+def _proof_length(node: Node, umax: float, memo: dict[int, int]) -> int:
+    """Moves from ``node`` (proven) to the end along its proof: the winner's quickest win, the loser's longest defence.
+
+    At a node whose proven value is a win for the seat to move there, that seat takes its quickest proven
+    win; elsewhere (every child proven) it takes the longest of the children that keep the proven value.
+    ``memo`` holds the lengths already counted (by node id), so shared work is counted once.
+    """
+    known = memo.get(id(node))
+    if known is not None:
+        return known
+    value = node.value
+    assert value is not None
+    kids = [ch for ch in node.children.values() if ch.value is not None]
+    if not kids:  # a proven node without proven children is an end of the game
+        memo[id(node)] = 0
+        return 0
+    mover = kids[0].mover
+    if value[mover] >= umax:
+        n = 1 + min(_proof_length(ch, umax, memo) for ch in kids if ch.value[mover] >= umax)  # type: ignore[index]
+    else:
+        n = 1 + max(_proof_length(ch, umax, memo) for ch in kids if ch.value[mover] == value[mover])  # type: ignore[index]
+    memo[id(node)] = n
+    return n
+
+
 def evaluation_of(state: State, seat: int) -> float | None:
     """The game's own evaluation of ``state`` for ``seat``, or ``None`` if the game has none.
 
@@ -303,7 +328,14 @@ class MCTSAgent:
         return node
 
     def _best(self, root: Node, seat: int, legal: list[int], simultaneous: bool) -> int:
-        """The most visited of this seat's root moves (ties: the better mean, then the lower action)."""
+        """The most visited of this seat's root moves (ties: the better mean, then the lower action).
+
+        Where the solver has proven root moves: a proven win is taken, the quickest first; proven losses are
+        avoided while any other move remains; and when every move is proven (the root is solved) the best
+        proven value is played, and if that is a loss the move that resists longest under best play (an
+        opponent that is not perfect may still go wrong on the way).
+        """
+        length: dict[int, int] = {}
         if simultaneous:
             stats: dict[Any, Any] = (root.seat_stats or {}).get(seat, {})
         else:
@@ -313,15 +345,18 @@ class MCTSAgent:
                 top = max(proven.values())
                 if top >= self._umax or root.value is not None:  # a proven win, or all is known
                     legal = [a for a in legal if proven.get(a) == top]
+                    if top >= self._umax or top <= self._umin:  # win soonest, lose latest
+                        sign = 1 if top >= self._umax else -1
+                        length = {a: sign * _proof_length(stats[a], self._umax, {}) for a in legal}
                 else:  # avoid proven losses while anything else remains
                     legal = [a for a in legal if proven.get(a, math.inf) > self._umin] or legal
-        best, key = legal[0], (-1, -math.inf)
+        best, key = legal[0], (math.inf, -1, -math.inf)
         for a in legal:
             e = stats.get(a)
             if e is None:
                 continue
-            k = (e.n, e.w / e.n if e.n else -math.inf)
-            if k > key:
+            k = (length.get(a, 0), -e.n, -(e.w / e.n) if e.n else math.inf)
+            if k < key:
                 best, key = a, k
         return best
 
