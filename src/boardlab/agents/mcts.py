@@ -57,6 +57,7 @@ from typing import Any
 
 from ..core.constants import CHANCE, SIMULTANEOUS, TERMINAL
 from ..core.game import Game, State
+from ..core.hidden import exact_for, view_key
 from ..core.view import SeatView
 from .base import register_agent
 from .params import AgentParams
@@ -147,6 +148,11 @@ def _proof_length(node: Node, umax: float, memo: dict[int, int]) -> int:
     return n
 
 
+def _pick(moves: list[int], rng: random.Random) -> int:
+    """One of a class of moves the searching seat cannot tell apart, uniformly (the class's first if alone)."""
+    return moves[0] if len(moves) == 1 else moves[rng.randrange(len(moves))]
+
+
 def evaluation_of(state: State, seat: int) -> float | None:
     """The game's own evaluation of ``state`` for ``seat``, or ``None`` if the game has none.
 
@@ -203,6 +209,10 @@ class MCTSAgent:
         self.reuse = reuse and game.perfect_information
         self.depth = depth
         self.solve = solve and game.perfect_information
+        #: Hidden information: key the tree by what the searching seat is shown of each move (see ``_descend``);
+        #: only the all-seeing agent that measures a game's ceiling (``agents/cheating.py``) turns it off.
+        self.by_view = True
+        self._viewer = seat
         # The best and worst returns there are, as the game type declares them (+1 win / -1 loss by default).
         self._umax = game.game_type.max_utility
         self._umin = game.game_type.min_utility
@@ -264,7 +274,7 @@ class MCTSAgent:
         resample = view.resample
         rng = self.rng
         clock = self.clock
-        seat = view.seat
+        seat = self._viewer = view.seat
         simultaneous = view.is_simultaneous()
         legal = view.legal_actions()
         done = 0
@@ -473,35 +483,42 @@ class MCTSAgent:
                 else:
                     legal = d.legal_actions()
                     children = node.children
-                    fresh = [b for b in legal if b not in children]
-                    for b in legal:
+                    # Another seat's moves that this seat is not shown exactly are one child per what it is
+                    # shown (a class of moves): the tree follows the searching seat's information.
+                    classes = self._classes(d, cp, legal) if self.by_view and cp != self._viewer else None
+                    keys = legal if classes is None else list(classes)
+                    fresh = [b for b in keys if b not in children]
+                    for b in keys:
                         ch = children.get(b)
                         if ch is not None:
                             ch.avail += 1
                     if fresh:
-                        a = fresh[rng.randrange(len(fresh))]
-                        child = children[a] = Node(cp)
+                        key = fresh[rng.randrange(len(fresh))]
+                        a = key if classes is None else _pick(classes[key], rng)
+                        child = children[key] = Node(cp)
                         child.avail = 1
                         d.apply_legal(a)
                         path.append((child, cp))
                         break
                     best = -math.inf
-                    a = -1
+                    key = -1
                     child = node
-                    for b in legal:
+                    for b in keys:
                         ch = children[b]
                         v = ch.w / ch.n + ce * sqrt(log(ch.avail) / ch.n)
                         if v > best:
-                            best, a, child = v, b, ch
+                            best, key, child = v, b, ch
+                    a = key if classes is None else _pick(classes[key], rng)
                 d.apply_legal(a)
                 path.append((child, cp))
                 node = child
             elif cp == CHANCE:
                 a = sample_outcome(node.outcomes if perfect else d.chance_outcomes(), rng)  # type: ignore[arg-type]
+                key = a if perfect or not self.by_view else self._key(d, a)
                 d.apply_legal(a)
-                child = node.children.get(a)
+                child = node.children.get(key)
                 if child is None:
-                    child = node.children[a] = Node(-1)
+                    child = node.children[key] = Node(-1)
                     path.append((child, -1))
                     break
                 path.append((child, -1))
@@ -535,8 +552,8 @@ class MCTSAgent:
                                 best, a, e = v, b, eb
                     joint.append(a)
                     path.append((e, p))
+                key = tuple(joint) if perfect or not self.by_view else self._key(d, joint)
                 d.apply_actions(joint)
-                key = tuple(joint)
                 child = node.children.get(key)
                 if child is None:
                     child = node.children[key] = Node(-1)
@@ -547,6 +564,24 @@ class MCTSAgent:
             else:  # terminal inside the tree
                 break
         return known
+
+    def _key(self, d: State, entry: Any) -> Any:
+        """The child key of ``entry`` (about to be applied to ``d``): itself where the searching seat sees it
+        exactly, else what that seat is shown of it, so outcomes it cannot tell apart share one subtree."""
+        seen = d.seen_of(entry)
+        if exact_for(seen, self._viewer):
+            return tuple(entry) if isinstance(entry, list) else entry
+        return ("unseen", view_key(seen, self._viewer))
+
+    def _classes(self, d: State, cp: int, legal: list[int]) -> dict[Any, list[int]] | None:
+        """``legal`` grouped by what the searching seat is shown of each move (``None``: it sees them all)."""
+        classes: dict[Any, list[int]] = {}
+        hidden = False
+        for a in legal:
+            key = self._key(d, a)
+            hidden = hidden or type(key) is tuple
+            classes.setdefault(key, []).append(a)
+        return classes if hidden else None
 
     def _backup(self, path: list[tuple[Any, int]], known: list[float] | None, d: State | None) -> None:
         """Roll out from ``d`` unless the returns are ``known``, then update every node and edge on ``path``."""
