@@ -7,7 +7,7 @@ import random
 import time
 
 import pytest
-from minigames import DuelGame, KuhnGame, LotteryGame, LotteryState, TeamGame, ThreeWayGame, tree_game
+from minigames import BlindGuessGame, DuelGame, KuhnGame, LotteryGame, LotteryState, TeamGame, ThreeWayGame, tree_game
 
 import boardlab
 from boardlab.agents import LEVELS, MCTSAgent, agent_names, level_spec, make_agent
@@ -94,6 +94,16 @@ def test_hidden_cards_information_set_search() -> None:
     assert decide(spec, kuhn_state([0, 1], [0, 1]), 0) == 0  # jack after check-bet: fold
     # The real opponent card does not matter: the agent only resamples it.
     assert decide(spec, kuhn_state([2, 1], [1]), 1) == decide(spec, kuhn_state([0, 1], [1]), 1)
+
+
+def test_hidden_chance_outcomes_share_one_subtree() -> None:
+    """A coin nobody sees: the search may not value the guess after it as if it knew the coin."""
+    s = BlindGuessGame().new_initial_state()
+    for seed in range(4):
+        agent = MCTSAgent(s.game, 0, seed, iterations=400)
+        assert agent.step(SeatView(s, 0)) == 0, seed  # the safe half point, not the blind guess
+        toss = agent.last["root"].children[1]
+        assert len(toss.children) == 1  # one subtree for both faces of the coin
 
 
 def test_simultaneous_nodes_use_decoupled_uct() -> None:
