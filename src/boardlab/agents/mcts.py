@@ -79,7 +79,20 @@ class Node:
     proven them.
     """
 
-    __slots__ = ("avail", "children", "cp", "mover", "n", "outcomes", "seat_stats", "snapshot", "untried", "value", "w")
+    __slots__ = (
+        "avail",
+        "children",
+        "cp",
+        "keys",
+        "mover",
+        "n",
+        "outcomes",
+        "seat_stats",
+        "snapshot",
+        "untried",
+        "value",
+        "w",
+    )
 
     def __init__(self, mover: int) -> None:
         self.mover = mover
@@ -96,6 +109,9 @@ class Node:
         self.seat_stats: dict[int, dict[int, Edge]] | None = None
         #: The exact returns under best play, once proven (perfect information only).
         self.value: list[float] | None = None
+        #: Hidden information: another seat's moves here, each with its child key (what the searching seat is
+        #: shown of it), computed once per move (see ``MCTSAgent._classes``).
+        self.keys: dict[int, Any] | None = None
 
 
 class Edge:
@@ -485,7 +501,7 @@ class MCTSAgent:
                     children = node.children
                     # Another seat's moves that this seat is not shown exactly are one child per what it is
                     # shown (a class of moves): the tree follows the searching seat's information.
-                    classes = self._classes(d, cp, legal) if self.by_view and cp != self._viewer else None
+                    classes = self._classes(d, node, legal) if self.by_view and cp != self._viewer else None
                     keys = legal if classes is None else list(classes)
                     fresh = [b for b in keys if b not in children]
                     for b in keys:
@@ -573,12 +589,22 @@ class MCTSAgent:
             return tuple(entry) if isinstance(entry, list) else entry
         return ("unseen", view_key(seen, self._viewer))
 
-    def _classes(self, d: State, cp: int, legal: list[int]) -> dict[Any, list[int]] | None:
-        """``legal`` grouped by what the searching seat is shown of each move (``None``: it sees them all)."""
+    def _classes(self, d: State, node: Node, legal: list[int]) -> dict[Any, list[int]] | None:
+        """``legal`` grouped by what the searching seat is shown of each move (``None``: it sees them all).
+
+        A move's key is computed on the first determinisation that offers it at ``node`` and kept there (what
+        the seat is shown of a move depends on the public position, which every determinisation of the node
+        shares); the class chosen is then played by one of its moves legal in this determinisation.
+        """
+        cache = node.keys
+        if cache is None:
+            cache = node.keys = {}
         classes: dict[Any, list[int]] = {}
         hidden = False
         for a in legal:
-            key = self._key(d, a)
+            key = cache.get(a)
+            if key is None:
+                key = cache[a] = self._key(d, a)
             hidden = hidden or type(key) is tuple
             classes.setdefault(key, []).append(a)
         return classes if hidden else None
