@@ -13,10 +13,14 @@ One search handles them all, from a :class:`~boardlab.core.view.SeatView`:
 * **Hidden information**: single-observer information-set MCTS (SO-ISMCTS,
   Cowling, Powley & Whitehouse 2012). Every iteration draws a fresh
   determinisation with ``view.resample(rng)`` (a complete state consistent with
-  what this seat has observed) and descends the one tree, keyed by actions,
-  restricted to the actions legal in that determinisation; a child's
-  exploration term counts how often it was *available* rather than how often
-  its parent was visited. The agent never reads the real state.
+  what this seat has observed) and descends the one tree, restricted to the
+  actions legal in that determinisation; a child's exploration term counts
+  how often it was *available* rather than how often its parent was visited.
+  The tree is keyed by what this seat is *shown* of each move
+  (``State.seen_of``): chance outcomes and other seats' moves it cannot tell
+  apart share one child (SO-ISMCTS with partially observable moves), so its
+  own later choices never depend on what it will not have seen. The agent
+  never reads the real state.
 * **Chance**: outcomes are drawn by their probabilities, every iteration; each
   outcome gets its own subtree.
 * **Simultaneous moves**: decoupled UCT. Every seat that decides picks its own
