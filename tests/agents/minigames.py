@@ -5,6 +5,8 @@
 * :class:`DuelGame`: simultaneous picks where one pick dominates, then a sequential reply.
 * :class:`TeamGame`: co-operative, two seats: the shared prize needs both to pick 2.
 * :class:`ThreeWayGame`: three seats; each seat's return depends on its own pick only.
+* :func:`tree_game`: a two-seat zero-sum game given as its tree (for positions the solver can prove).
+* :class:`BlindGuessGame`: a safe half point, or a coin nobody sees and a guess at it.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from boardlab.core.constants import CHANCE, SIMULTANEOUS, TERMINAL
 from boardlab.core.game import Game, State
 from boardlab.core.gametype import Chance, Dynamics, GameType, Information, Utility
+from boardlab.core.hidden import Seen
 
 
 class _Game(Game):
@@ -277,3 +280,129 @@ class ThreeWayState(State):
 
 
 ThreeWayGame.state_class = ThreeWayState
+
+
+#: A game tree: a float is an end of the game (seat 0's return; seat 1 gets its negation), a pair
+#: ``(seat, (child, ...))`` a decision of ``seat`` whose actions are the children's indices.
+Tree = float | tuple[int, tuple[Any, ...]]
+
+
+class TreeGame(_Game):
+    """Two seats, zero-sum, perfect information, no chance: the game is the tree :attr:`tree`."""
+
+    id = "test-tree"
+    game_type = GameType()
+    tree: Tree = 0.0
+
+    def num_distinct_actions(self) -> int:
+        return _width(self.tree)
+
+    def max_game_length(self) -> int:
+        return _depth(self.tree)
+
+
+def _width(t: Tree) -> int:
+    return 0 if isinstance(t, float) else max(len(t[1]), *(_width(c) for c in t[1]))
+
+
+def _depth(t: Tree) -> int:
+    return 0 if isinstance(t, float) else 1 + max(_depth(c) for c in t[1])
+
+
+class TreeState(State):
+    def __init__(self, game: Game, num_players: int) -> None:
+        super().__init__(game, num_players)
+        self.node: Tree = game.tree  # type: ignore[attr-defined]
+        self.path: list[int] = []
+
+    def current_player(self) -> int:
+        return TERMINAL if isinstance(self.node, float) else self.node[0]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert not isinstance(self.node, float)
+        return list(range(len(self.node[1])))
+
+    def _apply(self, action: int) -> None:
+        assert not isinstance(self.node, float)
+        self.node = self.node[1][action]
+        self.path.append(action)
+
+    def returns(self) -> list[float]:
+        v = self.node if isinstance(self.node, float) else 0.0
+        return [v, -v]
+
+    def observation(self, player: int | None = None) -> dict[str, Any]:
+        return {"path": self.path}
+
+
+TreeGame.state_class = TreeState
+
+
+def tree_game(tree: Tree) -> TreeGame:
+    """A :class:`TreeGame` whose tree is ``tree``."""
+    game = TreeGame()
+    game.tree = tree
+    return game
+
+
+class BlindGuessGame(_Game):
+    """Seat 0 takes a safe ½ (action 0) or has a coin tossed face down (action 1) and guesses it: +1 or -1.
+
+    Nobody sees the coin before the end, so the guess is worth 0: the safe ½ is the better move. A search
+    whose tree let the guess depend on the coin would value the toss at +1.
+    """
+
+    id = "test-blind-guess"
+    min_players = max_players = 1
+    game_type = GameType(chance=Chance.EXPLICIT, information=Information.IMPERFECT, utility=Utility.GENERAL_SUM)
+
+    def num_distinct_actions(self) -> int:
+        return 2
+
+    def max_chance_outcomes(self) -> int:
+        return 2
+
+    def max_game_length(self) -> int:
+        return 3
+
+
+class BlindGuessState(State):
+    def __init__(self, game: Game, num_players: int) -> None:
+        super().__init__(game, num_players)
+        self.moves: list[int] = []
+
+    def current_player(self) -> int:
+        m = self.moves
+        if not m:
+            return 0
+        if m[0] == 0 or len(m) == 3:
+            return TERMINAL
+        return CHANCE if len(m) == 1 else 0
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return [0, 1]
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(0, 0.5), (1, 0.5)]
+
+    def _apply(self, action: int) -> None:
+        self.moves.append(action)
+
+    def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
+        if len(self.moves) == 1:  # the coin: nobody sees it
+            return Seen("tossed the coin face down", {})
+        return super()._seen(actor, entry)
+
+    def returns(self) -> list[float]:
+        m = self.moves
+        if m == [0]:
+            return [0.5]
+        if len(m) < 3:
+            return [0.0]
+        return [1.0 if m[1] == m[2] else -1.0]
+
+    def observation(self, player: int | None = None) -> dict[str, Any]:
+        return {"moves": self.moves[:1] + self.moves[2:]}
+
+
+BlindGuessGame.state_class = BlindGuessState

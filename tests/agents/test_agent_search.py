@@ -7,7 +7,7 @@ import random
 import time
 
 import pytest
-from minigames import DuelGame, KuhnGame, LotteryGame, LotteryState, TeamGame, ThreeWayGame
+from minigames import BlindGuessGame, DuelGame, KuhnGame, LotteryGame, LotteryState, TeamGame, ThreeWayGame, tree_game
 
 import boardlab
 from boardlab.agents import LEVELS, MCTSAgent, agent_names, level_spec, make_agent
@@ -94,6 +94,16 @@ def test_hidden_cards_information_set_search() -> None:
     assert decide(spec, kuhn_state([0, 1], [0, 1]), 0) == 0  # jack after check-bet: fold
     # The real opponent card does not matter: the agent only resamples it.
     assert decide(spec, kuhn_state([2, 1], [1]), 1) == decide(spec, kuhn_state([0, 1], [1]), 1)
+
+
+def test_hidden_chance_outcomes_share_one_subtree() -> None:
+    """A coin nobody sees: the search may not value the guess after it as if it knew the coin."""
+    s = BlindGuessGame().new_initial_state()
+    for seed in range(4):
+        agent = MCTSAgent(s.game, 0, seed, iterations=400)
+        assert agent.step(SeatView(s, 0)) == 0, seed  # the safe half point, not the blind guess
+        toss = agent.last["root"].children[1]
+        assert len(toss.children) == 1  # one subtree for both faces of the coin
 
 
 def test_simultaneous_nodes_use_decoupled_uct() -> None:
@@ -234,3 +244,37 @@ def test_perfect_information_descent_from_snapshots_is_the_plain_search(game, mo
     assert fast == plain and none == 0
     if game.id == "blast-radius":
         assert used > 0  # deep trees late in the game: the snapshots were there and were used
+
+
+# Seat 0 to move, lost against best play either way. Move 0 loses at once to the one right reply of seven
+# (seat 1's other six replies lose), so its mean is high and it draws most visits until that reply is found;
+# move 1 loses too, but only after four moves.
+LOST_EITHER_WAY = (0, ((1, (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, -1.0)), (1, ((0, ((1, (-1.0,)),)),))))
+
+
+def test_a_proven_lost_root_resists_longest() -> None:
+    for seed in range(8):
+        agent = MCTSAgent(tree_game(LOST_EITHER_WAY), 0, seed, iterations=2000)
+        state = agent.game.new_initial_state()
+        assert agent.step(SeatView(state, 0)) == 1, seed
+        assert agent.last["root"].value == [-1.0, 1.0]  # the root was solved: both moves are proven lost
+        assert agent.last["iterations"] < 2000
+
+
+def test_of_proven_wins_the_root_takes_the_soonest() -> None:
+    """A root whose two moves are both proven wins: the one that wins at once, not the more visited one."""
+    from boardlab.agents.mcts import Node
+
+    def proven(mover: int, value: float, n: int, children: dict[int, Node] | None = None) -> Node:
+        node = Node(mover)
+        node.n, node.w, node.value = n, value * n if mover == 0 else -value * n, [value, -value]
+        node.children = children or {}
+        return node
+
+    # Move 0 wins after seat 1's forced reply and seat 0's last move; move 1 wins at once.
+    slow = proven(0, 1.0, 50, {0: proven(1, 1.0, 30, {0: proven(0, 1.0, 20)})})
+    root = proven(-1, 1.0, 56, {0: slow, 1: proven(0, 1.0, 5)})
+    agent = MCTSAgent(tree_game(LOST_EITHER_WAY), 0, 1, iterations=10)
+    assert agent._best(root, 0, [0, 1], False) == 1
+    del root.children[1]
+    assert agent._best(root, 0, [0, 1], False) == 0

@@ -39,6 +39,8 @@ class CheatingMCTS:
         # Every iteration copies the true state, so the search is UCT over the real position (no tree reuse:
         # the tree is keyed for the perfect-information path only when the game has perfect information).
         self.inner = MCTSAgent(game, seat, seed, **mcts)
+        # It sees every move exactly, so its tree is keyed by the moves themselves, not by a seat's view of them.
+        self.inner.by_view = False
 
     def step(self, view: SeatView) -> int:
         return self.inner.step(_AllSeeingView(view._state, view.seat))

@@ -13,10 +13,14 @@ One search handles them all, from a :class:`~boardlab.core.view.SeatView`:
 * **Hidden information**: single-observer information-set MCTS (SO-ISMCTS,
   Cowling, Powley & Whitehouse 2012). Every iteration draws a fresh
   determinisation with ``view.resample(rng)`` (a complete state consistent with
-  what this seat has observed) and descends the one tree, keyed by actions,
-  restricted to the actions legal in that determinisation; a child's
-  exploration term counts how often it was *available* rather than how often
-  its parent was visited. The agent never reads the real state.
+  what this seat has observed) and descends the one tree, restricted to the
+  actions legal in that determinisation; a child's exploration term counts
+  how often it was *available* rather than how often its parent was visited.
+  The tree is keyed by what this seat is *shown* of each move
+  (``State.seen_of``): chance outcomes and other seats' moves it cannot tell
+  apart share one child (SO-ISMCTS with partially observable moves), so its
+  own later choices never depend on what it will not have seen. The agent
+  never reads the real state.
 * **Chance**: outcomes are drawn by their probabilities, every iteration; each
   outcome gets its own subtree.
 * **Simultaneous moves**: decoupled UCT. Every seat that decides picks its own
@@ -57,6 +61,7 @@ from typing import Any
 
 from ..core.constants import CHANCE, SIMULTANEOUS, TERMINAL
 from ..core.game import Game, State
+from ..core.hidden import exact_for, view_key
 from ..core.view import SeatView
 from .base import register_agent
 from .params import AgentParams
@@ -85,6 +90,7 @@ class Node:
         "children",
         "cp",
         "e",
+        "keys",
         "mover",
         "n",
         "outcomes",
@@ -113,6 +119,9 @@ class Node:
         self.seat_stats: dict[int, dict[int, Edge]] | None = None
         #: The exact returns under best play, once proven (perfect information only).
         self.value: list[float] | None = None
+        #: Hidden information: another seat's moves here, each with its child key (what the searching seat is
+        #: shown of it), computed once per move (see ``MCTSAgent._classes``).
+        self.keys: dict[int, Any] | None = None
 
 
 class Edge:
@@ -146,6 +155,36 @@ def _uct_child(node: Node, cp: int, ce: float) -> tuple[Any, Node]:
         if v > best:
             best, a, child = v, b, ch
     return a, child
+
+
+def _proof_length(node: Node, umax: float, memo: dict[int, int]) -> int:
+    """Moves from ``node`` (proven) to the end along its proof: the winner's quickest win, the loser's longest defence.
+
+    At a node whose proven value is a win for the seat to move there, that seat takes its quickest proven
+    win; elsewhere (every child proven) it takes the longest of the children that keep the proven value.
+    ``memo`` holds the lengths already counted (by node id), so shared work is counted once.
+    """
+    known = memo.get(id(node))
+    if known is not None:
+        return known
+    value = node.value
+    assert value is not None
+    kids = [ch for ch in node.children.values() if ch.value is not None]
+    if not kids:  # a proven node without proven children is an end of the game
+        memo[id(node)] = 0
+        return 0
+    mover = kids[0].mover
+    if value[mover] >= umax:
+        n = 1 + min(_proof_length(ch, umax, memo) for ch in kids if ch.value[mover] >= umax)  # type: ignore[index]
+    else:
+        n = 1 + max(_proof_length(ch, umax, memo) for ch in kids if ch.value[mover] == value[mover])  # type: ignore[index]
+    memo[id(node)] = n
+    return n
+
+
+def _pick(moves: list[int], rng: random.Random) -> int:
+    """One of a class of moves the searching seat cannot tell apart, uniformly (the class's first if alone)."""
+    return moves[0] if len(moves) == 1 else moves[rng.randrange(len(moves))]
 
 
 def evaluation_of(state: State, seat: int) -> float | None:
@@ -204,6 +243,10 @@ class MCTSAgent:
         self.reuse = reuse and game.perfect_information
         self.depth = depth
         self.solve = solve and game.perfect_information
+        #: Hidden information: key the tree by what the searching seat is shown of each move (see ``_descend``);
+        #: only the all-seeing agent that measures a game's ceiling (``agents/cheating.py``) turns it off.
+        self.by_view = True
+        self._viewer = seat
         # The best and worst returns there are, as the game type declares them (+1 win / -1 loss by default).
         self._umax = game.game_type.max_utility
         self._umin = game.game_type.min_utility
@@ -265,7 +308,7 @@ class MCTSAgent:
         resample = view.resample
         rng = self.rng
         clock = self.clock
-        seat = view.seat
+        seat = self._viewer = view.seat
         simultaneous = view.is_simultaneous()
         legal = view.legal_actions()
         done = 0
@@ -329,7 +372,14 @@ class MCTSAgent:
         return node
 
     def _best(self, root: Node, seat: int, legal: list[int], simultaneous: bool) -> int:
-        """The most visited of this seat's root moves (ties: the better mean, then the lower action)."""
+        """The most visited of this seat's root moves (ties: the better mean, then the lower action).
+
+        Where the solver has proven root moves: a proven win is taken, the quickest first; proven losses are
+        avoided while any other move remains; and when every move is proven (the root is solved) the best
+        proven value is played, and if that is a loss the move that resists longest under best play (an
+        opponent that is not perfect may still go wrong on the way).
+        """
+        length: dict[int, int] = {}
         if simultaneous:
             stats: dict[Any, Any] = (root.seat_stats or {}).get(seat, {})
         else:
@@ -339,15 +389,18 @@ class MCTSAgent:
                 top = max(proven.values())
                 if top >= self._umax or root.value is not None:  # a proven win, or all is known
                     legal = [a for a in legal if proven.get(a) == top]
+                    if top >= self._umax or top <= self._umin:  # win soonest, lose latest
+                        sign = 1 if top >= self._umax else -1
+                        length = {a: sign * _proof_length(stats[a], self._umax, {}) for a in legal}
                 else:  # avoid proven losses while anything else remains
                     legal = [a for a in legal if proven.get(a, math.inf) > self._umin] or legal
-        best, key = legal[0], (-1, -math.inf)
+        best, key = legal[0], (math.inf, -1, -math.inf)
         for a in legal:
             e = stats.get(a)
             if e is None:
                 continue
-            k = (e.n, e.w / e.n if e.n else -math.inf)
-            if k > key:
+            k = (length.get(a, 0), -e.n, -(e.w / e.n) if e.n else math.inf)
+            if k < key:
                 best, key = a, k
         return best
 
@@ -464,35 +517,42 @@ class MCTSAgent:
                 else:
                     legal = d.legal_actions()
                     children = node.children
-                    fresh = [b for b in legal if b not in children]
-                    for b in legal:
+                    # Another seat's moves that this seat is not shown exactly are one child per what it is
+                    # shown (a class of moves): the tree follows the searching seat's information.
+                    classes = self._classes(d, node, legal) if self.by_view and cp != self._viewer else None
+                    keys = legal if classes is None else list(classes)
+                    fresh = [b for b in keys if b not in children]
+                    for b in keys:
                         ch = children.get(b)
                         if ch is not None:
                             ch.avail += 1
                     if fresh:
-                        a = fresh[rng.randrange(len(fresh))]
-                        child = children[a] = Node(cp)
+                        key = fresh[rng.randrange(len(fresh))]
+                        a = key if classes is None else _pick(classes[key], rng)
+                        child = children[key] = Node(cp)
                         child.avail = 1
                         d.apply_legal(a)
                         path.append((child, cp))
                         break
                     best = -math.inf
-                    a = -1
+                    key = -1
                     child = node
-                    for b in legal:
+                    for b in keys:
                         ch = children[b]
                         v = ch.w / ch.n + ce * sqrt(log(ch.avail) / ch.n)
                         if v > best:
-                            best, a, child = v, b, ch
+                            best, key, child = v, b, ch
+                    a = key if classes is None else _pick(classes[key], rng)
                 d.apply_legal(a)
                 path.append((child, cp))
                 node = child
             elif cp == CHANCE:
                 a = sample_outcome(node.outcomes if perfect else d.chance_outcomes(), rng)  # type: ignore[arg-type]
+                key = a if perfect or not self.by_view else self._key(d, a)
                 d.apply_legal(a)
-                child = node.children.get(a)
+                child = node.children.get(key)
                 if child is None:
-                    child = node.children[a] = Node(-1)
+                    child = node.children[key] = Node(-1)
                     path.append((child, -1))
                     break
                 path.append((child, -1))
@@ -526,8 +586,8 @@ class MCTSAgent:
                                 best, a, e = v, b, eb
                     joint.append(a)
                     path.append((e, p))
+                key = tuple(joint) if perfect or not self.by_view else self._key(d, joint)
                 d.apply_actions(joint)
-                key = tuple(joint)
                 child = node.children.get(key)
                 if child is None:
                     child = node.children[key] = Node(-1)
@@ -538,6 +598,34 @@ class MCTSAgent:
             else:  # terminal inside the tree
                 break
         return known
+
+    def _key(self, d: State, entry: Any) -> Any:
+        """The child key of ``entry`` (about to be applied to ``d``): itself where the searching seat sees it
+        exactly, else what that seat is shown of it, so outcomes it cannot tell apart share one subtree."""
+        seen = d.seen_of(entry)
+        if exact_for(seen, self._viewer):
+            return tuple(entry) if isinstance(entry, list) else entry
+        return ("unseen", view_key(seen, self._viewer))
+
+    def _classes(self, d: State, node: Node, legal: list[int]) -> dict[Any, list[int]] | None:
+        """``legal`` grouped by what the searching seat is shown of each move (``None``: it sees them all).
+
+        A move's key is computed on the first determinisation that offers it at ``node`` and kept there (what
+        the seat is shown of a move depends on the public position, which every determinisation of the node
+        shares); the class chosen is then played by one of its moves legal in this determinisation.
+        """
+        cache = node.keys
+        if cache is None:
+            cache = node.keys = {}
+        classes: dict[Any, list[int]] = {}
+        hidden = False
+        for a in legal:
+            key = cache.get(a)
+            if key is None:
+                key = cache[a] = self._key(d, a)
+            hidden = hidden or type(key) is tuple
+            classes.setdefault(key, []).append(a)
+        return classes if hidden else None
 
     def _backup(self, path: list[tuple[Any, int]], known: list[float] | None, d: State | None) -> None:
         """Roll out from ``d`` unless the returns are ``known``, then update every node and edge on ``path``."""
