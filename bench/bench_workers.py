@@ -70,17 +70,7 @@ def spin_pairs(seconds: float, repeats: int) -> dict:
         one.append(a)
         two.append(b)
         ratios.append(a / b)
-    return {
-        "game": "(pure-Python loop: the machine's ceiling)",
-        "options": {},
-        "games": 0,
-        "one_worker_s": statistics.median(one),
-        "two_workers_s": statistics.median(two),
-        "speedup_median": statistics.median(ratios),
-        "speedup_min": min(ratios),
-        "speedup_max": max(ratios),
-        "load_average": os.getloadavg()[0],
-    }
+    return row("(pure-Python loop: the machine's ceiling)", {}, 0, one, two, ratios)
 
 
 def timed(src: str, game: str, games: int, workers: int, options: dict) -> tuple[float, list[int]]:
@@ -105,6 +95,11 @@ def pairs(src: str, game: str, games: int, options: dict, repeats: int) -> dict:
         one.append(a)
         two.append(b)
         ratios.append(a / b)
+    return row(game, options, games, one, two, ratios)
+
+
+def row(game: str, options: dict, games: int, one: list[float], two: list[float], ratios: list[float]) -> dict:
+    """One line of the table: medians of the 1- and 2-worker times, the per-pair ratios' median and range."""
     return {
         "game": game,
         "options": options,
