@@ -3,6 +3,7 @@
     python scripts/balance_all.py --kind random --games 400 --voi-games 40 --probe-games 100 --skip-done
     python scripts/balance_all.py --kind hard --games 2 --voi-games 0 --cheapest-first --stop-after 3300 --skip-done
     python scripts/balance_all.py --kind new-rule-plan --only new-rule --games 50 --voi-games 0   # the degenerate plan
+    python scripts/balance_all.py --kind hard --games 8 --voi-games 0 --only kasta --workers 2 --store sqlite:///k.db
     python scripts/balance_all.py --compose                        # the Markdown files from the stored runs
 
 Each run is stored as ``docs/balance/runs/<id>.<kind>.json`` (the report's JSON, with its command), so the
@@ -42,7 +43,15 @@ def run_path(out: pathlib.Path, game_id: str, kind: str) -> pathlib.Path:
 
 
 def run_one(
-    game_id: str, kind: str, count: int, out: pathlib.Path, argv: str, voi_games: int, probe_games: int | None
+    game_id: str,
+    kind: str,
+    count: int,
+    out: pathlib.Path,
+    argv: str,
+    voi_games: int,
+    probe_games: int | None,
+    workers: int = 1,
+    store: str | None = None,
 ) -> BalanceReport:
     random_play = kind == "random"
     report = balance(
@@ -53,6 +62,8 @@ def run_one(
         probe_points=8 if random_play else 4,
         probe_games=probe_games,
         voi_games=voi_games,
+        workers=workers,
+        store=store,
         command=f"python scripts/balance_all.py {argv}",
     )
     path = run_path(out, game_id, kind)
@@ -133,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
         "--cheapest-first", action="store_true", help="order games by their random run's decisions per game"
     )
     ap.add_argument("--stop-after", type=float, default=None, help="start no new game after this many seconds")
+    ap.add_argument("--workers", type=int, default=1, help="local processes (the results do not depend on it)")
+    ap.add_argument("--store", default=None, help="a database URL keeping finished games, so a killed run resumes")
     ap.add_argument("--out", type=pathlib.Path, default=OUT)
     args = ap.parse_args(argv)
     ids = [g for g in args.only.split(",") if g] or games()
@@ -152,7 +165,17 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"stopped before {game_id}: --stop-after {args.stop_after:g} s", flush=True)
                 break
             started = time.perf_counter()
-            report = run_one(game_id, args.kind, args.games, args.out, shown, args.voi_games, args.probe_games)
+            report = run_one(
+                game_id,
+                args.kind,
+                args.games,
+                args.out,
+                shown,
+                args.voi_games,
+                args.probe_games,
+                workers=args.workers,
+                store=args.store,
+            )
             print(f"{game_id} {args.kind}: {report.verdict} [{time.perf_counter() - started:.0f} s]", flush=True)
             compose(game_id, args.out)
     for game_id in ids:
