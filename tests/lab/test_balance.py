@@ -165,6 +165,18 @@ def test_new_rules_planned_setup_is_flagged_as_degenerate() -> None:
     assert plain.verdict.startswith("A challenge: the team wins 0%")
 
 
+def test_a_quick_win_in_self_play_is_worded_as_a_quick_game_between_equals() -> None:
+    # Both seats play the same agent: a short game can be good play on both sides, and the flag says so; a mixed
+    # lineup's quick win is a short cut. The reference length is given so that every game counts as quick.
+    same = balance("test-nim", agents=["greedy"], games=6, seed=1, probe_points=0, reference_length=1000)
+    mixed = balance("test-nim", agents=["greedy", "random"], games=6, seed=1, probe_points=0, reference_length=1000)
+    [q1] = [f["text"] for f in same.flags if f["kind"] == "quick"]
+    [q2] = [f["text"] for f in mixed.flags if f["kind"] == "quick"]
+    assert q1.startswith("Games between greedy players are won in") and "good play settles this game" in q1
+    assert q2.startswith("greedy vs random wins in") and q2.endswith("a short cut to victory.")
+    assert q1 in same.sentences
+
+
 def test_cli_writes_the_three_formats(tmp_path: pathlib.Path) -> None:
     args = ["balance", "test-nim", "--games", "20", "--seed", "2", "--ladder", "random,greedy", "--out", str(tmp_path)]
     result = runner.invoke(app, args)

@@ -241,9 +241,21 @@ def lineup_text(specs: Sequence[str]) -> str:
 
 
 def degenerate_flags(
-    outcomes: dict[str, Any], length: dict[str, Any], label: str, reference_length: float | None
+    outcomes: dict[str, Any],
+    length: dict[str, Any],
+    label: str,
+    reference_length: float | None,
+    self_play: bool = False,
 ) -> list[dict[str, str]]:
-    """Flags for a level that wins (nearly) every game, or wins in very few moves (see ``docs/LAB.md``)."""
+    """Flags for a level that wins (nearly) every game, or wins in very few moves (see ``docs/LAB.md``).
+
+    ``self_play``: every seat of a competitive game plays ``label``, so a quick win is a quick game between
+    equals, which good play alone can explain; the flag then says so.
+
+    >>> oc = {"finished": 8, "wins": [4, 4], "first_mover": None}
+    >>> [f["text"] for f in degenerate_flags(oc, {"median_win": 60}, "hard", 300, self_play=True)]  # doctest: +ELLIPSIS
+    ['Games between hard players are won in 60 actions (median), against 300 for a game of random play: ...']
+    """
     flags: list[dict[str, str]] = []
     n = outcomes["finished"]
     if n >= 5:
@@ -263,13 +275,18 @@ def degenerate_flags(
                 flags.append({"kind": "dominant", "text": f"With {label}, player {p + 1} wins {_pct(w / n)} of games."})
     mw = length.get("median_win")
     if mw is not None and reference_length and mw <= QUICK * reference_length:
-        flags.append(
-            {
-                "kind": "quick",
-                "text": f"{label} wins in {mw:g} actions (median of its wins), against {reference_length:g} for a "
-                "game of random play: a short cut to victory.",
-            }
-        )
+        if self_play:
+            text = (
+                f"Games between {label} players are won in {mw:g} actions (median), against {reference_length:g} "
+                "for a game of random play: either good play settles this game early or there is a short cut to "
+                "victory; the shortest sample games show which."
+            )
+        else:
+            text = (
+                f"{label} wins in {mw:g} actions (median of its wins), against {reference_length:g} for a game of "
+                "random play: a short cut to victory."
+            )
+        flags.append({"kind": "quick", "text": text})
     return flags
 
 
@@ -650,7 +667,8 @@ def balance(
         oc = outcome_stats(gs, n, g.cooperative, lineup)
         ln = length_stats(gs)
         label = lineup_text(lineup) if len(set(lineup)) > 1 else lineup[0]
-        fl = degenerate_flags(oc, ln, label, None if set(lineup) == {"random"} else ref)
+        self_play = len(lineup) > 1 and len(set(lineup)) == 1 and not g.cooperative
+        fl = degenerate_flags(oc, ln, label, None if set(lineup) == {"random"} else ref, self_play)
         return {
             "outcomes": oc,
             "length": ln,
