@@ -109,7 +109,7 @@ def test_a_target_search_is_played_polled_and_read_as_the_command_line_reads_it(
     )
     table = rounds_table(local.to_dict())
     assert run["verdict"] == local.verdict() and run["sweep"]["table"] == table
-    assert [row[:2] for row in table["rows"]] == [["1", "2"], ["2", "4"]] and table["note"] == local.caveat
+    assert [row[:2] for row in table["rows"]] == [["1", "2"], ["2", "4"]] and "Successive halving" in table["note"]
     out = io.StringIO()
     print_sweep(Console(file=out, width=400, highlight=False, markup=False), local)
     assert [round_line(row) for row in table["rows"]] == out.getvalue().splitlines()[1:3]  # the command's lines

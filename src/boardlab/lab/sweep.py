@@ -798,7 +798,7 @@ def rounds_table(d: Mapping[str, Any]) -> dict[str, Any]:
 
     Each row: the round (from 1), the games each of its candidates had played, and its candidates with their
     measured values, nearest the target first (``boardlab sweep --target`` prints a row as
-    ``round 1 (20 games each): …``). The note is the search's caveat.
+    ``round 1 (20 games each): …``). The note says how a round follows from the one before.
     """
     metric = d["metric"]
     rows = [
@@ -812,7 +812,11 @@ def rounds_table(d: Mapping[str, Any]) -> dict[str, Any]:
         ]
         for j, rd in enumerate(d["rounds"])
     ]
-    return {"columns": list(ROUND_COLUMNS), "rows": rows, "note": d.get("caveat", "")}
+    note = (
+        "Successive halving: each round keeps the half nearest the target, and they play on from the same seeds "
+        "(paired games); the winner is the nearest in the last round."
+    )
+    return {"columns": list(ROUND_COLUMNS), "rows": rows, "note": note}
 
 
 def round_line(row: Sequence[str]) -> str:
