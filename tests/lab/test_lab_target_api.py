@@ -94,6 +94,26 @@ def test_two_grids_differing_only_in_metric_are_two_stored_sweeps(client: TestCl
     assert client.post("/api/lab/sweeps", json=body).status_code == 200  # asked again: shown, not played again
 
 
+def test_a_grid_stored_before_the_metric_was_in_the_key_is_summed_up_again_for_the_metric_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import boardlab.lab.sweep as lab_sweep
+
+    url = f"sqlite:///{tmp_path}/srv.db"
+    with monkeypatch.context() as m:  # the key as it was: the metric left out
+        m.setattr(lab_sweep, "_grid_extra", lambda games, metric, target: {"games": games})
+        old = sweep("blast-radius", {"board_side": [5, 6]}, games=3, seed=2, metric="mean_length", target=50, store=url)
+    key = sweep_plan("blast-radius", {"board_side": [5, 6]}, games=3, seed=2)[0]
+    assert RunStore(url).get(key).summary["verdict"] == old.verdict()  # a mean-length verdict under the default's key
+    with TestClient(create_app(Settings(db_url=url, ai_workers=1))) as c:
+        r = c.post("/api/lab/sweeps", json=GRID)
+        assert r.status_code == 201 and r.json()["key"] == key and r.json()["done"] == 6  # its games are all stored
+        run = wait_done(c, key)
+        assert run["verdict"] == sweep("blast-radius", {"board_side": [5, 6]}, games=3, seed=2).verdict()
+        assert run["verdict"].startswith("Nearest 50.0% first mover's") and run["done"] == 6
+        assert c.post("/api/lab/sweeps", json=GRID).status_code == 200  # now it is the default's: shown at once
+
+
 def test_a_target_search_is_played_polled_and_read_as_the_command_line_reads_it(client: TestClient) -> None:
     r = client.post("/api/lab/sweeps", json=SEARCH)
     assert r.status_code == 201, r.text

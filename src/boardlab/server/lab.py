@@ -326,14 +326,31 @@ class Lab:
                 f"a sweep's games together must be at most {self.max_games}; {n} variants "
                 f"of {body.games} games are {total}"
             )
-        return self._queue("sweep", key, params, spec, total, lab_sweep, client)
+
+        # a grid stored before the metric was part of the key may hold another metric's verdict: summed up afresh
+        # from its stored games (none played again)
+        def reuse(info: RunInfo) -> bool:
+            d = info.summary or {}
+            return (d.get("metric", DEFAULT_TARGET[0]), d.get("target", DEFAULT_TARGET[1])) == (metric, target)
+
+        return self._queue("sweep", key, params, spec, total, lab_sweep, client, reuse)
 
     def _queue(
-        self, kind: str, key: str, params: dict[str, Any], spec: dict[str, Any], total: int, fn: Any, client: str
+        self,
+        kind: str,
+        key: str,
+        params: dict[str, Any],
+        spec: dict[str, Any],
+        total: int,
+        fn: Any,
+        client: str,
+        reuse: Any = None,
     ) -> tuple[RunInfo, bool]:
-        """Find the run ``key`` or start ``fn(db_url, key, spec)`` in a lab worker, within the quota and the queue."""
+        """Find the run ``key`` or start ``fn(db_url, key, spec)`` in a lab worker, within the quota and the queue
+        (a finished run is shown unless ``reuse(run)`` says it must be run again)."""
         known = self.store.get(key)
-        if known is not None and (known.status == "finished" or (key in self.running and not self.running[key].done())):
+        finished = known is not None and known.status == "finished" and (reuse is None or reuse(known))
+        if known is not None and (finished or (key in self.running and not self.running[key].done())):
             return known, False
         if self.buckets is not None:
             wait = self.buckets.take(client)
@@ -476,8 +493,8 @@ def _describe_sweep(d: dict[str, Any], info: RunInfo, summary: dict[str, Any], f
     varied = summary.get("varied") or [
         k for k in (variants[0] if variants else {}) if len({repr(v.get(k)) for v in variants}) > 1
     ]
-    metric = p.get("metric", DEFAULT_TARGET[0])
-    target = p.get("target", DEFAULT_TARGET[1])
+    metric = summary.get("metric") or p.get("metric", DEFAULT_TARGET[0])  # a grid stored before it was in the key
+    target = summary.get("target", p.get("target", DEFAULT_TARGET[1]))
     d["title"] = _title(p.get("game", ""))
     d["verdict"] = summary.get("verdict")
     d["sweep"] = {
