@@ -21,6 +21,7 @@ short resumes from its stored games.
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 import threading
 import time
@@ -95,7 +96,7 @@ class LabSweepIn(BaseModel):
     mode: Literal["grid", "target"] = "grid"
     metric: str = Field(default="first_mover", max_length=32)
     target: float | None = None
-    start_games: int | None = Field(default=None, ge=1)
+    start_games: int | None = Field(default=None, ge=2)
 
 
 def sweep_goal(metric: str, target: float | None) -> tuple[str, float]:
@@ -528,7 +529,7 @@ def _describe_sweep(d: dict[str, Any], info: RunInfo, summary: dict[str, Any], f
                 "label": variant_label(won["options"]),
                 "options": won["options"],
                 "value": won["value"],
-                "ci95": won["ci95"],
+                "ci95": [c if math.isfinite(c) else None for c in won["ci95"]],  # JSON has no infinity
                 "games": won["result"]["finished"],
             }
         d["samples"] = [
