@@ -184,6 +184,7 @@ def test_bad_metrics_and_targets_are_refused_and_start_nothing(client: TestClien
         ({**GRID, "metric": "fun"}, "unknown metric 'fun'"),
         ({**GRID, "metric": "first_mover", "target": 1.5}, "between 0 and 1"),
         ({**GRID, "metric": "draw-rate"}, "give the target draw rate"),
+        ({**GRID, "start_games": 2}, "start_games is a search's first round"),
         ({**SEARCH, "metric": "fun"}, "unknown metric"),
         ({**SEARCH, "metric": "first-mover", "target": -0.1}, "between 0 and 1"),
         ({**SEARCH, "target": 0}, "between 1 and"),

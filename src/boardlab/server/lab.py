@@ -276,6 +276,8 @@ class Lab:
         if not 2 <= body.games <= self.max_games:
             raise bad_request(f"a sweep plays between 2 and {self.max_games} games per variant; got {body.games}")
         search = body.mode == "target"
+        if not search and body.start_games is not None:
+            raise bad_request("start_games is a search's first round; a grid (mode grid) plays every variant's games")
         if search and body.start_games is not None and body.start_games > body.games:
             raise bad_request(f"a search's first round plays at most its {body.games} games; got {body.start_games}")
         try:
