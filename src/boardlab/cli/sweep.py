@@ -23,7 +23,17 @@ from rich.text import Text
 
 from ..core.options import parse_option_pairs
 from ..lab.store import RunStore, default_url
-from ..lab.sweep import METRICS, SweepResult, _fmt, grid_table, parse_target, parse_vary, search, sweep
+from ..lab.sweep import (
+    METRICS,
+    SweepResult,
+    grid_table,
+    parse_target,
+    parse_vary,
+    round_line,
+    rounds_table,
+    search,
+    sweep,
+)
 from .main import app, cli_errors, err_console, split_agent_specs
 
 
@@ -75,12 +85,8 @@ def print_sweep(console: Console, r: SweepResult) -> None:
         )
     )
     if r.rounds:
-        for j, rd in enumerate(r.rounds):
-            shown = "; ".join(
-                f"{', '.join(f'{k}={v}' for k, v in c['options'].items())}: {_fmt(c['value'], r.metric)}"
-                for c in rd["candidates"]
-            )
-            console.print(f"round {j + 1} ({rd['games']} games each): {shown}")
+        for row in rounds_table(r.to_dict())["rows"]:
+            console.print(round_line(row))
     else:
         grid = grid_table(r.to_dict())
         table = Table(title_justify="left")

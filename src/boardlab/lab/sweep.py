@@ -27,6 +27,7 @@ from __future__ import annotations
 import itertools
 import math
 import statistics
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import partial
@@ -66,6 +67,16 @@ METRICS = {
     "mean_length": "mean length (moves)",
     "median_length": "median length (moves)",
 }
+#: The same metrics as a player reads them (the /lab page's chooser), and which of them are rates (a share, 0-1).
+METRIC_LABELS = {
+    "first_mover": "first player's win rate",
+    "draw_rate": "draw rate",
+    "mean_length": "mean length in moves",
+    "median_length": "median length in moves",
+}
+RATES = ("first_mover", "draw_rate")
+#: What "most balanced" means unless told otherwise: a first-mover win rate of one half.
+DEFAULT_TARGET = ("first_mover", 0.5)
 #: Grids larger than this are refused (use a target search, or fewer values); a search takes up to MAX_SEARCH.
 MAX_GRID = 64
 MAX_SEARCH = 1024
@@ -107,13 +118,23 @@ def parse_vary(pairs: Sequence[str]) -> dict[str, list[str]]:
     return out
 
 
+def metric_name(text: str) -> str:
+    """A metric as a target names it (``"first-mover"``, ``"median_length"``) → its key in :data:`METRICS`, or ``""``.
+
+    >>> metric_name("first-mover"), metric_name("median-length"), metric_name("fun")
+    ('first_mover', 'median_length', '')
+    """
+    metric = text.strip().replace("-", "_")
+    if metric in ("first_mover_win_rate", "first"):
+        metric = "first_mover"
+    return metric if metric in METRICS else ""
+
+
 def parse_target(text: str) -> tuple[str, float]:
     """``"first-mover=0.5"`` → ``("first_mover", 0.5)``; ``"median-length=40"`` → ``("median_length", 40.0)``."""
     name, eq, value = text.partition("=")
-    metric = name.strip().replace("-", "_")
-    if metric in ("first_mover_win_rate", "first"):
-        metric = "first_mover"
-    if not eq or metric not in METRICS:
+    metric = metric_name(name)
+    if not eq or not metric:
         raise ValueError(
             f"a target must look like metric=value with metric one of {', '.join(m.replace('_', '-') for m in METRICS)};"
             f" got {text!r}"
@@ -123,6 +144,25 @@ def parse_target(text: str) -> tuple[str, float]:
     except ValueError:
         raise ValueError(f"the target value must be a number; got {value!r}") from None
     return metric, v
+
+
+def check_target(games: Sequence[Game], metric: str, target: float) -> None:
+    """Refuse (``ValueError``) a metric or target the variants ``games`` cannot reach: a rate outside 0-1, a length
+    outside 1 to the longest game the safety cap allows (the largest of the variants' ``max_game_length()``)."""
+    if metric not in METRICS:
+        raise ValueError(f"unknown metric {metric!r}; known: {', '.join(m.replace('_', '-') for m in METRICS)}")
+    what = METRIC_LABELS[metric]
+    if isinstance(target, bool) or not isinstance(target, (int, float)) or not math.isfinite(target):
+        raise ValueError(f"the target {what} must be a number; got {target!r}")
+    if metric in RATES:
+        if not 0 <= target <= 1:
+            raise ValueError(f"a target {what} is a share between 0 and 1 (0.5 is half the games); got {target:g}")
+        return
+    longest = max(g.max_game_length() for g in games)
+    if not 1 <= target <= longest:
+        raise ValueError(
+            f"a target {what} must lie between 1 and {longest} (the longest these games may last); got {target:g}"
+        )
 
 
 def measure(r: SimulationResult, metric: str) -> tuple[float | None, tuple[float, float]]:
@@ -235,6 +275,11 @@ def _show(v: Any) -> str:
     return "true" if v is True else "false" if v is False else str(v)
 
 
+def goal_text(metric: str, target: float) -> str:
+    """What a sweep looks for, as a player reads it: ``"first player's win rate nearest 50.0%"``."""
+    return f"{METRIC_LABELS[metric]} nearest {_fmt(target, metric)}"
+
+
 def _fmt(x: float | None, metric: str) -> str:
     if x is None:
         return "—"
@@ -336,6 +381,14 @@ def _key_params(game_id, variants, n, specs, seed, extra) -> dict[str, Any]:  # 
     }
 
 
+def _grid_extra(games: int, metric: str, target: float) -> dict[str, Any]:
+    """A grid's own key parameters: its games, and what "most balanced" means unless it is the default (so the keys
+    of grids stored before the metric was chosen stay theirs, and two grids differing only in it never collide)."""
+    if (metric, target) == DEFAULT_TARGET:
+        return {"games": games}
+    return {"games": games, "metric": metric, "target": float(target)}
+
+
 def sweep_plan(
     game_id: str,
     vary: Mapping[str, Sequence[Any]],
@@ -345,14 +398,19 @@ def sweep_plan(
     base_options: Mapping[str, Any] | None = None,
     players: int | None = None,
     seed: int = 0,
+    metric: str = "first_mover",
+    target: float = 0.5,
 ) -> tuple[str, dict[str, Any]]:
     """The stored run :func:`sweep` would play for these arguments: ``(run key, its parameters)``, without playing.
 
-    The parameters hold every variant's full options (``"variants"``), ``"games"`` each and the agents; the run has
-    ``len(variants) * games`` jobs. Bad arguments raise ``ValueError`` exactly as :func:`sweep` does.
+    The parameters hold every variant's full options (``"variants"``), ``"games"`` each and the agents, and
+    ``"metric"``/``"target"`` unless they are the default (a first-mover win rate of 0.5); the run has
+    ``len(variants) * games`` jobs. Bad arguments raise ``ValueError`` as :func:`sweep` does, and a target its
+    variants cannot reach (:func:`check_target`) too.
     """
     variants, n, specs = _setup(game_id, vary, base_options, agents, players, games)
-    params = _key_params(game_id, variants, n, specs, seed, {"games": games})
+    check_target([g for g, _ in variants], metric, target)
+    params = _key_params(game_id, variants, n, specs, seed, _grid_extra(games, metric, target))
     return make_run_key("sweep", params), params
 
 
@@ -422,7 +480,7 @@ def sweep(
     variants, n, specs = _setup(game_id, vary, base_options, agents, players, games)
     store = _as_store(store)
     jobs = [(v, i) for v in range(len(variants)) for i in range(games)]
-    params = _key_params(game_id, variants, n, specs, seed, {"games": games})
+    params = _key_params(game_id, variants, n, specs, seed, _grid_extra(games, metric, target))
     summaries = _play(
         game_id,
         variants,
@@ -551,6 +609,71 @@ def _distance_low(lo: float, hi: float, target: float) -> float:
     return 0.0 if lo <= target <= hi else min(abs(lo - target), abs(hi - target))
 
 
+def halving_plan(candidates: int, games: int, start_games: int | None = None) -> list[tuple[int, int]]:
+    """A search's rounds as ``(candidates, games each)``: round 0 plays ``start_games`` (default: ``games`` halved once
+    per later round, at least 10), each later round keeps half the candidates and doubles their games, until one is
+    left or they have ``games``.
+
+    >>> halving_plan(3, 40), halving_plan(8, 40), halving_plan(3, 4, start_games=2)
+    ([(3, 20), (2, 40)], [(8, 10), (4, 20), (2, 40)], [(3, 2), (2, 4)])
+    """
+    rounds_needed = max(1, math.ceil(math.log2(candidates))) if candidates > 1 else 1
+    r0 = start_games or max(10, games // 2 ** (rounds_needed - 1))
+    plan: list[tuple[int, int]] = []
+    alive, r = candidates, min(r0, games)
+    while True:
+        plan.append((alive, r))
+        if alive == 1 or r >= games:
+            return plan
+        alive, r = max(1, math.ceil(alive / 2)), min(games, r * 2)
+
+
+def plan_games(plan: Sequence[tuple[int, int]]) -> int:
+    """The games a search's rounds play in all (each round continues the games of the one before)."""
+    return sum(a * (b - (plan[j - 1][1] if j else 0)) for j, (a, b) in enumerate(plan))
+
+
+def _search_params(game_id, variants, n, specs, seed, metric, target, games, plan) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    extra = {"games": games, "metric": metric, "target": float(target), "plan": [list(p) for p in plan]}
+    return _key_params(game_id, variants, n, specs, seed, extra)
+
+
+def search_plan(
+    game_id: str,
+    vary: Mapping[str, Sequence[Any]],
+    *,
+    metric: str,
+    target: float,
+    games: int,
+    start_games: int | None = None,
+    agents: Sequence[str] = ("random",),
+    base_options: Mapping[str, Any] | None = None,
+    players: int | None = None,
+    seed: int = 0,
+) -> tuple[str, dict[str, Any]]:
+    """The stored search :func:`search` would run (kind ``search``): ``(run key, its parameters)``, without playing.
+
+    The parameters hold every candidate's full options (``"variants"``), ``"games"`` (the most a candidate plays),
+    ``"metric"``, ``"target"`` and ``"plan"`` (:func:`halving_plan`); the run has :func:`plan_games` jobs. Bad
+    arguments raise ``ValueError`` as :func:`search` does, and so do a target the candidates cannot reach
+    (:func:`check_target`) and a single candidate (there is nothing to search).
+    """
+    variants, n, specs = _setup(game_id, vary, base_options, agents, players, games, MAX_SEARCH)
+    check_target([g for g, _ in variants], metric, target)
+    if len(variants) < 2:
+        raise ValueError(
+            f"a search chooses between settings, and {variant_label(variants[0][1])} is the only one; give more values"
+        )
+    params = _search_params(
+        game_id, variants, n, specs, seed, metric, target, games, halving_plan(len(variants), games, start_games)
+    )
+    return make_run_key("search", params), params
+
+
+#: A stored search reports its progress at most this often (seconds), and at the end of every round.
+PROGRESS_SECONDS = 0.25
+
+
 def search(
     game_id: str,
     vary: Mapping[str, Sequence[Any]],
@@ -573,23 +696,32 @@ def search(
 
     Round 0 plays ``start_games`` games of every candidate (default: ``games`` halved once per later round, at least
     10); each round keeps the half nearest the target and doubles its games (the same paired seeds, continued),
-    until one candidate is left or it has ``games`` games. ``progress(done, total)`` counts games over all rounds.
+    until one candidate is left or it has ``games`` games (:func:`halving_plan`). ``progress(done, total)`` counts
+    games over all rounds. ``store``: every round's games are stored (a rerun resumes), and the search itself as a
+    run of kind ``search`` under :func:`search_plan`'s key (its progress over all rounds, then its result).
     """
     if metric not in METRICS:
         raise ValueError(f"unknown metric {metric!r}; known: {', '.join(METRICS)}")
     variants, n, specs = _setup(game_id, vary, base_options, agents, players, games, MAX_SEARCH)
     store = _as_store(store)
     k = len(variants)
-    rounds_needed = max(1, math.ceil(math.log2(k))) if k > 1 else 1
-    r0 = start_games or max(10, games // 2 ** (rounds_needed - 1))
-    plan: list[tuple[int, int]] = []  # (candidates, games each) per round
-    alive, r = k, min(r0, games)
-    while True:
-        plan.append((alive, r))
-        if alive == 1 or r >= games:
-            break
-        alive, r = max(1, math.ceil(alive / 2)), min(games, r * 2)
-    total = sum(a * (b - (plan[j - 1][1] if j else 0)) for j, (a, b) in enumerate(plan))
+    plan = halving_plan(k, games, start_games)
+    total = plan_games(plan)
+    parent = None
+    if store is not None:
+        sparams = _search_params(game_id, variants, n, specs, seed, metric, target, games, plan)
+        parent = make_run_key("search", sparams)
+        store.open_run(parent, kind="search", params=sparams, total=total)
+    reported = [0.0]
+
+    def report(done: int, force: bool = False) -> None:
+        if progress is not None:
+            progress(done, total)
+        now = time.monotonic()
+        if parent is not None and (force or now - reported[0] >= PROGRESS_SECONDS):
+            reported[0] = now
+            store.set_progress(parent, done)  # type: ignore[union-attr]
+
     played: dict[int, list[GameSummary]] = {v: [] for v in range(k)}
     candidates = list(range(k))
     rounds: list[dict[str, Any]] = []
@@ -597,7 +729,7 @@ def search(
     for j, (_, r) in enumerate(plan):
         start = len(played[candidates[0]])
         jobs = [(v, i) for v in candidates for i in range(start, r)]
-        shown = (lambda d, t, base=done_before: progress(base + d, total)) if progress else None
+        shown = (lambda d, t, base=done_before: report(base + d)) if progress or parent else None
         params = _key_params(game_id, variants, n, specs, seed, {"search_round": j, "jobs": jobs})
         got = _play(
             game_id,
@@ -614,6 +746,7 @@ def search(
             key_params=params,
         )
         done_before += len(jobs)
+        report(done_before, force=True)
         for (v, _), s in zip(jobs, got):
             played[v].append(s)
         scored = []
@@ -651,4 +784,41 @@ def search(
         caveat=caveat + ".",
         rounds=rounds,
     )
+    if parent is not None:
+        store.finish(parent, out.to_dict())  # type: ignore[union-attr]
     return out
+
+
+#: The columns of a search's table of rounds (``boardlab sweep --target`` and the /lab page).
+ROUND_COLUMNS = ["round", "games each", "candidates, nearest the target first"]
+
+
+def rounds_table(d: Mapping[str, Any]) -> dict[str, Any]:
+    """A search's rounds as text, from :meth:`SweepResult.to_dict`: ``{"columns", "rows", "note"}``.
+
+    Each row: the round (from 1), the games each of its candidates had played, and its candidates with their
+    measured values, nearest the target first (``boardlab sweep --target`` prints a row as
+    ``round 1 (20 games each): …``). The note says how a round follows from the one before.
+    """
+    metric = d["metric"]
+    rows = [
+        [
+            str(j + 1),
+            str(rd["games"]),
+            "; ".join(
+                f"{', '.join(f'{k}={v}' for k, v in c['options'].items())}: {_fmt(c['value'], metric)}"
+                for c in rd["candidates"]
+            ),
+        ]
+        for j, rd in enumerate(d["rounds"])
+    ]
+    note = (
+        "Successive halving: each round keeps the half nearest the target, and they play on from the same seeds "
+        "(paired games); the winner is the nearest in the last round."
+    )
+    return {"columns": list(ROUND_COLUMNS), "rows": rows, "note": note}
+
+
+def round_line(row: Sequence[str]) -> str:
+    """A row of :func:`rounds_table` as ``boardlab sweep --target`` prints it."""
+    return f"round {row[0]} ({row[1]} games each): {row[2]}"

@@ -1,7 +1,9 @@
 """The lab in the browser: ``/lab`` and ``/api/lab``. A designer starts a balance run (game, options, agents, number
-of games) or a variant sweep (the same, with options to vary and their values: :func:`boardlab.lab.sweep.sweep`),
+of games), a variant sweep (the same, with options to vary and their values, and what "most balanced" means:
+:func:`boardlab.lab.sweep.sweep`) or a search for the setting nearest a target (:func:`boardlab.lab.sweep.search`),
 watches its progress, reads the report with its plots (or the sweep's table of paired differences and its most
-balanced variant), lists past runs and sweeps and opens sample games in the replay viewer.
+balanced variant, or the search's rounds and its winner), lists past runs, sweeps and searches and opens sample
+games in the replay viewer.
 
 Runs never play on the game server's event loop or threads: each runs in a lab worker process (a pool of
 ``BOARDLAB_LAB_RUNS`` processes, 1 by default); at most ``BOARDLAB_LAB_QUEUE`` more wait (4 by default), beyond which
@@ -12,17 +14,19 @@ variants together). Runs and sweeps share the workers, the queue, the quota and 
 Runs are stored in the server's own database (the lab's ``lab_`` tables, :mod:`boardlab.lab.store`), keyed by their
 settings: asking for a finished run again shows it at once; a run the server lost (stopped mid-run) starts again when
 asked for. The worker reports its progress to the store, which the page polls. A sweep is stored as ``boardlab sweep``
-stores it (kind ``sweep``, every game as it finishes), so one cut short resumes from its stored games.
+stores it (kind ``sweep``, every game as it finishes; a search as kind ``search`` with its rounds' games), so one cut
+short resumes from its stored games.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, Response
@@ -32,7 +36,22 @@ from ..agents import make_agent
 from ..games import game_class, make
 from ..lab.simulate import resolve_agents
 from ..lab.store import RunInfo, RunStore, run_key
-from ..lab.sweep import MAX_GRID, grid_table, parse_values, sweep_plan, variant_label
+from ..lab.sweep import (
+    DEFAULT_TARGET,
+    MAX_GRID,
+    MAX_SEARCH,
+    METRIC_LABELS,
+    RATES,
+    goal_text,
+    grid_table,
+    metric_name,
+    parse_values,
+    plan_games,
+    rounds_table,
+    search_plan,
+    sweep_plan,
+    variant_label,
+)
 from .errors import ApiError, bad_request, not_found
 from .limits import Buckets, too_many
 
@@ -57,7 +76,13 @@ class LabRunIn(BaseModel):
 
 class LabSweepIn(BaseModel):
     """A variant sweep: ``vary`` maps option names to their values (a list, or text as on the command line:
-    ``"5,7"``, ``"5..9"``); ``options`` fixes the others; ``games`` is per variant."""
+    ``"5,7"``, ``"5..9"``); ``options`` fixes the others; ``games`` is per variant.
+
+    ``mode``: ``"grid"`` plays every variant ``games`` times and names the one whose ``metric`` is nearest ``target``
+    (``boardlab sweep --balanced METRIC=VALUE``); ``"target"`` searches for it by successive halving
+    (``boardlab sweep --target METRIC=VALUE``; ``games`` is then the most a setting plays, ``start_games`` its
+    first round's). ``metric``: one of :data:`boardlab.lab.sweep.METRICS` (``first_mover`` or ``first-mover``…);
+    ``target``: a share 0-1 for a rate, a number of moves for a length (0.5 by default for ``first_mover``)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -68,17 +93,35 @@ class LabSweepIn(BaseModel):
     games: int = 50
     seed: int = Field(default=0, ge=0, le=2**62)
     players: int | None = Field(default=None, ge=1, le=16)
+    mode: Literal["grid", "target"] = "grid"
+    metric: str = Field(default="first_mover", max_length=32)
+    target: float | None = None
+    start_games: int | None = Field(default=None, ge=2)
 
 
-def vary_values(vary: dict[str, list[Any] | str]) -> dict[str, list[Any]]:
+def sweep_goal(metric: str, target: float | None) -> tuple[str, float]:
+    """The request's metric and target, checked as ``boardlab sweep`` names them (the range: :func:`check_target`)."""
+    name = metric_name(metric)
+    if not name:
+        known = ", ".join(f"{m} ({label})" for m, label in METRIC_LABELS.items())
+        raise ValueError(f"unknown metric {metric!r}; known: {known}")
+    if target is None:
+        if name != DEFAULT_TARGET[0]:
+            what = "a share between 0 and 1" if name in RATES else "a number of moves"
+            raise ValueError(f"give the target {METRIC_LABELS[name]} ({what})")
+        target = DEFAULT_TARGET[1]
+    return name, float(target)
+
+
+def vary_values(vary: dict[str, list[Any] | str], limit: int = MAX_GRID) -> dict[str, list[Any]]:
     """The sweep's values per option: text parsed as ``boardlab sweep --vary`` parses it; lists of plain values."""
     out: dict[str, list[Any]] = {}
     for name, values in vary.items():
         vs = parse_values(values) if isinstance(values, str) else values
         if not vs:
             raise ValueError(f"give at least one value of {name!r} to vary")
-        if len(vs) > MAX_GRID:
-            raise ValueError(f"{len(vs)} values of {name!r} is more than {MAX_GRID}")
+        if len(vs) > limit:
+            raise ValueError(f"{len(vs)} values of {name!r} is more than {limit}")
         if any(isinstance(v, (dict, list)) or v is None for v in vs):
             raise ValueError(f"the values of {name!r} must be plain values (numbers, text, true or false)")
         out[name] = list(vs)
@@ -129,32 +172,42 @@ class _HeldStore(RunStore):
 
 
 def lab_sweep(db_url: str | None, key: str, spec: dict[str, Any]) -> None:
-    """In a lab worker process: play the sweep ``spec`` (stored under ``key``), then game 1 of every variant again
-    as its sample record (the same seeds, so the same game), and finish the run with the table and the samples."""
+    """In a lab worker process: play the sweep ``spec`` (stored under ``key``), then game 1 of every variant (of a
+    search: of its winner) again as its sample record (the same seeds, so the same game), and finish the run with
+    the table (a grid's paired differences, a search's rounds) and the samples."""
     store = _HeldStore(db_url)
     try:
         from ..games import make_cached
         from ..lab.simulate import play_record
-        from ..lab.sweep import sweep
+        from ..lab.sweep import search, sweep
 
-        result = sweep(
-            spec["game"],
-            spec["vary"],
-            games=spec["games"],
-            agents=spec["agents"],
-            base_options=spec["options"],
-            players=spec["players"],
-            seed=spec["seed"],
-            store=store,
-        )
+        common = {
+            "games": spec["games"],
+            "agents": spec["agents"],
+            "base_options": spec["options"],
+            "players": spec["players"],
+            "seed": spec["seed"],
+            "metric": spec.get("metric", DEFAULT_TARGET[0]),
+            "target": spec.get("target", DEFAULT_TARGET[1]),
+            "store": store,
+        }
+        target = spec.get("mode") == "target"
+        if target:
+            result = search(spec["game"], spec["vary"], start_games=spec.get("start_games"), **common)
+        else:
+            result = sweep(spec["game"], spec["vary"], **common)
         d = result.to_dict()
         samples = []
-        for v in result.variants:
+        shown = result.variants
+        if target:  # a search's candidates may be many: the winner's game
+            shown = [] if result.best is None else [result.variants[result.best]]
+        for v in shown:
             g = make_cached(spec["game"], **v.result.options)
             rec = play_record(g, v.result.num_players, list(v.result.agents), spec["seed"], 0)
             label = f"{variant_label(v.options)}: game 1"
             samples.append({"label": label, "length": len(rec.history), "record": rec.to_dict()})
-        RunStore.finish(store, key, {**d, "table": grid_table(d), "samples": samples})
+        table = rounds_table(d) if target else grid_table(d)
+        RunStore.finish(store, key, {**d, "table": table, "samples": samples})
     except Exception as e:  # the page shows why
         store.fail(key, f"{type(e).__name__}: {e}")
 
@@ -222,11 +275,17 @@ class Lab:
     def _start_sweep(self, body: LabSweepIn, client: str) -> tuple[RunInfo, bool]:
         if not 2 <= body.games <= self.max_games:
             raise bad_request(f"a sweep plays between 2 and {self.max_games} games per variant; got {body.games}")
+        search = body.mode == "target"
+        if not search and body.start_games is not None:
+            raise bad_request("start_games is a search's first round; a grid (mode grid) plays every variant's games")
+        if search and body.start_games is not None and body.start_games > body.games:
+            raise bad_request(f"a search's first round plays at most its {body.games} games; got {body.start_games}")
         try:
-            vary = vary_values(body.vary)
+            vary = vary_values(body.vary, MAX_SEARCH if search else MAX_GRID)
             for name in vary:
                 if name in body.options:
                     raise ValueError(f"option {name!r} is both fixed and varied")
+            metric, target = sweep_goal(body.metric, body.target)
             spec = {
                 "game": body.game,
                 "options": dict(body.options),
@@ -235,32 +294,66 @@ class Lab:
                 "games": body.games,
                 "seed": body.seed,
                 "players": body.players,
+                "mode": body.mode,
+                "metric": metric,
+                "target": target,
+                "start_games": body.start_games,
             }
-            key, params = sweep_plan(
-                body.game,
-                vary,
-                games=body.games,
-                agents=body.agents,
-                base_options=body.options,
-                players=body.players,
-                seed=body.seed,
-            )
+            kw: dict[str, Any] = {
+                "games": body.games,
+                "agents": body.agents,
+                "base_options": body.options,
+                "players": body.players,
+                "seed": body.seed,
+                "metric": metric,
+                "target": target,
+            }
+            if search:
+                key, params = search_plan(body.game, vary, start_games=body.start_games, **kw)
+            else:
+                key, params = sweep_plan(body.game, vary, **kw)
         except ValueError as e:
             raise bad_request(str(e)) from None
-        total = len(params["variants"]) * body.games
+        n = len(params["variants"])
+        if search:
+            total = plan_games(params["plan"])
+            if total > self.max_games:
+                raise bad_request(
+                    f"a search's games together must be at most {self.max_games}; {n} settings of up to "
+                    f"{body.games} games are {total} by successive halving"
+                )
+            return self._queue("search", key, params, spec, total, lab_sweep, client)
+        total = n * body.games
         if total > self.max_games:
             raise bad_request(
-                f"a sweep's games together must be at most {self.max_games}; {len(params['variants'])} variants "
+                f"a sweep's games together must be at most {self.max_games}; {n} variants "
                 f"of {body.games} games are {total}"
             )
-        return self._queue("sweep", key, params, spec, total, lab_sweep, client)
+
+        # a grid stored before the metric was part of the key may hold another metric's verdict: summed up afresh
+        # from its stored games (none played again)
+        def reuse(info: RunInfo) -> bool:
+            d = info.summary or {}
+            return (d.get("metric", DEFAULT_TARGET[0]), d.get("target", DEFAULT_TARGET[1])) == (metric, target)
+
+        return self._queue("sweep", key, params, spec, total, lab_sweep, client, reuse)
 
     def _queue(
-        self, kind: str, key: str, params: dict[str, Any], spec: dict[str, Any], total: int, fn: Any, client: str
+        self,
+        kind: str,
+        key: str,
+        params: dict[str, Any],
+        spec: dict[str, Any],
+        total: int,
+        fn: Any,
+        client: str,
+        reuse: Any = None,
     ) -> tuple[RunInfo, bool]:
-        """Find the run ``key`` or start ``fn(db_url, key, spec)`` in a lab worker, within the quota and the queue."""
+        """Find the run ``key`` or start ``fn(db_url, key, spec)`` in a lab worker, within the quota and the queue
+        (a finished run is shown unless ``reuse(run)`` says it must be run again)."""
         known = self.store.get(key)
-        if known is not None and (known.status == "finished" or (key in self.running and not self.running[key].done())):
+        finished = known is not None and known.status == "finished" and (reuse is None or reuse(known))
+        if known is not None and (finished or (key in self.running and not self.running[key].done())):
             return known, False
         if self.buckets is not None:
             wait = self.buckets.take(client)
@@ -287,7 +380,7 @@ class Lab:
             d["status"] = "stopped"  # the server stopped during the run: asking for it again starts it again
         summary = info.summary or {}
         d["error"] = summary.get("error")
-        if info.kind == "sweep":
+        if info.kind in ("sweep", "search"):
             return _describe_sweep(d, info, summary, full)
         report = summary.get("report")
         d["verdict"] = report.get("verdict") if report else None
@@ -317,7 +410,7 @@ def lab_routes(db_url: str | None, page: Any, client_of: Any) -> tuple[APIRouter
         return info
 
     def listed() -> list[RunInfo]:
-        runs = lab.store.runs(kind="balance", limit=50) + lab.store.runs(kind="sweep", limit=50)
+        runs = [r for kind in ("balance", "sweep", "search") for r in lab.store.runs(kind=kind, limit=50)]
         return sorted((r for r in runs if shown(r)), key=lambda r: -r.created_at)[:50]
 
     @router.get("/lab", include_in_schema=False)
@@ -326,9 +419,16 @@ def lab_routes(db_url: str | None, page: Any, client_of: Any) -> tuple[APIRouter
 
     @router.get("/api/lab")
     async def list_runs() -> Response:
-        """The lab's past runs (newest first) and its limits."""
+        """The lab's past runs (newest first), its limits and the metrics a sweep may aim at."""
         runs = await blocking(listed)
-        return _json({"runs": [lab.describe(r) for r in runs], "max_games": lab.max_games, "max_runs": lab.workers})
+        return _json(
+            {
+                "runs": [lab.describe(r) for r in runs],
+                "max_games": lab.max_games,
+                "max_runs": lab.workers,
+                "metrics": METRIC_CHOICES,
+            }
+        )
 
     @router.post(
         "/api/lab/runs",
@@ -351,7 +451,8 @@ def lab_routes(db_url: str | None, page: Any, client_of: Any) -> tuple[APIRouter
         },
     )
     async def start_sweep(body: LabSweepIn, request: Request) -> Response:
-        """Start a variant sweep; read it (status, progress, table, verdict, samples) at ``/api/lab/runs/{key}``."""
+        """Start a variant sweep or a target search; read it (status, progress, table, verdict, samples) at
+        ``/api/lab/runs/{key}``."""
         info, started = await blocking(lab.start_sweep, body, client_of(request))
         return _json({**lab.describe(info), "started": started}, 201 if started else 200)
 
@@ -373,34 +474,66 @@ def lab_routes(db_url: str | None, page: Any, client_of: Any) -> tuple[APIRouter
 
 
 def shown(info: RunInfo) -> bool:
-    """A balance run, or a grid sweep (a ``boardlab sweep`` search's rounds are stored too, but not shown)."""
-    if info.kind == "balance":
+    """A balance run, a grid sweep or a search (a search's rounds are stored as sweeps too, but not shown)."""
+    if info.kind in ("balance", "search"):
         return True
     return info.kind == "sweep" and "variants" in info.params and "games" in info.params
 
 
+#: The metrics a sweep may aim at, for the page's chooser: name, label for players, rate (a share) or moves, default.
+METRIC_CHOICES = [
+    {"name": m, "label": label, "rate": m in RATES, "default": DEFAULT_TARGET[1] if m == DEFAULT_TARGET[0] else None}
+    for m, label in METRIC_LABELS.items()
+]
+
+
 def _describe_sweep(d: dict[str, Any], info: RunInfo, summary: dict[str, Any], full: bool) -> dict[str, Any]:
-    """A sweep as the page shows it: what it varies, its verdict; in full, its table, caveat and sample games."""
+    """A sweep or search as the page shows it: what it varies and aims at, its verdict; in full, its table (a grid's
+    paired differences, a search's rounds), caveat, winner and sample games. A search also says its rounds' plan and
+    the round it is playing."""
     p = info.params
     variants: list[dict[str, Any]] = p.get("variants") or []
     varied = summary.get("varied") or [
         k for k in (variants[0] if variants else {}) if len({repr(v.get(k)) for v in variants}) > 1
     ]
+    metric = summary.get("metric") or p.get("metric", DEFAULT_TARGET[0])  # a grid stored before it was in the key
+    target = summary.get("target", p.get("target", DEFAULT_TARGET[1]))
     d["title"] = _title(p.get("game", ""))
     d["verdict"] = summary.get("verdict")
     d["sweep"] = {
+        "mode": "target" if info.kind == "search" else "grid",
         "varied": varied,
         "variants": [variant_label({k: v.get(k) for k in varied}) for v in variants],
         "games_each": p.get("games"),
+        "metric": metric,
+        "metric_label": METRIC_LABELS.get(metric, metric),
+        "target": target,
+        "goal": goal_text(metric, target) if metric in METRIC_LABELS else None,
     }
-    if full and "comparisons" in summary:  # finished (one that `boardlab sweep` stored has no table or samples)
+    if info.kind == "search":
+        plan = [tuple(r) for r in p.get("plan") or []]
+        ends = [plan_games(plan[: j + 1]) for j in range(len(plan))]
+        d["sweep"]["plan"] = [{"candidates": a, "games": g} for a, g in plan]
+        d["sweep"]["round"] = next((j for j, end in enumerate(ends) if info.done < end), len(plan) - 1)
+    if full and ("comparisons" in summary or "rounds" in summary):  # finished (`boardlab sweep` stores no samples)
+        table = summary.get("table") or (rounds_table(summary) if info.kind == "search" else grid_table(summary))
+        best = summary.get("best")
         d["sweep"].update(
-            table=summary.get("table") or grid_table(summary),
+            table=table,
             caveat=summary.get("caveat"),
-            best=summary.get("best"),
+            best=best,
             best_options=summary.get("best_options"),
             base_options=summary.get("base_options"),
         )
+        if info.kind == "search":
+            won = summary["variants"][best] if best is not None else None
+            d["sweep"]["winner"] = won and {
+                "label": variant_label(won["options"]),
+                "options": won["options"],
+                "value": won["value"],
+                "ci95": [c if math.isfinite(c) else None for c in won["ci95"]],  # JSON has no infinity
+                "games": won["result"]["finished"],
+            }
         d["samples"] = [
             {"index": i, "label": s["label"], "length": s.get("length")}
             for i, s in enumerate(summary.get("samples", []))

@@ -1,6 +1,8 @@
-// The lab page: start a balance run or a variant sweep, watch it, read its report (or the sweep's table of paired
-// differences and its most balanced variant), list past runs and sweeps, open sample games in the replay viewer.
-// Generic: the options to vary and their values come from the game's declared options (/api/games).
+// The lab page: start a balance run, a variant sweep or a search for the setting nearest a target, watch it, read
+// its report (or the sweep's table of paired differences and its most balanced variant, or the search's rounds and
+// its winner), list past runs, sweeps and searches, open sample games in the replay viewer.
+// Generic: the options to vary and their values come from the game's declared options (/api/games), the metrics a
+// sweep may aim at from the lab (/api/lab).
 
 import { api, el, toast } from "./api.js";
 
@@ -10,8 +12,10 @@ let games = [];
 let current = null; // the key of the run shown
 let polling = 0;
 let maxGames = 2000;
+let metrics = []; // [{name, label, rate, default}]
 
-const kind = () => $("lab-form").dataset.kind;
+const kind = () => $("lab-form").dataset.kind; // balance or sweep (a search is a sweep in mode "target")
+const mode = () => $("lab-form").dataset.mode; // grid or target
 const words = (name) => name.replaceAll("_", " ");
 
 // A sweep's values of one option: a tick box per allowed value (all ticked), or text as on the command line.
@@ -87,15 +91,48 @@ function sweepSize() {
   }
   const variants = names.reduce((n, k) => n * (typeof vary[k] === "string" ? countText(vary[k]) : vary[k].length), 1);
   const each = parseInt($("lab-games").value, 10) || 0;
+  if (mode() === "target") {
+    line.textContent = `${variants} setting${variants === 1 ? "" : "s"}, up to ${each} games each; the settings dropped early play fewer`
+      + (variants < 2 ? " (a search needs at least 2 settings)" : "");
+    return;
+  }
   const total = variants * each;
   line.textContent = `${variants} variant${variants === 1 ? "" : "s"} × ${each} games = ${total} games`
     + (total > maxGames ? ` (more than the lab's limit of ${maxGames})` : "");
 }
 
 function setKind(k) {
-  $("lab-form").dataset.kind = k;
-  $("lab-games").min = k === "sweep" ? "2" : "1";
+  $("lab-form").dataset.kind = k === "target" ? "sweep" : k;
+  $("lab-form").dataset.mode = k === "target" ? "target" : "grid";
+  $("lab-games").min = k === "balance" ? "1" : "2";
   sweepSize();
+}
+
+// The metric chooser: its unit (a rate as a percentage, a length in moves) and its default target, if it has one.
+const chosenMetric = () => metrics.find((m) => m.name === $("lab-metric").value);
+
+function pickMetric() {
+  const m = chosenMetric();
+  if (!m) return;
+  $("lab-target-unit").textContent = m.rate ? "%" : "moves";
+  $("lab-target").max = m.rate ? "100" : "";
+  $("lab-target").value = m.default === null ? "" : String(m.rate ? m.default * 100 : m.default);
+}
+
+function fillMetrics(list) {
+  if (metrics.length || !list) return;
+  metrics = list;
+  $("lab-metric").replaceChildren(...list.map((m) => el("option", { value: m.name }, m.label)));
+  pickMetric();
+}
+
+// What the sweep aims at, as the API takes it: a rate as a share (50% is 0.5), a length in moves; none typed: none.
+function readGoal() {
+  const m = chosenMetric();
+  const text = $("lab-target").value.trim();
+  const out = { metric: m ? m.name : "first_mover" };
+  if (text !== "") out.target = Number(text) / (m && m.rate ? 100 : 1);
+  return out;
 }
 
 function readOptions() {
@@ -129,9 +166,13 @@ function pickGame() {
 function sweepText(r) {
   const s = r.sweep;
   const p = r.params;
-  return [s.variants.join("; "), `${s.games_each} games each`,
-    `${p.num_players} players`, [...new Set(p.agents || [])].join(", "), `seed ${p.seed}`].filter(Boolean).join(" · ");
+  const what = s.mode === "target"
+    ? [s.goal, `${s.variants.length} settings of ${s.varied.map(words).join(", ")}`, `up to ${s.games_each} games each`]
+    : [s.variants.join("; "), `${s.games_each} games each`, s.goal && `most balanced: ${s.goal}`];
+  return [...what, `${p.num_players} players`, [...new Set(p.agents || [])].join(", "), `seed ${p.seed}`].filter(Boolean).join(" · ");
 }
+
+const KINDS = { balance: "report", sweep: "sweep", search: "search" };
 
 function settingsText(p) {
   const opts = Object.entries(p.options || {}).map(([k, v]) => `${k.replaceAll("_", " ")} ${v}`).join(", ");
@@ -155,13 +196,14 @@ async function listRuns() {
     return;
   }
   maxGames = data.max_games;
+  fillMetrics(data.metrics);
   $("lab-games").max = String(data.max_games);
   sweepSize();
   const rows = data.runs.map((r) => {
     const tr = el("tr", { "data-key": r.key, "data-kind": r.kind, class: r.key === current ? "current" : "" },
       el("td", {}, r.title || r.params.game),
-      el("td", {}, r.kind === "sweep" ? "sweep" : "report"),
-      el("td", {}, r.kind === "sweep" ? sweepText(r) : settingsText(r.params), r.verdict ? el("div", { class: "verdict" }, r.verdict) : ""),
+      el("td", {}, KINDS[r.kind] || r.kind),
+      el("td", {}, r.sweep ? sweepText(r) : settingsText(r.params), r.verdict ? el("div", { class: "verdict" }, r.verdict) : ""),
       el("td", {}, String(r.total)),
       el("td", { class: "status" }, statusText(r)));
     tr.addEventListener("click", () => show(r.key));
@@ -190,15 +232,21 @@ function sampleLinks(run) {
       `${s.label} (${s.length} moves)`)));
 }
 
-// The sweep's table as `boardlab sweep` prints it; the most balanced variant's row is marked.
+// The sweep's table as `boardlab sweep` prints it: a grid's variants, the most balanced one's row marked; a search's
+// rounds, the last (whose first setting won) marked.
 function renderSweep(run) {
   const s = run.sweep;
   const t = s.table;
+  const best = s.mode === "target" ? t.rows.length - 1 : s.best;
   $("lab-sweep-verdict").textContent = run.verdict;
   const table = $("lab-sweep-table");
+  table.dataset.mode = s.mode;
   table.tHead.replaceChildren(el("tr", {}, ...t.columns.map((c) => el("th", { scope: "col" }, c))));
-  table.tBodies[0].replaceChildren(...t.rows.map((row, i) => el("tr", { class: i === s.best ? "best" : "" },
+  table.tBodies[0].replaceChildren(...t.rows.map((row, i) => el("tr", { class: i === best ? "best" : "" },
     ...row.map((cell) => el("td", {}, cell)))));
+  $("lab-sweep-samples-note").textContent = s.mode === "target"
+    ? "Game 1 of the setting found, the very game the search played."
+    : "Game 1 of every variant, played from the same seed in each.";
   $("lab-sweep-note").textContent = t.note;
   $("lab-sweep-samples").replaceChildren(...sampleLinks(run));
   $("lab-sweep-report").classList.remove("hidden");
@@ -227,14 +275,22 @@ async function show(key) {
       continue;
     }
     if (ticket !== polling) return; // another run was opened meanwhile
-    const sweep = run.kind === "sweep";
-    $("lab-run-title").textContent = sweep
-      ? `${run.title} · sweep of ${run.sweep.varied.map(words).join(", ")} · ${run.sweep.variants.length} variants × ${run.sweep.games_each} games`
-      : `${run.title} · ${run.total} games`;
+    const sweep = !!run.sweep;
+    const s = run.sweep;
+    const searching = sweep && s.mode === "target";
+    $("lab-run-title").textContent = !sweep ? `${run.title} · ${run.total} games`
+      : searching ? `${run.title} · search over ${s.varied.map(words).join(", ")} · ${s.variants.length} settings, up to ${s.games_each} games each`
+        : `${run.title} · sweep of ${s.varied.map(words).join(", ")} · ${s.variants.length} variants × ${s.games_each} games`;
     $("lab-run-settings").textContent = sweep ? sweepText(run) : settingsText(run.params);
     $("lab-bar").max = run.total;
     $("lab-bar").value = run.done;
     $("lab-count").textContent = `${run.done} of ${run.total} games`;
+    $("lab-round").classList.toggle("hidden", !searching);
+    if (searching) { // the search's progress by round: how many settings are left and how many games each plays
+      const r = s.plan[s.round];
+      $("lab-round").textContent = `Round ${s.round + 1} of ${s.plan.length}: ${r.candidates} settings, ${r.games} games each`;
+      root.dataset.runRound = String(s.round + 1);
+    }
     $("lab-run").classList.remove("hidden"); // shown once it says something: its settings and progress
     root.dataset.runKind = run.kind;
     root.dataset.runStatus = run.status;
@@ -274,6 +330,7 @@ async function start(ev) {
       $("lab-error").textContent = "Tick at least one option to vary.";
       return;
     }
+    Object.assign(body, readGoal(), { mode: mode() });
   }
   $("lab-start").disabled = true;
   try {
@@ -303,8 +360,10 @@ async function init() {
   $("lab-game").addEventListener("change", pickGame);
   $("lab-form").addEventListener("submit", start);
   $("lab-games").addEventListener("input", sweepSize);
+  $("lab-metric").addEventListener("change", pickMetric);
   for (const r of document.querySelectorAll("input[name=lab-kind]")) r.addEventListener("change", () => setKind(r.value));
-  if (new URLSearchParams(location.search).get("kind") === "sweep") $("lab-kind-sweep").checked = true;
+  const wantedKind = new URLSearchParams(location.search).get("kind");
+  if (wantedKind === "sweep" || wantedKind === "target") $(`lab-kind-${wantedKind}`).checked = true;
   setKind(document.querySelector("input[name=lab-kind]:checked").value);
   await listRuns();
   root.dataset.ready = "1";
