@@ -86,3 +86,14 @@ def test_sweep_command_prints_the_table_and_resumes_from_the_store(tmp_path: Pat
     assert json.loads(again.output)["variants"][1]["options"] == {"board_side": 6}
     bad = CliRunner().invoke(app, ["sweep", "blast-radius", "--vary", "board_side=5..x"], env=env)
     assert bad.exit_code == 2 and "a range must look like" in bad.output
+
+
+def test_sweep_command_refuses_a_target_its_games_cannot_reach(tmp_path: Path) -> None:
+    app = load_commands()
+    env = {"BOARDLAB_LAB_DB": f"sqlite:///{tmp_path}/lab.db"}
+    base = ["sweep", "blast-radius", "--vary", "board_side=5,6", "--games", "4"]
+    rate = CliRunner().invoke(app, [*base, "--target", "first-mover=1.5"], env=env)
+    assert rate.exit_code == 2 and "between 0 and 1" in rate.output
+    long = CliRunner().invoke(app, [*base, "--balanced", "median-length=100000"], env=env)
+    assert long.exit_code == 2 and "must lie between 1 and" in long.output
+    assert RunStore(env["BOARDLAB_LAB_DB"]).runs() == []  # nothing was played or stored
