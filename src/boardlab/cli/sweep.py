@@ -32,9 +32,7 @@ from ..lab.sweep import (
     round_line,
     rounds_table,
     search,
-    search_plan,
     sweep,
-    sweep_plan,
 )
 from .main import app, cli_errors, err_console, split_agent_specs
 
@@ -144,20 +142,6 @@ def sweep_command(
         grid = parse_vary(vary)
         specs = split_agent_specs(agents or ["random"])
         metric, value = parse_target(target or balanced)
-        # A target these games cannot reach (a rate outside 0-1, a length past the safety cap) is refused before
-        # any game is played, as the lab page refuses it.
-        plan = search_plan if target else sweep_plan
-        plan(
-            game_id,
-            grid,
-            metric=metric,
-            target=value,
-            games=games,
-            agents=specs,
-            base_options=base,
-            players=players,
-            seed=seed,
-        )
         store = open_store(no_store, db)
         progress = lab_progress("sweep" if target is None else "search")
         with progress:

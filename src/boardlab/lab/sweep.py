@@ -478,6 +478,7 @@ def sweep(
     if metric not in METRICS:
         raise ValueError(f"unknown metric {metric!r}; known: {', '.join(METRICS)}")
     variants, n, specs = _setup(game_id, vary, base_options, agents, players, games)
+    check_target([g for g, _ in variants], metric, target)
     store = _as_store(store)
     jobs = [(v, i) for v in range(len(variants)) for i in range(games)]
     params = _key_params(game_id, variants, n, specs, seed, _grid_extra(games, metric, target))
@@ -703,6 +704,7 @@ def search(
     if metric not in METRICS:
         raise ValueError(f"unknown metric {metric!r}; known: {', '.join(METRICS)}")
     variants, n, specs = _setup(game_id, vary, base_options, agents, players, games, MAX_SEARCH)
+    check_target([g for g, _ in variants], metric, target)
     store = _as_store(store)
     k = len(variants)
     plan = halving_plan(k, games, start_games)
