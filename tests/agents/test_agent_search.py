@@ -7,11 +7,22 @@ import random
 import time
 
 import pytest
-from minigames import BlindGuessGame, DuelGame, KuhnGame, LotteryGame, LotteryState, TeamGame, ThreeWayGame, tree_game
+from minigames import (
+    BlindGuessGame,
+    DuelGame,
+    KuhnGame,
+    LotteryGame,
+    LotteryState,
+    TeamGame,
+    ThreeWayGame,
+    TreeGame,
+    tree_game,
+)
 
 import boardlab
 from boardlab.agents import LEVELS, MCTSAgent, agent_names, level_spec, make_agent
 from boardlab.agents.rollout import random_rollout
+from boardlab.core.gametype import GameType, Information
 from boardlab.core.play import play_game
 from boardlab.core.view import SeatView
 
@@ -278,3 +289,37 @@ def test_of_proven_wins_the_root_takes_the_soonest() -> None:
     assert agent._best(root, 0, [0, 1], False) == 1
     del root.children[1]
     assert agent._best(root, 0, [0, 1], False) == 0
+
+
+# Seat 0's move 0 is a sure draw; move 1 loses to seat 1's best reply (its first) and wins after the other three:
+# against a player who answers well move 0 is right, against uniform random play move 1 (+0.5 on average).
+SAFE_OR_GAMBLE = (0, ((1, (0.0, 0.0)), (1, (-1.0, 1.0, 1.0, 1.0))))
+
+
+class _HiddenTree(TreeGame):
+    """The same tree, typed as a game of imperfect information: the search takes its information-set path."""
+
+    game_type = GameType(information=Information.IMPERFECT)
+
+
+def test_the_other_seats_can_be_modelled_as_random_players() -> None:
+    """``opponents=random``: the other seats choose uniformly inside the tree (a best response to random)."""
+    hidden = _HiddenTree()
+    hidden.tree = SAFE_OR_GAMBLE
+    for game in (tree_game(SAFE_OR_GAMBLE), hidden):
+        for seed in range(4):
+            state = game.new_initial_state()
+            best = MCTSAgent(game, 0, seed, iterations=400)
+            assert best.step(SeatView(state, 0)) == 0, (game.game_type.information, seed)
+            versus_random = MCTSAgent(game, 0, seed, iterations=400, opponents="random")
+            assert versus_random.step(SeatView(state, 0)) == 1, (game.game_type.information, seed)
+            # Seat 1's replies after the gamble were drawn uniformly, not concentrated on its best one.
+            replies = [ch.n for ch in versus_random.last["root"].children[1].children.values()]
+            assert len(replies) == 4 and min(replies) > 0.15 * sum(replies)
+    # The searching seat itself still maximises: seat 1, to move after the gamble, takes its winning reply.
+    after = tree_game(SAFE_OR_GAMBLE).new_initial_state()
+    after.apply_action(1)
+    assert MCTSAgent(after.game, 1, 1, iterations=200, opponents="random").step(SeatView(after, 1)) == 0
+    assert decide("hard:opponents=random", boardlab.make("blast-radius", board_side=5).new_initial_state(), 0) >= 0
+    with pytest.raises(ValueError, match="opponents must be one of search, random"):
+        make_agent("mcts:opponents=perfect", boardlab.make("blast-radius"), 0, 1)

@@ -46,6 +46,14 @@ counts ``seconds`` on the wall clock, which is what a player waits for;
 measurement of strength on a busy machine gives the agent the search it would
 have on an idle one (the lab's ``boardlab strength --cpu-clock``).
 
+**Modelling the other seats as random** (``opponents="random"``): every seat
+but the searching one chooses uniformly among its legal moves inside the tree,
+as a chance node would, instead of maximising its own return. The search is
+then a best response to uniform random play, seeing only what its seat sees:
+the lab uses it to place the ceiling of a fair agent against ``random``
+(``docs/ai/README.md``); it is no way to play a person. The solver is off
+with it (a random seat's position is not its best move's).
+
 Rollouts are uniformly random by default. A game may provide an evaluation,
 ``State.evaluate(seat) -> float`` (an estimate of ``returns()[seat]`` in the
 same scale); with ``depth=k`` a rollout stops after ``k`` plies and scores the
@@ -69,6 +77,9 @@ from .rollout import random_rollout, sample_outcome
 
 #: How ``seconds`` is counted: the wall clock (what a player waits for) or the process's CPU time.
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+
+#: How the search takes the other seats' moves: each maximising its own return, or uniformly random.
+OPPONENTS = ("search", "random")
 
 
 class Node:
@@ -217,6 +228,7 @@ class MCTSAgent:
         solve: bool = True,
         name: str = "mcts",
         clock: str = "wall",
+        opponents: str = "search",
     ) -> None:
         if iterations is None and seconds is None and plies is None:
             iterations = 1000
@@ -232,6 +244,8 @@ class MCTSAgent:
             raise ValueError(f"mcts rollout depth must be >= 0 (0: to the end); got {depth}")
         if clock not in CLOCKS:
             raise ValueError(f"mcts clock must be one of {', '.join(CLOCKS)}; got {clock!r}")
+        if opponents not in OPPONENTS:
+            raise ValueError(f"mcts opponents must be one of {', '.join(OPPONENTS)}; got {opponents!r}")
         self.game = game
         self.seat = seat
         self.name = name
@@ -242,7 +256,9 @@ class MCTSAgent:
         self.c = c
         self.reuse = reuse and game.perfect_information
         self.depth = depth
-        self.solve = solve and game.perfect_information
+        #: The other seats choose uniformly in the tree (a best response to ``random``; see the module notes).
+        self.random_others = opponents == "random"
+        self.solve = solve and game.perfect_information and not self.random_others
         #: Hidden information: key the tree by what the searching seat is shown of each move (see ``_descend``);
         #: only the all-seeing agent that measures a game's ceiling (``agents/cheating.py``) turns it off.
         self.by_view = True
@@ -437,8 +453,12 @@ class MCTSAgent:
                 self._backup(path, node.value, None)
                 return anchor.move_number() + len(moves)
             cp = node.cp
-            if cp is None or (cp >= 0 and node.untried) or cp in (SIMULTANEOUS, TERMINAL):
-                break  # the position is needed here
+            if (
+                cp is None
+                or (cp >= 0 and (node.untried or (self.random_others and cp != self._viewer)))
+                or cp in (SIMULTANEOUS, TERMINAL)
+            ):
+                break  # the position is needed here (a seat modelled as random draws from its legal moves)
             if cp >= 0:
                 a, child = _uct_child(node, cp, ce)
             else:  # chance
@@ -488,6 +508,7 @@ class MCTSAgent:
         ce = self.c * (hi - lo) if hi > lo else self.c
         log, sqrt = math.log, math.sqrt
         solve = self.solve
+        random_others, viewer = self.random_others, self._viewer
         known: list[float] | None = None
         while True:
             if node.value is not None:  # proven: no need to look further
@@ -498,7 +519,20 @@ class MCTSAgent:
                 node.cp = cp
                 if cp == CHANCE:
                     node.outcomes = d.chance_outcomes()
-            if cp >= 0:
+            if cp >= 0 and random_others and cp != viewer:
+                # A seat modelled as random: its move is drawn like a chance outcome, one child per what the
+                # searching seat is shown of it.
+                a = _pick(d.legal_actions(), rng)
+                key = a if perfect or not self.by_view else self._key(d, a)
+                d.apply_legal(a)
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = Node(cp)
+                    path.append((child, cp))
+                    break
+                path.append((child, cp))
+                node = child
+            elif cp >= 0:
                 if perfect:
                     untried = node.untried
                     if untried is None:
@@ -572,7 +606,12 @@ class MCTSAgent:
                     if st is None:
                         st = stats[p] = {}
                     fresh = [b for b in legal if b not in st]
-                    if fresh:
+                    if random_others and p != viewer:
+                        a = _pick(legal, rng)
+                        e = st.get(a)
+                        if e is None:
+                            e = st[a] = Edge()
+                    elif fresh:
                         a = fresh[rng.randrange(len(fresh))]
                         e = st[a] = Edge()
                     else:
@@ -710,6 +749,7 @@ def make_mcts(game: Game, seat: int, seed: int | None, p: AgentParams, name: str
         solve=p.bool("solve", True),
         name=name,
         clock=p.str("clock", "wall") or "wall",
+        opponents=p.str("opponents", "search") or "search",
     )
     p.done()
     return agent
