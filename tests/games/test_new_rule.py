@@ -483,3 +483,62 @@ def test_observation_is_json_and_complete() -> None:
     assert obs["phase"] == "direction" and obs["distance"] == 5 and obs["coin"] == "heads"
     assert obs["active"] == "a1" and obs["pool"] == 27 and obs["to_move"] == 0
     assert s.observation(0) == obs == s.observation(None)  # perfect information
+
+
+# -- the AI's evaluation (docs/ai/new-rule.md) -----------------------------------------------------
+
+
+def _with_stacks(labels: list[str], **options: object) -> NewRuleState:
+    s = new(**options)
+    play(s, *CORNER_SETUP)
+    s.counts = [1] * 64
+    for label in labels:
+        s.counts[SQ[label]] = 2
+    s._recount()
+    return s
+
+
+def test_evaluation_rises_as_the_stacks_gather_in_one_block() -> None:  # §6a (win=blob)
+    scattered = _with_stacks(["a1", "h1", "a8", "h8", "d4", "e5"])
+    gathering = _with_stacks(["a1", "c1", "a3", "h8", "d4", "e5"])
+    nearly = _with_stacks(["a1", "c1", "a3", "c3", "h8"])
+    held = _with_stacks(["a1", "c1", "a3", "c3", "b2"])
+    values = [s.evaluate(0) for s in (scattered, gathering, nearly, held)]
+    assert values == sorted(values) and len(set(values)) == 4
+    assert values[-1] == pytest.approx(0.9) and held.goal()[0]  # the goal held: the best a position short of the end
+    assert all(-0.9 <= v <= 0.9 for v in values)
+    assert held.evaluate(0) == held.evaluate(0) == _with_stacks(["a1", "c1", "a3", "c3", "b2"]).evaluate(0)
+
+
+def test_evaluation_follows_the_option_win() -> None:  # §6a (full, heavy, literal)
+    five = ["a1", "c1", "a3", "c3", "b2"]
+    nine = [f + r for f in "abc" for r in "123"]
+    assert _with_stacks(five, win="full").evaluate(0) < _with_stacks(nine, win="full").evaluate(0) == pytest.approx(0.9)
+    light = _with_stacks(five, win="heavy")
+    heavy = _with_stacks(five, win="heavy")
+    heavy.counts[SQ["b2"]] = 9
+    assert light.evaluate(0) < heavy.evaluate(0) == pytest.approx(0.9)
+    assert _with_stacks(nine, win="literal").evaluate(0) == -1.0
+
+
+def test_a_finished_game_is_scored_by_its_result() -> None:  # §7
+    s = new()
+    play(s, *CORNER_SETUP, "h8", "H", "N")
+    assert s.is_terminal() and s.evaluate(0) == s.returns()[0] == 1.0
+
+
+def test_the_levels_cut_their_playouts_and_win_the_default_game() -> None:
+    """The levels' playouts stop after ``rollout_depth`` steps and are scored by the evaluation; with it even
+    ``easy`` wins the default game alone, where playouts to the end won none of 8 games (docs/ai/new-rule.md)."""
+    from boardlab.agents import make_agent
+    from boardlab.core.driver import agents_choose
+    from boardlab.core.driver import play as drive
+
+    game = boardlab.make("new-rule")
+    assert game.rollout_depth == 8
+    assert make_agent("easy", game, 0, 1).depth == 8 and make_agent("easy:depth=0", game, 0, 1).depth == 0
+    assert make_agent("easy", boardlab.make("blast-radius"), 0, 1).depth == 0  # a game without the setting
+    for seed in range(2):
+        state = game.new_initial_state(1)
+        drive(state, agents_choose([make_agent("easy", game, 0, seed)]), random.Random(seed))
+        assert state.returns() == [1.0], state.reason

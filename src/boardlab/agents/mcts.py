@@ -57,7 +57,9 @@ with it (a random seat's position is not its best move's).
 Rollouts are uniformly random by default. A game may provide an evaluation,
 ``State.evaluate(seat) -> float`` (an estimate of ``returns()[seat]`` in the
 same scale); with ``depth=k`` a rollout stops after ``k`` plies and scores the
-position with it (or with ``returns()`` where the game has none).
+position with it (or with ``returns()`` where the game has none). A game may set
+the depth its levels use (``Game.rollout_depth``; ``depth=0`` in a spec plays
+to the end again).
 """
 
 from __future__ import annotations
@@ -224,7 +226,7 @@ class MCTSAgent:
         plies: int | None = None,
         c: float = 0.7,
         reuse: bool = True,
-        depth: int = 0,
+        depth: int | None = None,
         solve: bool = True,
         name: str = "mcts",
         clock: str = "wall",
@@ -240,6 +242,8 @@ class MCTSAgent:
             raise ValueError(f"mcts seconds must be positive; got {seconds}")
         if c < 0:
             raise ValueError(f"mcts exploration constant c must be >= 0; got {c}")
+        if depth is None:  # the game's own choice (0, to the end, unless it has an evaluation worth cutting to)
+            depth = game.rollout_depth
         if depth < 0:
             raise ValueError(f"mcts rollout depth must be >= 0 (0: to the end); got {depth}")
         if clock not in CLOCKS:
@@ -745,7 +749,7 @@ def make_mcts(game: Game, seat: int, seed: int | None, p: AgentParams, name: str
         plies=plies,
         c=p.float("c", 0.7) or 0.0,
         reuse=p.bool("reuse", True),
-        depth=p.int("depth", 0) or 0,
+        depth=p.int("depth", None),
         solve=p.bool("solve", True),
         name=name,
         clock=p.str("clock", "wall") or "wall",

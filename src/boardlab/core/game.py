@@ -124,6 +124,10 @@ class Game:
     setup_text: ClassVar[str] = ""
     #: Seats' names in logs (colours), when the game has them; else "seat N".
     seat_names: ClassVar[tuple[str, ...]] = ()
+    #: How many steps the search's playouts take before scoring the position with ``State.evaluate``
+    #: (``mcts``'s ``depth`` when a spec does not set it); 0 plays them to the end. A game whose random
+    #: playouts say little (almost all of them lose) and whose evaluation says more sets it.
+    rollout_depth: ClassVar[int] = 0
     state_class: ClassVar[type[State]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

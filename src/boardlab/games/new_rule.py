@@ -81,6 +81,12 @@ RAYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     )
     for s in range(SQUARES)
 )
+#: The 36 blocks of 3×3 squares the blob may lie in (§6a), each as its nine squares.
+BLOCKS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(GRID.index(c0 + dc, r0 + dr) for dr in range(BLOCK) for dc in range(BLOCK))
+    for r0 in range(SIZE - BLOCK + 1)
+    for c0 in range(SIZE - BLOCK + 1)
+)
 
 
 def destination(square: int, direction: int, distance: int) -> int:
@@ -140,6 +146,9 @@ class NewRuleGame(Game):
     game_type = GameType(chance=Chance.EXPLICIT, utility=Utility.IDENTICAL)
     action_space = ACTIONS  # the same for every option setting
     playing_time = "20 min"
+    #: The AI's playouts stop after 8 steps and score the position with ``evaluate``: random play nearly always
+    #: scatters the stacks and loses, so playouts to the end tell the search almost nothing (docs/ai/new-rule.md).
+    rollout_depth = 8
     inventions = (
         "The default win (option win=blob): every square holding 2+ pennies lies in one 3×3 block and there are at "
         "least 5 such squares. The text's own goal (all pennies in a 3×3 block) can never be met, because no square "
@@ -390,6 +399,39 @@ class NewRuleState(State):
                 )
             return True, f"all {n} stacks lie within {block_text(box)}, holding {weight} pennies with their block"
         return True, f"all {n} stacks lie within {block_text(box)}"
+
+    def evaluate(self, seat: int) -> float | None:
+        """How near the team is to its goal (option ``win``, §6a), for the search's cut-off playouts.
+
+        The best 3×3 block's share of the stacks the goal needs inside it (5 for ``blob`` and ``heavy``, 9 for
+        ``full``; for ``heavy`` also its share of the 20 pennies), divided by one more than the stacks outside
+        it, on the scale of the result: -0.9 (nothing gathered) to +0.9 (the goal held; a finished game is
+        scored by its result). ``literal`` can never be won, so every position scores as the loss.
+        """
+        if self.phase == OVER:
+            return float(self.outcome)
+        rule = self.game.params["win"]
+        if rule == "literal":
+            return -1.0
+        counts = self.counts
+        need = BLOCK * BLOCK if rule == "full" else BLOB_MIN
+        stacks = self.multi
+        best = 0.0
+        for block in BLOCKS:
+            inside = 0
+            weight = 0
+            for q in block:
+                c = counts[q]
+                weight += c
+                if c >= 2:
+                    inside += 1
+            share = min(inside, need) / need
+            if rule == "heavy":
+                share *= min(weight, HEAVY_MIN) / HEAVY_MIN
+            value = share / (1 + stacks - inside)
+            if value > best:
+                best = value
+        return 0.9 * (2 * best - 1)
 
     def losses(self, round_complete: bool) -> list[str]:
         """The loss conditions that hold now (§6b)."""
