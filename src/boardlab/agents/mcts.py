@@ -52,7 +52,8 @@ as a chance node would, instead of maximising its own return. The search is
 then a best response to uniform random play, seeing only what its seat sees:
 the lab uses it to place the ceiling of a fair agent against ``random``
 (``docs/ai/README.md``); it is no way to play a person. The solver is off
-with it (a random seat's position is not its best move's).
+with it: a position's value is then the mean over a random seat's moves, not
+the best of them, which is what the solver proves.
 
 Rollouts are uniformly random by default. A game may provide an evaluation,
 ``State.evaluate(seat) -> float`` (an estimate of ``returns()[seat]`` in the
