@@ -37,6 +37,12 @@ def test_level_ratings_read_the_ai_docs(tmp_path) -> None:
     assert level_names() == ["easy", "medium", "hard", "expert"]
 
 
+@pytest.mark.parametrize("game_id", boardlab.games())
+def test_every_level_of_every_game_has_a_measured_elo(game_id: str) -> None:
+    """docs/ai/<game>.md rates every level (`boardlab strength GAME --write` adds a new game's table)."""
+    assert sorted(level_ratings(game_id)) == sorted(level_names())
+
+
 def test_wilson_and_exact_bounds() -> None:
     lo, hi = wilson(10, 10)
     assert hi == 1.0 and 0.69 < lo < 0.73
