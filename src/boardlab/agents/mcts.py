@@ -524,20 +524,9 @@ class MCTSAgent:
                 node.cp = cp
                 if cp == CHANCE:
                     node.outcomes = d.chance_outcomes()
-            if cp >= 0 and random_others and cp != viewer:
-                # A seat modelled as random: its move is drawn like a chance outcome, one child per what the
-                # searching seat is shown of it.
-                a = _pick(d.legal_actions(), rng)
-                key = a if perfect or not self.by_view else self._key(d, a)
-                d.apply_legal(a)
-                child = node.children.get(key)
-                if child is None:
-                    child = node.children[key] = Node(cp)
-                    path.append((child, cp))
-                    break
-                path.append((child, cp))
-                node = child
-            elif cp >= 0:
+            # A seat modelled as random (``opponents="random"``) is drawn like chance, below.
+            modelled = random_others and cp >= 0 and cp != viewer
+            if cp >= 0 and not modelled:
                 if perfect:
                     untried = node.untried
                     if untried is None:
@@ -585,8 +574,11 @@ class MCTSAgent:
                 d.apply_legal(a)
                 path.append((child, cp))
                 node = child
-            elif cp == CHANCE:
-                a = sample_outcome(node.outcomes if perfect else d.chance_outcomes(), rng)  # type: ignore[arg-type]
+            elif cp == CHANCE or modelled:
+                if modelled:  # the seat's move, uniformly among its legal ones
+                    a = _pick(d.legal_actions(), rng)
+                else:
+                    a = sample_outcome(node.outcomes if perfect else d.chance_outcomes(), rng)  # type: ignore[arg-type]
                 key = a if perfect or not self.by_view else self._key(d, a)
                 d.apply_legal(a)
                 child = node.children.get(key)
@@ -611,7 +603,7 @@ class MCTSAgent:
                     if st is None:
                         st = stats[p] = {}
                     fresh = [b for b in legal if b not in st]
-                    if random_others and p != viewer:
+                    if random_others and p != viewer:  # a seat modelled as random
                         a = _pick(legal, rng)
                         e = st.get(a)
                         if e is None:
