@@ -5,6 +5,7 @@ and survive a restart. The limits are tiny here (1-2 s) so the tests stay cheap.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 from server_helpers import Api
@@ -118,3 +119,43 @@ def test_the_rules_page_says_what_a_timeout_does(api: Api) -> None:
     text = api.c.get("/api/games/radius/rules").json()["markdown"]
     assert "## Turn clocks" in text and "they pass if the rules let them pass" in text
     assert "they lose the game." in api.c.get("/api/games/blast-radius/rules").json()["markdown"]
+
+
+def test_a_move_arriving_after_the_deadline_is_refused_when_the_server_was_down(tmp_path) -> None:
+    from fastapi.testclient import TestClient
+
+    from boardlab.server import Settings, create_app
+    from boardlab.server.limits import NO_QUOTAS
+
+    url = f"sqlite:///{tmp_path}/late.db"
+    settings = Settings(db_url=url, ai_workers=1, ai_delay=0.0, quotas=NO_QUOTAS)
+    with TestClient(create_app(settings)) as c:
+        d = Api(c).create(**BR, mode="online", clock={"kind": "move", "seconds": 1})
+        v = Api(c).view(d["id"], d["tokens"]["0"])
+    time.sleep(1.2)  # the server is down at the deadline: no timer fires
+    # the move arrives before the restarted server has reloaded the table (it has many to resume, or none here)
+    with TestClient(create_app(replace(settings, resume_ai=False))) as c:
+        api = Api(c)
+        # the first request after the restart is the late move itself: refused, and the time-out applied
+        r = api.move(d["id"], d["tokens"]["0"], v["revision"], action=v["legal"][0][0])
+        assert r.status_code == 409 and r.json()["error"] == "out_of_time", r.text
+        assert "ran out" in r.json()["message"]
+        w = api.view(d["id"], d["tokens"]["1"])
+        assert w["terminal"] and w["result"]["winners"] == [1] and w["move_number"] == 0
+    row = Store(url).load(d["id"])
+    assert row.status == "finished" and row.clock["forfeit"] == 0 and not row.moves
+
+
+def test_a_game_lost_on_time_is_never_taken_back(api: Api) -> None:
+    d = api.create(**BR, mode="hotseat", clock={"kind": "move", "seconds": 1})
+    t, token = d["id"], d["tokens"]["0"]
+    v = api.view(t, token)
+    v = api.move(t, token, v["revision"], action=v["legal"][0][0]).json()["view"]
+    assert v["can_undo"]
+    v = wait_for(api, t, token, lambda v: v["terminal"])
+    assert v["result"]["winners"] == [0] and not v["can_undo"]
+    r = api.undo(t, token, v["revision"])
+    assert r.status_code == 409 and r.json()["error"] == "game_over", r.text
+    w = api.view(t, token)
+    assert w["terminal"] and w["revision"] == v["revision"] and w["move_number"] == 1
+    assert Store(api.c.app.state.platform.store.url).load(t).status == "finished"

@@ -524,6 +524,7 @@ class Platform:
             cp = state.current_player()
             if cp == TERMINAL or table.over:
                 raise conflict("game_over", "The game is over.")
+            await self._refuse_if_late(table, [seat])
             if cp == SIMULTANEOUS:
                 legal = state.legal_actions(seat)
                 if not legal:
@@ -664,10 +665,12 @@ class Platform:
     # -- undo -----------------------------------------------------------------
     def undo_point(self, table: LiveTable, seat: int | None) -> int | None:
         """The history length an undo by ``seat`` would rewind to, or ``None`` (:func:`boardlab.core.driver.undo_point`)."""
+        if table.over:  # by the rules or on time: a finished game is never taken back
+            return None
         return driver_undo_point(table.state, seat, table.mode, table.human_seats())
 
     def can_undo(self, table: LiveTable, seat: int | None) -> bool:
-        if seat is not None and seat in table.pending and not table.state.is_terminal():
+        if seat is not None and seat in table.pending and not table.over:
             return True
         return self.undo_point(table, seat) is not None
 
@@ -678,6 +681,9 @@ class Platform:
             if self.store.shared and revision != table.revision:
                 await self._reload(table)
             self._check_revision(table, revision)
+            if table.over:
+                raise conflict("game_over", "The game is over; a finished game cannot be taken back.")
+            await self._refuse_if_late(table, self._timed(table))
             if seat in table.pending:
                 try:
                     stored = await self._write(self.store.op_set_pending, table.id, seat, None, table.revision)
@@ -768,6 +774,26 @@ class Platform:
             failed = True
         self._arm_clock(table, at_least=1.0 if failed else 0.0)  # after a failure, retry in a second, not at once
         self._kick(table)
+
+    async def _refuse_if_late(self, table: LiveTable, seats: list[int]) -> None:
+        """A request came after the deadline of one of ``seats`` (no timer fired: the server was down, or busy):
+        that seat's time-out is applied now, and the request refused (409 ``out_of_time``). The caller holds the lock.
+        """
+        if not self._clock_runs(table):
+            return
+        assert table.clock is not None
+        late = clocks.expired(table.clock, [s for s in self._timed(table) if s in seats], time.time())
+        if not late:
+            return
+        await self._time_out(table, late[0])
+        self._arm_clock(table)
+        self._kick(table)
+        raise conflict(
+            "out_of_time",
+            f"Too late: the time of {table.seats[late[0]]['name']} ran out before this arrived, so it was not "
+            f"played. {table.notes[-1]}",
+            revision=table.revision,
+        )
 
     async def _time_out(self, table: LiveTable, seat: int) -> None:
         """``seat`` ran out of time (the caller holds the lock)."""
