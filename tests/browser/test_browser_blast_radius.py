@@ -160,7 +160,7 @@ def test_dropped_connection_reconnects_and_catches_up(server, new_page) -> None:
 
 
 def test_phone_sized_screen(server, new_page) -> None:
-    d = create(server, game="blast-radius", options={"board_side": 5}, mode="ai", seed=3)
+    d = create(server, game="blast-radius", options={"board_side": 5}, mode="ai")
     page = new_page(390, 844)
     page.goto(d["links"]["host"])
     wait_ready(page)

@@ -35,7 +35,6 @@ def test_result_panel_and_rematch_against_the_ai(server, new_page) -> None:
         game="blast-radius",
         options={"board_side": 5},
         mode="ai",
-        seed=2,
         seats=[{"kind": "human", "name": "Ada"}, {"kind": "ai", "agent": "random"}],
     )
     page = new_page(W, H)

@@ -18,7 +18,8 @@ from server_helpers import Api
 from boardlab.agents import level_names, make_agent
 from boardlab.games import make_cached
 from boardlab.server import ai
-from boardlab.server.ai import AIPool, MoveTimeout, seed_for
+from boardlab.server.ai import AIPool, MoveTimeout
+from boardlab.server.chance import keyed_agent_seed
 from boardlab.server.tables import Platform, Settings
 
 BR = {"game": "blast-radius"}
@@ -92,7 +93,7 @@ def test_a_table_with_no_human_seat_needs_watch(api: Api) -> None:
     assert r.status_code == 400 and '"watch": true' in r.json()["message"], r.text
     r = api.c.post("/api/tables", json={**BR, "mode": "ai", "watch": True, "seats": [{"kind": "human"}, all_ai[0]]})
     assert r.status_code == 400 and "every seat an AI seat" in r.json()["message"], r.text
-    r = api.c.post("/api/tables", json={**BR, "mode": "ai", "watch": True, "seats": all_ai, "seed": 3})
+    r = api.c.post("/api/tables", json={**BR, "mode": "ai", "watch": True, "seats": all_ai})
     assert r.status_code == 201, r.text
     d = r.json()
     assert d["tokens"] == {}
@@ -152,12 +153,13 @@ def test_a_table_whose_ai_does_not_answer_plays_a_seeded_legal_move(tmp_path, mo
         await platform.ai.warm()  # time the stuck move, not the workers' start-up (slow on a loaded machine)
         try:
             seats = [{"kind": "ai", "agent": "hard"}, {"kind": "human"}]
-            table, _tokens, _spectator, _host = await platform.create("blast-radius", {}, None, "ai", seats, 11, None)
+            table, _tokens, _spectator, _host = await platform.create("blast-radius", {}, None, "ai", seats, None, None)
             history = table.state.history()
             legal = table.state.legal_actions(0)
             took = await _until(lambda: len(table.state.history()) > len(history), 10.0)
             assert took < 4.0
-            expected = random.Random(seed_for(11, len(history), 0)).choice(legal)
+            assert table.chance_key is not None  # an AI seat: no chosen seed, the table's secret key
+            expected = random.Random(keyed_agent_seed(table.chance_key, len(history), 0)).choice(legal)
             assert table.state.history()[len(history)] == expected
             assert any("took too long" in n for n in table.notes)
             assert platform.ai.recycled >= 1
@@ -196,12 +198,12 @@ def test_a_cheap_ai_answers_while_an_expensive_one_thinks(tmp_path) -> None:
         await platform.ai.warm()
         try:
             slow = [{"kind": "ai", "agent": "mcts:seconds=5"}, {"kind": "ai", "agent": "mcts:seconds=5"}]
-            expensive, *_ = await platform.create("blast-radius", {}, None, "ai", slow, 1, None, watch=True)
+            expensive, *_ = await platform.create("blast-radius", {}, None, "ai", slow, None, None, watch=True)
             await _until(lambda: bool(expensive.thinking), 10.0)
             await asyncio.sleep(0.3)
             cheap_seats = [{"kind": "ai", "agent": "easy"}, {"kind": "human"}]
             first = len(expensive.state.history())
-            cheap, *_ = await platform.create("blast-radius", {}, None, "ai", cheap_seats, 2, None)
+            cheap, *_ = await platform.create("blast-radius", {}, None, "ai", cheap_seats, None, None)
             start = len(cheap.state.history())
             took = await _until(lambda: len(cheap.state.history()) > start, 10.0)
             assert expensive.thinking and len(expensive.state.history()) == first  # still on its first move

@@ -82,7 +82,7 @@ def test_rematch_of_an_online_table(api: Api) -> None:
 
 
 def test_rematch_against_the_ai_swaps_the_seats(api: Api) -> None:
-    d = api.create(**BR, mode="ai", seed=3, seats=[{"kind": "human", "name": "Ada"}, {"kind": "ai", "agent": "random"}])
+    d = api.create(**BR, mode="ai", seats=[{"kind": "human", "name": "Ada"}, {"kind": "ai", "agent": "random"}])
     finish(api, d["id"], d["tokens"])
     m = rematch(api, d["id"], d["tokens"]["0"]).json()
     v = api.view(m["table"], token_of(m["link"]))

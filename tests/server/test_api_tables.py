@@ -197,7 +197,7 @@ def test_concurrent_conflicting_moves_exactly_one_wins(api: Api) -> None:
 
 
 def test_game_against_ai_to_the_end_then_record(api: Api) -> None:
-    d = api.create(**BR, mode="ai", seed=3, seats=[{"kind": "human"}, {"kind": "ai", "agent": "random"}])
+    d = api.create(**BR, mode="ai", seats=[{"kind": "human"}, {"kind": "ai", "agent": "random"}])
     t, tok = d["id"], d["tokens"]["0"]
     v = api.view(t, tok)
     while not v["terminal"]:
@@ -222,14 +222,14 @@ def test_game_against_ai_to_the_end_then_record(api: Api) -> None:
 
 
 def test_ai_thinks_then_moves(api: Api) -> None:
-    d = api.create(**BR, mode="ai", seed=4, seats=[{"kind": "ai", "agent": "random"}, {"kind": "human"}])
+    d = api.create(**BR, mode="ai", seats=[{"kind": "ai", "agent": "random"}, {"kind": "human"}])
     t, tok = d["id"], d["tokens"]["1"]
     v = wait_for(lambda: (lambda w: w if w["your_turn"] else None)(api.view(t, tok)))
     assert v["log"][0][0] == 0 and v["seats"][0]["kind"] == "ai"
 
 
 def test_undo_against_ai_takes_back_the_ai_reply_too(api: Api) -> None:
-    d = api.create(**BR, mode="ai", seed=5, seats=[{"kind": "human"}, {"kind": "ai", "agent": "random"}])
+    d = api.create(**BR, mode="ai", seats=[{"kind": "human"}, {"kind": "ai", "agent": "random"}])
     t, tok = d["id"], d["tokens"]["0"]
     v = api.view(t, tok)
     assert not v["can_undo"]

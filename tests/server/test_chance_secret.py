@@ -279,3 +279,41 @@ def test_keyed_draws_are_uniform_numbers_in_the_unit_interval() -> None:
     assert all(0.0 <= x < 1.0 for x in xs) and len(set(xs)) == len(xs)
     assert 0.45 < sum(xs) / len(xs) < 0.55
     assert keyed_uniform("ab" * 32, 3) == keyed_uniform("ab" * 32, 3) != keyed_uniform("cd" * 32, 3)
+
+
+MINOPOLY = {"game": "minopoly"}  # perfect information, with dice: a known seed foresees every roll
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {**MINOPOLY, "mode": "ai"},
+        {**MINOPOLY, "mode": "online", "seats": [{"kind": "human"}, {"kind": "ai", "agent": "random"}]},
+        {**MINOPOLY, "mode": "hotseat", "seats": [{"kind": "human"}, {"kind": "ai", "agent": "random"}]},
+        {**MINOPOLY, "watch": True, "seats": [{"kind": "ai", "agent": "random"}] * 2},
+    ],
+)
+def test_a_seed_for_a_table_with_an_ai_seat_is_refused(capi: Api, store_url: str, body) -> None:
+    before = count_tables(store_url)
+    r = capi.c.post("/api/tables", json={**body, "seed": 5})
+    assert r.status_code == 400, r.text
+    err = r.json()
+    assert err["error"] == "seed_not_allowed" and "AI seat" in err["message"] and "secret key" in err["message"]
+    assert count_tables(store_url) == before  # nothing was created
+    assert capi.c.post("/api/tables", json=body).status_code == 201  # without the seed it is fine
+
+
+def test_a_seeded_table_says_so_to_every_seat_spectator_and_joining_player(capi: Api) -> None:
+    d = capi.create(**MINOPOLY, mode="online", open=True, seed=12)
+    t = d["id"]
+    assert d["table"]["seeded"]
+    listed = next(x for x in capi.c.get("/api/open-tables").json()["tables"] if x["id"] == t)
+    assert listed["seeded"]  # told before joining
+    joined = capi.c.post(f"/api/tables/{t}/join", json={"name": "Bea"}).json()
+    assert joined["seeded"] and "seeded" in joined["seed_notice"]
+    for token in (d["tokens"]["0"], joined["token"], d["spectator_token"]):
+        v = capi.view(t, token)
+        assert v["table"]["seeded"] and "foresee every chance outcome" in v["seed_notice"]
+    plain = capi.create(**MINOPOLY, mode="online")
+    v = capi.view(plain["id"], plain["tokens"]["0"])
+    assert not v["table"]["seeded"] and v["seed_notice"] is None

@@ -67,6 +67,7 @@ from ..core.wording import for_players
 from ..docs import balance_verdict
 from ..games import game_class, make_cached
 from ..games import games as game_ids
+from .chance import SEEDED_NOTICE
 from .errors import ApiError, bad_request, forbidden, not_found
 from .lab import lab_routes
 from .markdown import to_html
@@ -120,8 +121,9 @@ class CreateTableIn(_Body):
         default=None,
         ge=0,
         le=2**62,
-        description="Chance from this seed, only for perfect-information games or hot-seat tables with every seat "
-        "human; any other table refuses it (400 seed_not_allowed) and draws chance from a secret key.",
+        description="Chance from this seed, only where every seat agrees: every seat human, and a hot-seat table or "
+        "a perfect-information game (the table then says it is seeded to every seat, spectator and joining player); "
+        "any other table refuses it (400 seed_not_allowed; AI seats cannot agree) and draws chance from a secret key.",
     )
     host_seat: int | None = Field(default=None, ge=0, le=15)
     #: An AI match to watch: every seat is an AI seat (refused without it).
@@ -589,7 +591,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         seat, token = await platform.join(table, body.seat, body.name)
         link = f"/table/{table.id}#t={token}"
         base = str(request.base_url).rstrip("/")
-        return fast_json({"table": table.id, "seat": seat, "token": token, "link": link, "url": base + link})
+        seeded = {"seeded": True, "seed_notice": SEEDED_NOTICE} if table.chance_key is None else {"seeded": False}
+        return fast_json({"table": table.id, "seat": seat, "token": token, "link": link, "url": base + link, **seeded})
 
     @app.get("/api/tables/{table_id}/chat")
     async def get_chat(table_id: str, authorization: str | None = Header(default=None)) -> Response:

@@ -10,8 +10,9 @@ carries the key in ``meta`` (``chance_key``), and :func:`check_chance` shows tha
 every chance entry of the record is the one the key gives.
 
 A client-chosen seed (the older scheme, ``random.Random(f"chance:{seed}:{n}")``)
-is kept for tables created with one (where the API allows it) and for tables
-stored before chance keys existed.
+is kept for tables created with one (where the API allows it: every seat agrees,
+:func:`~boardlab.server.tables.seed_refusal`) and for tables stored before chance
+keys existed; such a table says so to everyone (``seeded``, :data:`SEEDED_NOTICE`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,12 @@ from ..core.game import Game, HistoryEntry, State
 
 #: How a record's ``meta.chance`` names the keyed scheme.
 SCHEME = "hmac-sha256"
+
+#: What every seat and spectator of a table whose chance comes from a seed is told (the view's ``seed_notice``).
+SEEDED_NOTICE = (
+    "This table is seeded: its dice, deals and draws come from a seed chosen when it was made, not from a secret "
+    "key, so whoever knows the seed can foresee every chance outcome."
+)
 
 
 def new_key() -> str:

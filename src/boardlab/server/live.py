@@ -131,6 +131,8 @@ class LiveTable:
             "rules_version": g.rules_version,
             "created_at": self.created_at,
             "open": self.open_watch is not None,
+            #: Chance from a seed, not a secret key (whoever knows the seed foresees every outcome): everyone is told.
+            "seeded": self.chance_key is None,
             "clock": {"kind": self.clock["kind"], "seconds": self.clock["seconds"]} if self.clock else None,
         }
 

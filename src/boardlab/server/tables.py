@@ -250,14 +250,9 @@ class Platform:
             raise bad_request("only an online table can be open (listed in the lobby for anyone to join)")
         clock_state = clocks.new_clock(clock, n)
         host = host_seat if host_seat is not None else (humans[0] if humans else None)
-        if seed is not None and not seed_allowed(game, mode, seat_specs):
-            raise ApiError(
-                400,
-                "seed_not_allowed",
-                "a table of a game with hidden information takes no seed unless one person holds every seat "
-                "(mode 'hotseat', every seat human): chance comes from a secret key, shown in the record "
-                "once the game is over",
-            )
+        refusal = seed_refusal(game, mode, seat_specs) if seed is not None else None
+        if refusal is not None:
+            raise ApiError(400, "seed_not_allowed", refusal)
         table_id = secrets.token_urlsafe(9)
         if same_tokens is not None:
             tokens: dict[int, str] = {}
@@ -865,6 +860,8 @@ class Platform:
                     "free": sum(1 for s, spec in enumerate(seats) if spec["kind"] == "human" and hashes[s] is None),
                     "spectators": live.spectators if live is not None else 0,
                     "clock": clocks.describe(row.clock) if row.clock else None,
+                    # told before anyone joins: chance here comes from a seed its creator knows
+                    "seeded": row.chance_key is None,
                     "watch": f"/table/{row.id}#t={row.open_watch}",
                     "created_at": row.created_at,
                 }
@@ -1213,13 +1210,31 @@ def _own_name(game: Game, spec: dict[str, Any], seat: int) -> str | None:
     return None if is_given(name, game, seat, spec) else str(name)
 
 
-def seed_allowed(game: Game, mode: str, seats: list[dict[str, Any]]) -> bool:
-    """Whether a client may choose a table's seed (and so know every chance outcome in advance).
+def seed_refusal(game: Game, mode: str, seats: list[dict[str, Any]]) -> str | None:
+    """Why a client may not choose this table's seed (and so know every chance outcome in advance); ``None``: it may.
 
-    Only where that hides nothing from anyone else: the game (with its options) has
-    perfect information, or one person holds every seat (hot-seat, no AI seat).
+    Only where every seat agrees to it: one person holds every seat (hot-seat, no AI seat), or every seat is human
+    and the game (with its options) hides nothing, each player being told that the table is seeded (``seeded`` in the
+    table summary, the lobby and the join answer) before joining. An AI seat cannot agree; a seed of a game with
+    hidden information would show its creator the others' cards.
     """
-    return game.perfect_information or (mode == "hotseat" and all(spec["kind"] == "human" for spec in seats))
+    secret = "chance comes from a secret key, shown in the record once the game is over"
+    if any(spec["kind"] != "human" for spec in seats):
+        return (
+            "a table with an AI seat takes no seed: the seed would tell its creator every chance outcome (dice, "
+            f"deals, draws) in advance, and an AI cannot agree to that; leave out 'seed' and {secret}"
+        )
+    if mode != "hotseat" and not game.perfect_information:
+        return (
+            "a table of a game with hidden information takes no seed unless one person holds every seat "
+            f"(mode 'hotseat', every seat human): {secret}"
+        )
+    return None
+
+
+def seed_allowed(game: Game, mode: str, seats: list[dict[str, Any]]) -> bool:
+    """Whether a client may choose this table's seed (:func:`seed_refusal` gives the reason when not)."""
+    return seed_refusal(game, mode, seats) is None
 
 
 def _message(view_text: str, seat: int | None) -> str:

@@ -23,6 +23,7 @@ from ..core.record import outcome
 from ..core.scene import SEAT_COLOURS
 from ..core.wording import for_players
 from . import clock as clocks
+from .chance import SEEDED_NOTICE
 from .errors import bad_request
 
 if TYPE_CHECKING:
@@ -329,6 +330,7 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
         "open": table.open_watch is not None,
         "free_seats": table.free_seats(),
         "clock": clock_view(table, acting),
+        "seed_notice": SEEDED_NOTICE if table.chance_key is None else None,
     }
 
 

@@ -1,4 +1,5 @@
-// People at the table: the chat, the turn clocks, a free seat to take, and telling spectators they are watching.
+// People at the table: the chat, the turn clocks, a free seat to take, telling spectators they are watching, and
+// telling everyone that the table is seeded (its chance comes from a known seed).
 // table.js calls initPeople once, drawPeople(view) after drawing each view, onChat(message) for each chat message
 // that arrives on the live socket, and peopleReconnected() when the socket opens again. Chat text is only ever put on
 // the page as text (el() makes text nodes), never as HTML.
@@ -96,6 +97,8 @@ export function drawPeople(v) {
   $("watching-text").textContent = watching
     ? `You are watching${v.open ? " this open table" : ""}: you see what every player may see, and the chat, but cannot move.`
     : "";
+  $("seeded").classList.toggle("hidden", !v.seed_notice); // every seat and spectator is told, as the server says
+  $("seeded-text").textContent = v.seed_notice || "";
   $("chat-form").classList.toggle("hidden", watching);
   $("chat-readonly").classList.toggle("hidden", !watching);
   names = v.seats.map((s) => s.name);
