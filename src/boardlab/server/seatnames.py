@@ -1,18 +1,78 @@
-"""The names the server gives seats nobody named: the game's colour for the seat, else "Player 1", "Player 2" …
+"""Seats' names: the ones the server gives seats nobody named, and the checks on the names people choose.
 
-Players read these names in the banner, the seat list, the log and the game's own words (where the game says
-"seat 1", the table says "Player 2"); "Seat 0" is how a programmer counts, not a player.
+The server names an unnamed seat with the game's colour for it, else "Player 1", "Player 2" …; an AI seat adds its
+level ("Blue (hard AI)"), never the agent's parameters. Players read these names in the banner, the seat list, the log
+and the game's own words (where the game says "seat 1", the table says "Player 2"); "Seat 0" is how a programmer
+counts, not a player.
+
+A chosen name is read as people will see it (:func:`clean_name`): NFKC-normalised, with no invisible or
+text-direction characters, and no other seat at the table may hold the same name, compared without case
+(:func:`name_key`), so nobody can pass for another player.
 
 >>> from boardlab.games import make_cached
->>> given_name(make_cached("cirque"), 1, "ai", "hard"), given_name(make_cached("hamlet"), 0, "human", None)
+>>> given_name(make_cached("cirque"), 1, "ai", "hard:seconds=0.5"), given_name(make_cached("hamlet"), 0, "human", None)
 ('Blue (hard AI)', 'Player 1')
+>>> clean_name("  Ａnn   Lee "), name_key("ANN") == name_key("ann")
+('Ann Lee', True)
 """
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Sequence
 from typing import Any
 
+from ..agents import parse_agent_spec
 from ..core.game import Game
+
+#: The longest name, in characters (after normalisation).
+NAME_MAX = 32
+#: Unicode categories a name may not contain: controls (Cc), format characters (Cf: zero-width characters and the
+#: bidirectional marks, embeddings, overrides and isolates), surrogates, private-use and unassigned code points, and
+#: line and paragraph separators.
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+#: Unicode's default-ignorable code points outside those categories (DerivedCoreProperties.txt): they draw nothing.
+#: Hangul fillers, the combining grapheme joiner, Khmer inherent vowels, Mongolian and other variation selectors.
+INVISIBLE = frozenset(
+    {0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180F, 0x3164, 0xFFA0}
+    | set(range(0xFE00, 0xFE10))
+    | set(range(0xE0100, 0xE01F0))
+)
+
+
+def clean_name(raw: Any) -> str:
+    """A chosen name as people will read it (NFKC, runs of spaces made one); ``ValueError``, in players' words, for a
+    name that is empty, too long, or holds characters that draw nothing, turn the text around or could be markup."""
+    name = " ".join(unicodedata.normalize("NFKC", str(raw)).split())
+    if len(name) > NAME_MAX:
+        raise ValueError(f"a name is at most {NAME_MAX} characters; this one has {len(name)}")
+    if any(unicodedata.category(ch) in REFUSED_CATEGORIES or ord(ch) in INVISIBLE for ch in name):
+        raise ValueError("a name may not contain invisible characters or characters that change the text's direction")
+    if "<" in name or ">" in name:
+        raise ValueError("a name may not contain < or >")
+    if not any(unicodedata.category(ch)[0] in "LNPS" for ch in name):
+        raise ValueError("a name needs at least one visible letter, digit or sign")
+    return name
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: the same key, the same name to a reader (NFKC, then case folded)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def holder(names: Sequence[Any], name: str, skip: int | None = None) -> int | None:
+    """The seat (other than ``skip``) whose name reads as ``name``, else ``None``."""
+    key = name_key(name)
+    return next((s for s, other in enumerate(names) if s != skip and name_key(str(other)) == key), None)
+
+
+def agent_label(agent: str | None) -> str:
+    """An AI seat's level as players read it: the level or agent's name without its parameters (``hard``)."""
+    try:
+        name = parse_agent_spec(str(agent or ""))[0]
+    except ValueError:
+        name = ""
+    return name or "computer"
 
 
 def base_name(game: Game, seat: int) -> str:
@@ -27,13 +87,16 @@ def base_name(game: Game, seat: int) -> str:
 def given_name(game: Game, seat: int, kind: str, agent: str | None) -> str:
     """The name the server gives an unnamed seat: ``Red``, ``Player 2`` or, for an AI, ``Red (hard AI)``."""
     base = base_name(game, seat)
-    return base if kind == "human" else f"{base} ({agent} AI)"
+    return base if kind == "human" else f"{base} ({agent_label(agent)} AI)"
 
 
 def is_given(name: Any, game: Game, seat: int, spec: dict[str, Any]) -> bool:
-    """Whether ``name`` is one the server gave (now, or as tables stored before: ``Seat 0``, ``Seat 0 (random AI)``)."""
+    """Whether ``name`` is one the server gave (now, or as tables stored before: ``Seat 0``, ``Seat 0 (random AI)``,
+    ``Red (hard:seconds=0.5 AI)``)."""
     if name in (None, ""):
         return True
     agent = spec.get("agent")
-    old = f"Seat {seat}" if spec["kind"] == "human" else f"Seat {seat} ({agent} AI)"
-    return name in (old, given_name(game, seat, spec["kind"], agent))
+    if spec["kind"] == "human":
+        return name in (f"Seat {seat}", given_name(game, seat, "human", None))
+    old = (f"Seat {seat} ({agent} AI)", f"{base_name(game, seat)} ({agent} AI)")
+    return name in (*old, given_name(game, seat, spec["kind"], agent))

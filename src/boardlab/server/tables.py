@@ -67,7 +67,7 @@ from .chance import keyed_agent_seed, new_key
 from .errors import ApiError, bad_request, conflict, forbidden, illegal, not_found
 from .limits import Limits, Quotas
 from .live import Connection, LiveTable, token_hash
-from .seatnames import given_name, is_given
+from .seatnames import clean_name, given_name, holder, is_given
 from .store import ChatRow, GroupWriter, Listener, MoveRow, StaleRevision, Store, TableRow
 from .views import build_view, geometry_text, to_act
 
@@ -76,7 +76,6 @@ T = TypeVar("T")
 
 MODES = ("ai", "hotseat", "online")
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
-NAME_OK = re.compile(r"^[^\x00-\x1f\x7f<>]{1,32}$")
 #: The longest chat message, and how many messages a table keeps (the oldest go first).
 CHAT_MAX = 500
 CHAT_KEEP = 200
@@ -377,9 +376,10 @@ class Platform:
             kind = spec.get("kind")
             name = spec.get("name")
             if name is not None:
-                name = " ".join(str(name).split())
-                if not NAME_OK.match(name):
-                    raise bad_request(f"seat {s}: a name is 1-32 printable characters without < >")
+                try:
+                    name = clean_name(name)
+                except ValueError as e:
+                    raise bad_request(f"seat {s}: {e}") from None
             if kind == "human":
                 if spec.get("agent"):
                     raise bad_request(f"seat {s}: a human seat takes no agent")
@@ -394,6 +394,11 @@ class Platform:
                 out.append({"kind": "ai", "agent": agent, "name": name or given_name(game, s, "ai", agent)})
             else:
                 raise bad_request(f"seat {s}: kind must be 'human' or 'ai'; got {kind!r}")
+        names = [spec["name"] for spec in out]
+        for s, name in enumerate(names):
+            other = holder(names, name, skip=s)
+            if other is not None:
+                raise bad_request(f"seat {s}: {name!r} is seat {other}'s name too; give each seat its own name")
         return out
 
     # -- loading --------------------------------------------------------------
@@ -873,9 +878,10 @@ class Platform:
         if table.open_watch is None:
             raise forbidden("this table is not open: ask its host for a seat's invite link")
         if name is not None:
-            name = " ".join(str(name).split())
-            if not NAME_OK.match(name):
-                raise bad_request("a name is 1-32 printable characters without < >")
+            try:
+                name = clean_name(name)
+            except ValueError as e:
+                raise bad_request(str(e)) from None
         async with table.lock:
             if table.over:
                 raise conflict("game_over", "The game is over.")
@@ -889,6 +895,11 @@ class Platform:
                     "seat_taken",
                     f"{table.seats[seat]['name'] if 0 <= seat < len(table.seats) else 'That seat'}"
                     " is not free; free seats: " + ", ".join(table.seats[s]["name"] for s in free),
+                )
+            if name and (other := holder([spec["name"] for spec in table.seats], name, skip=seat)) is not None:
+                raise conflict(
+                    "name_taken",
+                    f"{table.seats[other]['name']!r} is already a seat's name at this table; choose another name.",
                 )
             token = secrets.token_urlsafe(18)
             seats = [dict(spec) for spec in table.seats]
