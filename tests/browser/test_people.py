@@ -121,3 +121,23 @@ def test_a_watcher_takes_the_free_seat(server, new_page) -> None:
     page.wait_for_selector("#table-root[data-seat='1'][data-ready='1']")
     assert page.locator("#watching").is_hidden() and page.locator("#chat-form").is_visible()
     page.wait_for_selector("#seats li[data-seat='1'] .name:text('Cy')")
+
+
+def test_a_seeded_table_says_so_in_the_lobby_and_on_every_page(server, new_page) -> None:
+    d = create(server, game="minopoly", mode="online", open=True, seed=12)
+    guest = new_page()
+    guest.goto(server.url + "/")
+    row = guest.locator(f".open-tables .row[data-table='{d['id']}']")
+    row.wait_for()
+    assert "seeded" in row.inner_text()  # told before joining
+    for link in (d["links"]["host"], d["links"]["spectator"]):
+        page = new_page()
+        page.goto(link)
+        wait_ready(page)
+        page.wait_for_selector("#seeded:not(.hidden)")
+        assert "foresee every chance outcome" in page.inner_text("#seeded")
+    plain = create(server, game="minopoly", mode="online")
+    page = new_page()
+    page.goto(plain["links"]["host"])
+    wait_ready(page)
+    assert page.locator("#seeded").is_hidden()
