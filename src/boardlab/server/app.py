@@ -173,7 +173,11 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
         (401, "No token, or a token in the wrong form"),
         (403, "The token does not allow this"),
         (404, "No such game, table, replay or step"),
-        (409, "Stale revision or a move that cannot be undone: look again and retry"),
+        (
+            409,
+            "Stale revision, a move after the clock ran out, a name already at the table, or a move that cannot be "
+            "undone: look again and retry",
+        ),
         (410, "The table was abandoned and has expired"),
         (413, "The body is over the size limit"),
         (422, "An illegal move, with the rules' reason"),
