@@ -1243,10 +1243,5 @@ def seed_refusal(game: Game, mode: str, seats: list[dict[str, Any]]) -> str | No
     return None
 
 
-def seed_allowed(game: Game, mode: str, seats: list[dict[str, Any]]) -> bool:
-    """Whether a client may choose this table's seed (:func:`seed_refusal` gives the reason when not)."""
-    return seed_refusal(game, mode, seats) is None
-
-
 def _message(view_text: str, seat: int | None) -> str:
     return f'{{"type":"view","seat":{json.dumps(seat)},"view":{view_text}}}'
