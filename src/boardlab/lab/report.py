@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..core.scene import SEAT_COLOURS
+from .stats import error_bars
 
 if TYPE_CHECKING:
     from .balance import BalanceReport
@@ -204,9 +205,10 @@ def plots(report: BalanceReport) -> list[tuple[str, str]]:
     def bar(label: str, r: Mapping[str, Any] | None, colour: str) -> None:
         if r and r.get("rate") is not None:
             labels.append(label)
+            below, above = error_bars(r["rate"], r["ci95"])
             rates.append(r["rate"])
-            los.append(r["rate"] - r["ci95"][0])
-            his.append(r["ci95"][1] - r["rate"])
+            los.append(below)
+            his.append(above)
             colours.append(colour)
 
     n = oc["finished"]
@@ -250,10 +252,8 @@ def plots(report: BalanceReport) -> list[tuple[str, str]]:
         ):
             rs = [get(r) or {"rate": None, "ci95": [0, 0]} for r in report.ladder]
             ys = [x["rate"] if x["rate"] is not None else float("nan") for x in rs]
-            err = [
-                [y - x["ci95"][0] if x["rate"] is not None else 0 for x, y in zip(rs, ys, strict=True)],
-                [x["ci95"][1] - y if x["rate"] is not None else 0 for x, y in zip(rs, ys, strict=True)],
-            ]
+            bars = [error_bars(x["rate"], x["ci95"]) if x["rate"] is not None else (0.0, 0.0) for x in rs]
+            err = [[b[0] for b in bars], [b[1] for b in bars]]
             ax.errorbar(range(len(levels)), ys, yerr=err, marker="o", capsize=4)
             ax.set_xticks(range(len(levels)), levels)
             ax.set_ylim(0, 1)
