@@ -107,12 +107,12 @@ def compose(game_id: str, out: pathlib.Path) -> pathlib.Path | None:
         if r is None:
             lines += [f"## {heading}", "", NOT_RUN.get(kind, "Not run yet."), ""]
             continue
-        links = {}
+        links = []
         for k, s in enumerate(r.samples):
             sample_dir.mkdir(parents=True, exist_ok=True)
             name = f"{game_id}.{kind}-{k + 1}.json"
             (sample_dir / name).write_text(json.dumps(s["record"]) + "\n", encoding="utf-8")
-            links[s["label"]] = f"samples/{name}"
+            links.append(f"samples/{name}")
         lines += [f"## {heading}", "", f"**{r.verdict}**", "", body_markdown(r, sample_links=links, level=3)]
         if r.value_of_information is None and not make_cached(game_id).perfect_information:
             lines += ["The value of information was not measured in this run (`--voi-games 0`).", ""]

@@ -11,7 +11,7 @@ import base64
 import html
 import io
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.scene import SEAT_COLOURS
@@ -139,13 +139,16 @@ def ladder_rows(report: BalanceReport) -> list[list[str]]:
     return out
 
 
-def to_markdown(report: BalanceReport, *, sample_links: Mapping[str, str] | None = None) -> str:
-    """The report as Markdown: verdict first, then sentences, tables, ladder, samples and the command."""
+def to_markdown(report: BalanceReport, *, sample_links: Sequence[str] | None = None) -> str:
+    """The report as Markdown: verdict first, then sentences, tables, ladder, samples and the command.
+
+    ``sample_links[k]`` is where the record of ``report.samples[k]`` is written (two samples can share a label).
+    """
     lines = [f"# Balance: {report.title}", "", f"**Verdict.** {report.verdict}", ""]
     return "\n".join(lines) + body_markdown(report, sample_links=sample_links)
 
 
-def body_markdown(report: BalanceReport, *, sample_links: Mapping[str, str] | None = None, level: int = 2) -> str:
+def body_markdown(report: BalanceReport, *, sample_links: Sequence[str] | None = None, level: int = 2) -> str:
     """Everything but the title and verdict, with headings at ``level`` (``docs/balance`` puts two runs in a file)."""
     h = "#" * level
     lines = [
@@ -176,8 +179,11 @@ def body_markdown(report: BalanceReport, *, sample_links: Mapping[str, str] | No
             "Game records: open them in the replay viewer (`/replay`) or with `boardlab replay`.",
             "",
         ]
-        for s in report.samples:
-            link = (sample_links or {}).get(s["label"])
+        links = list(sample_links or ())
+        if links and len(links) != len(report.samples):
+            raise ValueError(f"{len(links)} sample links for {len(report.samples)} samples")
+        for k, s in enumerate(report.samples):
+            link = links[k] if links else None
             name = f"[{s['label']}]({link})" if link else s["label"]
             lines.append(f"- {name}: game {s['index']}, {s['length']} actions")
         lines.append("")
