@@ -108,6 +108,8 @@ def compose(game_id: str, out: pathlib.Path) -> pathlib.Path | None:
             lines += [f"## {heading}", "", NOT_RUN.get(kind, "Not run yet."), ""]
             continue
         links = []
+        for stale in sample_dir.glob(f"{game_id}.{kind}-*.json"):  # an earlier run's, perhaps more of them
+            stale.unlink()
         for k, s in enumerate(r.samples):
             sample_dir.mkdir(parents=True, exist_ok=True)
             name = f"{game_id}.{kind}-{k + 1}.json"

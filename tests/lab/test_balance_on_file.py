@@ -27,3 +27,12 @@ def test_the_lobby_lists_each_games_verdict() -> None:
     for g in ("blast-radius", "new-rule", "hamlet"):
         assert game_listing(g)["balance_verdict"] == balance_verdict(g)
     assert balance_verdict("blast-radius") is not None
+
+
+def test_every_sample_game_on_file_is_linked_once_to_its_own_record() -> None:
+    for g in boardlab.games():
+        text = (BALANCE / f"{g}.md").read_text(encoding="utf-8")
+        links = re.findall(r"^- \[[^\]]+\]\((samples/[^)]+)\): game \d+", text, re.M)
+        assert len(set(links)) == len(links), (g, links)
+        on_disk = sorted(f"samples/{p.name}" for p in (BALANCE / "samples").glob(f"{g}.*.json"))
+        assert sorted(links) == on_disk, g
