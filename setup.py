@@ -24,7 +24,11 @@ class build_py_with_docs(build_py):
         super().run()
         if getattr(self, "editable_mode", False):
             return  # an editable install reads docs/ from the source tree
-        for src, dst in self._docs():
+        docs = self._docs()
+        missing = [kind for kind in SHIPPED_DOCS if not any(dst.parent.name == kind for _, dst in docs)]
+        if missing:  # e.g. an sdist made without them: MANIFEST.in must list every kind
+            raise RuntimeError(f"no docs/{missing[0]}/*.md to ship: is docs/{missing[0]} listed in MANIFEST.in?")
+        for src, dst in docs:
             dst.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, dst)
 

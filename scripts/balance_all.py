@@ -7,7 +7,9 @@
     python scripts/balance_all.py --compose                        # the Markdown files from the stored runs
 
 Each run is stored as ``docs/balance/runs/<id>.<kind>.json`` (the report's JSON, with its command), so the
-Markdown is composed from whatever runs exist and a long run can stop and go on (``--only``, ``--skip-done``);
+Markdown is composed from whatever runs exist and a long run can stop and go on (``--only``, ``--skip-done``).
+``--compose`` replays nothing: it words every run's verdict and sentences again from its stored figures (and
+writes them back into the run's JSON where they were older), then writes the Markdown and the sample records;
 ``docs/balance/notes/<id>.md``, where there is one, is appended as it is (runs at other options, ladders).
 The file's verdict (the sentence the lobby shows) is that of a run by another strategy that the report flags
 (a degenerate strategy, such as ``new-rule-plan``), else the hard run's unless it is "too few games to tell",
@@ -73,6 +75,19 @@ def run_one(
     return report
 
 
+def refresh_run(path: pathlib.Path) -> BalanceReport:
+    """The stored run at ``path``, its verdict and sentences worded again from its figures (nothing is replayed).
+
+    The stored JSON is rewritten when its wording was older, so that no stored run says what its numbers do not.
+    """
+    data = json.loads(path.read_text(encoding="utf-8"))
+    report = BalanceReport.from_dict(data).refreshed()
+    fresh = report.to_dict()
+    if fresh != data:
+        path.write_text(json.dumps(fresh) + "\n", encoding="utf-8")
+    return report
+
+
 def compose(game_id: str, out: pathlib.Path) -> pathlib.Path | None:
     """``docs/balance/<id>.md`` from the stored runs of the game; ``None`` when there is none."""
     runs = {}
@@ -82,7 +97,7 @@ def compose(game_id: str, out: pathlib.Path) -> pathlib.Path | None:
     for kind in [*KINDS, *(k for k in found if k not in KINDS)]:
         path = run_path(out, game_id, kind)
         if path.is_file():
-            runs[kind] = BalanceReport.from_dict(json.loads(path.read_text(encoding="utf-8"))).refreshed()
+            runs[kind] = refresh_run(path)
     if not runs:
         return None
     hard, rnd = runs.get("hard"), runs.get("random")
@@ -107,12 +122,14 @@ def compose(game_id: str, out: pathlib.Path) -> pathlib.Path | None:
         if r is None:
             lines += [f"## {heading}", "", NOT_RUN.get(kind, "Not run yet."), ""]
             continue
-        links = {}
+        links = []
+        for stale in sample_dir.glob(f"{game_id}.{kind}-*.json"):  # an earlier run's, perhaps more of them
+            stale.unlink()
         for k, s in enumerate(r.samples):
             sample_dir.mkdir(parents=True, exist_ok=True)
             name = f"{game_id}.{kind}-{k + 1}.json"
             (sample_dir / name).write_text(json.dumps(s["record"]) + "\n", encoding="utf-8")
-            links[s["label"]] = f"samples/{name}"
+            links.append(f"samples/{name}")
         lines += [f"## {heading}", "", f"**{r.verdict}**", "", body_markdown(r, sample_links=links, level=3)]
         if r.value_of_information is None and not make_cached(game_id).perfect_information:
             lines += ["The value of information was not measured in this run (`--voi-games 0`).", ""]

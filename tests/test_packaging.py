@@ -87,3 +87,49 @@ def test_an_installed_wheel_finds_the_rules_and_the_level_ratings(wheel: pathlib
         assert found["ratings"][g] == level_ratings(g)  # the same figures as the source tree's docs/ai
     assert found["ratings"]["blast-radius"]  # and there are some
     assert found["verdicts"] == {g: docs.balance_verdict(g) for g in boardlab.games()}  # docs/balance's sentences
+
+
+def _build_sdist(tree: pathlib.Path, out: pathlib.Path, backend: pathlib.Path) -> pathlib.Path:
+    """``tree``'s sdist, made by its declared backend (setuptools' PEP 517 hook, as ``python -m build`` calls it)."""
+    install = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--target", str(backend), "setuptools>=77", "wheel"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if install.returncode:
+        pytest.skip("no build backend can be installed here (pip needs setuptools from an index)")
+    env = {**os.environ, "PYTHONPATH": str(backend)}
+    hook = f"from setuptools import build_meta; print(build_meta.build_sdist({str(out)!r}))"
+    run = subprocess.run([sys.executable, "-c", hook], cwd=tree, env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return out / run.stdout.strip().splitlines()[-1]
+
+
+@pytest.mark.slow
+def test_a_wheel_built_from_the_sdist_ships_every_document(tmp_path: pathlib.Path) -> None:
+    # pip and build make the wheel from the sdist, so the sdist must carry every document setup.py copies.
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    for name in BUILD_FILES:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, tree / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        else:
+            shutil.copy(src, tree / name)
+    sdist = _build_sdist(tree, tmp_path / "sdist", tmp_path / "backend")
+    out = tmp_path / "wheel"
+    run = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(sdist), "--no-deps", "-q", "-w", str(out)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    (whl,) = out.glob("boardlab-*.whl")
+    names = set(zipfile.ZipFile(whl).namelist())
+    for kind in ("rules", "ai", "balance"):
+        docs_on_file = {f"boardlab/docs/{kind}/{doc.name}" for doc in (ROOT / "docs" / kind).glob("*.md")}
+        assert docs_on_file and docs_on_file <= names, (kind, sorted(docs_on_file - names)[:3])
+    assert {f"boardlab/docs/balance/{g}.md" for g in boardlab.games()} <= names

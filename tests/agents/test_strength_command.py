@@ -98,3 +98,30 @@ def test_the_mcts_clock_is_wall_or_cpu() -> None:
     assert make_agent("expert", game, 0, seed=1).clock is time.perf_counter
     with pytest.raises(ValueError, match="clock must be one of wall, cpu"):
         make_agent("mcts:clock=sundial", game, 0, seed=1)
+
+
+def test_a_hidden_information_game_without_its_ceiling_is_not_called_perfect_information(
+    tmp_path: pathlib.Path,
+) -> None:
+    # Two Mayors hides information; run without the ceiling, the block must not call it a game of perfect
+    # information (and the command on file says the ceiling was left out).
+    args = ["strength", "two-mayors", "--levels", "easy", "--games", "2", "--no-ceiling", "--write"]
+    result = CliRunner().invoke(load_commands(), [*args, "--docs", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "two-mayors.md").read_text()
+    assert "perfect information" not in text
+    assert "**Ceiling:** not measured in this run (`--no-ceiling`). The game hides information" in text
+    assert "boardlab strength two-mayors --levels easy --games 2 --seed 1 --no-ceiling" in text
+    report = measure_strength(KuhnGame(), ["easy"], games=2, seed=3, target="easy", ceiling=False)
+    assert report.ceiling is None and report.hidden and report.chance
+    assert "what caps them is what they cannot see and the draws still to come." in strength_markdown(report)
+
+
+def test_docs_ai_never_calls_a_hidden_information_game_perfect_information() -> None:
+    from boardlab.games import games, make_cached
+
+    docs = pathlib.Path(__file__).resolve().parents[2] / "docs" / "ai"
+    for g in games():
+        if not make_cached(g).perfect_information:
+            block = (docs / f"{g}.md").read_text(encoding="utf-8").partition(BEGIN)[2].partition(END)[0]
+            assert "perfect information" not in block, g

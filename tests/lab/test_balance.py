@@ -191,3 +191,22 @@ def test_cli_writes_the_three_formats(tmp_path: pathlib.Path) -> None:
     assert "data:image/png;base64," in (tmp_path / "test-nim.html").read_text()
     bad = runner.invoke(app, ["balance", "test-nim", "--agents", "nobody"])
     assert bad.exit_code == 2 and "error:" in bad.output and "unknown agent" in bad.output
+
+
+def test_each_sample_game_is_linked_to_its_own_record(tmp_path: pathlib.Path) -> None:
+    # The two comebacks share a label ("comeback (1.00 behind)"): each still links to its own record file.
+    result = runner.invoke(app, ["balance", "test-nim", "--games", "20", "--seed", "2", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "test-nim.json").read_text())
+    labels = [s["label"] for s in data["samples"]]
+    assert len(set(labels)) < len(labels)  # the case in point
+    md = (tmp_path / "test-nim.md").read_text()
+    linked = re.findall(r"^- \[([^\]]+)\]\((samples/[^)]+)\): game (\d+), (\d+) actions$", md, re.M)
+    assert len(linked) == len(data["samples"])
+    assert len({link for _, link, _, _ in linked}) == len(linked)  # one file per sample
+    assert sorted(link for _, link, _, _ in linked) == sorted(
+        f"samples/{p.name}" for p in (tmp_path / "samples").iterdir()
+    )  # and every file written is linked
+    for (label, link, index, length), sample in zip(linked, data["samples"], strict=True):
+        assert (label, int(index), int(length)) == (sample["label"], sample["index"], sample["length"])
+        assert json.loads((tmp_path / link).read_text()) == sample["record"]

@@ -78,6 +78,9 @@ class StrengthReport:
     cooperative: bool
     #: Whether the game has chance or hidden information.
     luck: bool = False
+    #: Whether the game has hidden information (its ceiling is then an agent that sees everything), and chance.
+    hidden: bool = False
+    chance: bool = False
     tournament: dict[str, Any] | None = None
     target_vs_random: Score | None = None
     #: The level measured against random on its own (``hard``), and its score.
@@ -183,6 +186,8 @@ def measure_strength(
     report = StrengthReport(game.id, dict(game.params), levels, games, seed, n, bool(game.cooperative), has_luck(game))
     report.target = target
     report.cpu_clock = cpu_clock
+    report.hidden = not game.perfect_information
+    report.chance = game.game_type.chance.value != "none"
     specs = ["random", *(clocked(lv) if cpu_clock else lv for lv in levels)]
     if game.cooperative:
         counts = [game.resolve_num_players(k) for k in sorted(set(players or [n]))]
@@ -325,14 +330,14 @@ def strength_markdown(report: StrengthReport) -> str:
             f"it does not see future draws): {report.ceiling.words()}."
         )
     elif not report.cooperative:
-        lines.append(_no_ceiling_words(report.luck, t))
+        lines.append(_no_ceiling_words(report, t))
     lines.append(END)
     return "\n".join(lines)
 
 
-def _no_ceiling_words(luck: bool, t: dict[str, Any]) -> str:
+def _no_ceiling_words(report: StrengthReport, t: dict[str, Any]) -> str:
     """Why no cheating ceiling was measured, and what stands for it."""
-    if not luck:
+    if not report.luck:
         return "No chance and no hidden information: nothing caps a strong agent below 1.0 here."
     best = max((a for a in t["agents"] if a != "random"), key=lambda a: t["elo"][a])
     cell = t["pairwise"].get(f"random vs {best}")
@@ -341,6 +346,13 @@ def _no_ceiling_words(luck: bool, t: dict[str, Any]) -> str:
         if cell
         else ""
     )
+    if report.hidden:
+        return (
+            "**Ceiling:** not measured in this run (`--no-ceiling`). The game hides information, so an agent "
+            "that sees everything may do better than the fair levels; what caps them is what they cannot see"
+            + (" and the draws still to come." if report.chance else ".")
+            + top
+        )
     return (
         "**Ceiling:** perfect information, so an agent that sees everything is the fair agent itself; what "
         "caps it is the draws still to come." + top

@@ -23,13 +23,13 @@ def write_report(report: BalanceReport, out: Path, *, markdown_only: bool = Fals
     """
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    links: dict[str, str] = {}
+    links: list[str] = []
     sample_dir = out / "samples"
     for k, s in enumerate(report.samples):
         sample_dir.mkdir(exist_ok=True)
         path = sample_dir / f"{report.game}-{k + 1}.json"
         path.write_text(json.dumps(s["record"]) + "\n", encoding="utf-8")
-        links[s["label"]] = f"samples/{path.name}"
+        links.append(f"samples/{path.name}")
         written.append(path)
     md = out / f"{report.game}.md"
     md.write_text(report.to_markdown(sample_links=links), encoding="utf-8")

@@ -72,6 +72,8 @@ def strength_command(
         parts += [f"--option {o}" for o in option or []]
         if cpu_clock:
             parts.append("--cpu-clock")
+        if not ceiling and not game.perfect_information:
+            parts.append("--no-ceiling")
         if counts:
             parts.append(f"--players {','.join(map(str, counts))}")
         report.command = " ".join(parts)

@@ -505,7 +505,7 @@ class BalanceReport:
             verdict=verdict(oc, self.agents, self.num_players, self.cooperative, main_flags),
         )
 
-    def to_markdown(self, *, sample_links: Mapping[str, str] | None = None) -> str:
+    def to_markdown(self, *, sample_links: Sequence[str] | None = None) -> str:
         from .report import to_markdown
 
         return to_markdown(self, sample_links=sample_links)

@@ -14,6 +14,7 @@ import pathlib
 
 from ..core.scene import SEAT_COLOURS
 from .simulate import SimulationResult, wilson_interval
+from .stats import error_bars
 
 
 def plot_balance(result: SimulationResult, path: str | pathlib.Path) -> pathlib.Path:
@@ -41,9 +42,8 @@ def plot_balance(result: SimulationResult, path: str | pathlib.Path) -> pathlib.
         rates.append(result.first_mover_wins / result.first_mover_games)
         cis.append(result.first_mover_interval)
         colours.append("#56B4E9")
-    low = [r - lo for r, (lo, _) in zip(rates, cis, strict=True)]
-    high = [hi - r for r, (_, hi) in zip(rates, cis, strict=True)]
-    ax_w.bar(range(len(rates)), rates, yerr=[low, high], capsize=4, color=colours)
+    bars = [error_bars(r, ci) for r, ci in zip(rates, cis, strict=True)]
+    ax_w.bar(range(len(rates)), rates, yerr=[[b[0] for b in bars], [b[1] for b in bars]], capsize=4, color=colours)
     ax_w.set_xticks(range(len(rates)), labels)
     if n > 1 and not result.no_winner:
         ax_w.axhline(1 / n, linestyle="--", color="#444444", linewidth=1, label=f"1/{n}")

@@ -11,10 +11,11 @@ import base64
 import html
 import io
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.scene import SEAT_COLOURS
+from .stats import error_bars
 
 if TYPE_CHECKING:
     from .balance import BalanceReport
@@ -138,13 +139,16 @@ def ladder_rows(report: BalanceReport) -> list[list[str]]:
     return out
 
 
-def to_markdown(report: BalanceReport, *, sample_links: Mapping[str, str] | None = None) -> str:
-    """The report as Markdown: verdict first, then sentences, tables, ladder, samples and the command."""
+def to_markdown(report: BalanceReport, *, sample_links: Sequence[str] | None = None) -> str:
+    """The report as Markdown: verdict first, then sentences, tables, ladder, samples and the command.
+
+    ``sample_links[k]`` is where the record of ``report.samples[k]`` is written (two samples can share a label).
+    """
     lines = [f"# Balance: {report.title}", "", f"**Verdict.** {report.verdict}", ""]
     return "\n".join(lines) + body_markdown(report, sample_links=sample_links)
 
 
-def body_markdown(report: BalanceReport, *, sample_links: Mapping[str, str] | None = None, level: int = 2) -> str:
+def body_markdown(report: BalanceReport, *, sample_links: Sequence[str] | None = None, level: int = 2) -> str:
     """Everything but the title and verdict, with headings at ``level`` (``docs/balance`` puts two runs in a file)."""
     h = "#" * level
     lines = [
@@ -175,8 +179,11 @@ def body_markdown(report: BalanceReport, *, sample_links: Mapping[str, str] | No
             "Game records: open them in the replay viewer (`/replay`) or with `boardlab replay`.",
             "",
         ]
-        for s in report.samples:
-            link = (sample_links or {}).get(s["label"])
+        links = list(sample_links or ())
+        if links and len(links) != len(report.samples):
+            raise ValueError(f"{len(links)} sample links for {len(report.samples)} samples")
+        for k, s in enumerate(report.samples):
+            link = links[k] if links else None
             name = f"[{s['label']}]({link})" if link else s["label"]
             lines.append(f"- {name}: game {s['index']}, {s['length']} actions")
         lines.append("")
@@ -204,9 +211,10 @@ def plots(report: BalanceReport) -> list[tuple[str, str]]:
     def bar(label: str, r: Mapping[str, Any] | None, colour: str) -> None:
         if r and r.get("rate") is not None:
             labels.append(label)
+            below, above = error_bars(r["rate"], r["ci95"])
             rates.append(r["rate"])
-            los.append(r["rate"] - r["ci95"][0])
-            his.append(r["ci95"][1] - r["rate"])
+            los.append(below)
+            his.append(above)
             colours.append(colour)
 
     n = oc["finished"]
@@ -250,10 +258,8 @@ def plots(report: BalanceReport) -> list[tuple[str, str]]:
         ):
             rs = [get(r) or {"rate": None, "ci95": [0, 0]} for r in report.ladder]
             ys = [x["rate"] if x["rate"] is not None else float("nan") for x in rs]
-            err = [
-                [y - x["ci95"][0] if x["rate"] is not None else 0 for x, y in zip(rs, ys, strict=True)],
-                [x["ci95"][1] - y if x["rate"] is not None else 0 for x, y in zip(rs, ys, strict=True)],
-            ]
+            bars = [error_bars(x["rate"], x["ci95"]) if x["rate"] is not None else (0.0, 0.0) for x in rs]
+            err = [[b[0] for b in bars], [b[1] for b in bars]]
             ax.errorbar(range(len(levels)), ys, yerr=err, marker="o", capsize=4)
             ax.set_xticks(range(len(levels)), levels)
             ax.set_ylim(0, 1)

@@ -21,7 +21,6 @@ simultaneous moves included); length statistics cover the finished games.
 from __future__ import annotations
 
 import hashlib
-import math
 import random
 import statistics
 import time
@@ -37,6 +36,7 @@ from ..core.game import Game, State
 from ..core.record import GameRecord, outcome
 from ..games import make, make_cached
 from .runner import BACKENDS, WorkerModules, run_jobs
+from .stats import wilson
 
 if TYPE_CHECKING:
     from .store import RunStore
@@ -53,14 +53,7 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
     >>> wilson_interval(0, 0)
     (0.0, 1.0)
     """
-    if trials <= 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    z2 = z * z
-    denom = 1.0 + z2 / trials
-    centre = (p + z2 / (2 * trials)) / denom
-    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    return wilson(successes, trials, z)
 
 
 def game_seed(seed: int, index: int) -> int:

@@ -22,17 +22,28 @@ ELO_SCALE = 400.0 / math.log(10.0)  # Elo points per natural-log unit of strengt
 def wilson(successes: float, n: float, z: float = 1.959963984540054) -> tuple[float, float]:
     """Wilson score interval for a rate (``successes`` may be fractional, draws counting ½).
 
-    ``(0.0, 1.0)`` when ``n`` is 0.
+    ``(0.0, 1.0)`` when ``n`` is 0. The interval always holds the rate and lies in [0, 1]: rounding
+    does not put the bound of 0 successes a hair above 0, nor that of ``n`` successes a hair below 1.
     """
     if n <= 0:
         return (0.0, 1.0)
-    p = successes / n
+    p = min(1.0, max(0.0, successes / n))
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z * math.sqrt(max(0.0, p * (1 - p) / n + z2 / (4 * n * n))) / (1 + z2 / n)
-    lo = 0.0 if successes <= 0 else max(0.0, centre - half)
-    hi = 1.0 if successes >= n else min(1.0, centre + half)
+    lo = 0.0 if successes <= 0 else min(p, max(0.0, centre - half))
+    hi = 1.0 if successes >= n else max(p, min(1.0, centre + half))
     return (lo, hi)
+
+
+def error_bars(rate: float, ci: Sequence[float]) -> tuple[float, float]:
+    """The lengths below and above ``rate`` of its interval ``ci``, as a plot's error bars: never negative.
+
+    >>> error_bars(0.0, (1e-18, 0.05))
+    (0.0, 0.05)
+    """
+    lo, hi = ci
+    return (max(0.0, rate - lo), max(0.0, hi - rate))
 
 
 def _log_binom_pmf(k: int, n: int, p: float) -> float:
