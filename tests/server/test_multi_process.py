@@ -4,7 +4,7 @@ Conflicting moves sent to both processes at once: exactly one is accepted (200),
 and both processes' sockets see the new revision; a move through either process reaches the other's
 socket; an AI seat answers once; sealed simultaneous choices sent to different processes are revealed
 once, to both. Both
-processes exit 0 on SIGTERM.
+processes exit 0 on SIGTERM. When the process running a table's AI seat dies, the other one takes the seat over.
 """
 
 from __future__ import annotations
@@ -41,9 +41,9 @@ def pg() -> Iterator[PostgresCluster]:
         cluster.stop()
 
 
-def serve(port: int, db: str) -> subprocess.Popen[str]:
+def serve(port: int, db: str, *extra: str) -> subprocess.Popen[str]:
     code = "from boardlab.cli.main import main; main()"
-    args = ["serve", "--port", str(port), "--db", db, "--ai-workers", "1", "--ai-delay", "0"]
+    args = ["serve", "--port", str(port), "--db", db, "--ai-workers", "1", "--ai-delay", "0", *extra]
     return subprocess.Popen(
         [sys.executable, "-c", code, *args],
         stdout=subprocess.PIPE,
@@ -251,3 +251,76 @@ def test_two_processes_one_database(pg: PostgresCluster) -> None:
                 os.killpg(proc.pid, signal.SIGKILL)
                 codes.append(proc.wait(timeout=10))
     assert codes == [0, 0], [p.communicate(timeout=10) for p in procs]
+
+
+@contextlib.contextmanager
+def two_servers(pg: PostgresCluster, name: str, *extra: tuple[str, ...]) -> Iterator[list[int]]:
+    """Two ``boardlab serve`` processes on one new database (``extra``: each one's own options); their ports.
+
+    Those still running at the end get SIGTERM and must exit 0.
+    """
+    db = pg.new_database(name)
+    ports = [free_port(), free_port()]
+    procs = [serve(port, db, *(extra[i] if i < len(extra) else ())) for i, port in enumerate(ports)]
+    SERVERS[tuple(ports)] = procs
+    try:
+        for port, proc in zip(ports, procs):
+            wait_up(port, proc)
+        yield ports
+    finally:
+        del SERVERS[tuple(ports)]
+        alive = [p for p in procs if p.poll() is None]
+        for proc in alive:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+        codes = []
+        for proc in alive:
+            try:
+                codes.append(proc.wait(timeout=60))
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                codes.append(proc.wait(timeout=10))
+    assert codes == [0] * len(alive), [p.communicate(timeout=10) for p in alive]
+
+
+#: The processes behind each pair of ports (a test may kill one).
+SERVERS: dict[tuple[int, ...], list[subprocess.Popen[str]]] = {}
+
+
+def kill(ports: list[int], i: int) -> None:
+    """SIGKILL the ``i``-th process of the pair (and its AI workers)."""
+    proc = SERVERS[tuple(ports)][i]
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=10)
+
+
+def test_an_ai_seat_is_taken_over_when_the_process_running_it_dies(pg: PostgresCluster) -> None:
+    # A waits 5 s before each AI answer (so it dies before answering); B's AI moves are short, so it waits only
+    # a few seconds (one AI move and its margin) before deciding that A went quiet.
+    slow, quick = ("--ai-delay", "5"), ("--ai-move-seconds", "0.5")
+    with two_servers(pg, "takeover", slow, quick) as (a, b):
+        seats = [{"kind": "human"}, {"kind": "ai", "agent": "random"}]
+        made = [http(a, "POST", "/api/tables", {**BR, "mode": "ai", "seats": seats}) for _ in range(2)]
+        assert [status for status, _ in made] == [201, 201], made
+        (watched, w_token), (polled, p_token) = ((t["id"], t["tokens"]["0"]) for _, t in made)
+        sb = Socket(b, watched, w_token)  # B has both tables in memory: a page on one, the other read once
+        try:
+            views = {
+                watched: sb.wait_for(lambda v: v["your_turn"]),
+                polled: http(b, "GET", f"/api/tables/{polled}", token=p_token)[1],
+            }
+            for tid, token in ((watched, w_token), (polled, p_token)):
+                v = views[tid]
+                move = {"action": v["legal"][0][0], "revision": v["revision"]}
+                status, body = http(a, "POST", f"/api/tables/{tid}/moves", move, token)
+                assert status == 200, body
+            kill([a, b], 0)  # A stored both moves and dies while its AI seats think
+            rev = views[watched]["revision"] + 2
+            assert sb.wait_for(lambda v: v["revision"] == rev, timeout=20)["your_turn"]
+            deadline = time.monotonic() + 20
+            while (got := http(b, "GET", f"/api/tables/{polled}", token=p_token)[1])["revision"] < rev:
+                assert time.monotonic() < deadline, got
+                time.sleep(0.3)
+            assert got["revision"] == rev and got["your_turn"], got
+        finally:
+            sb.close()

@@ -432,6 +432,7 @@ class Platform:
             if table.stale:
                 async with table.lock:
                     await self._reload(table)
+            self._kick(table)  # a remote table's AI seats: watched, and taken over if their process went quiet
             return table
         fut = self._loading.get(table_id)
         if fut is not None:
@@ -1096,6 +1097,7 @@ class Platform:
         table.remote = True
         table.thinking = set()
         self._broadcast(table)
+        self._kick(table)  # the other process runs its AI seats; if it goes quiet, this one takes them over
 
     # -- views and live updates -----------------------------------------------
     def view(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
