@@ -26,6 +26,7 @@ import pytest
 
 import boardlab
 from boardlab.server.launch import free_port
+from boardlab.server.store import Store
 from pg_cluster import PostgresCluster, skip_or_fail_if_missing
 
 BR = {"game": "blast-radius", "options": {"board_side": 5}, "mode": "online"}
@@ -254,12 +255,11 @@ def test_two_processes_one_database(pg: PostgresCluster) -> None:
 
 
 @contextlib.contextmanager
-def two_servers(pg: PostgresCluster, name: str, *extra: tuple[str, ...]) -> Iterator[list[int]]:
-    """Two ``boardlab serve`` processes on one new database (``extra``: each one's own options); their ports.
+def two_servers(db: str, *extra: tuple[str, ...]) -> Iterator[list[int]]:
+    """Two ``boardlab serve`` processes on database ``db`` (``extra``: each one's own options); their ports.
 
     Those still running at the end get SIGTERM and must exit 0.
     """
-    db = pg.new_database(name)
     ports = [free_port(), free_port()]
     procs = [serve(port, db, *(extra[i] if i < len(extra) else ())) for i, port in enumerate(ports)]
     SERVERS[tuple(ports)] = procs
@@ -298,7 +298,7 @@ def test_an_ai_seat_is_taken_over_when_the_process_running_it_dies(pg: PostgresC
     # A waits 5 s before each AI answer (so it dies before answering); B's AI moves are short, so it waits only
     # a few seconds (one AI move and its margin) before deciding that A went quiet.
     slow, quick = ("--ai-delay", "5"), ("--ai-move-seconds", "0.5")
-    with two_servers(pg, "takeover", slow, quick) as (a, b):
+    with two_servers(pg.new_database("takeover"), slow, quick) as (a, b):
         seats = [{"kind": "human"}, {"kind": "ai", "agent": "random"}]
         made = [http(a, "POST", "/api/tables", {**BR, "mode": "ai", "seats": seats}) for _ in range(2)]
         assert [status for status, _ in made] == [201, 201], made
@@ -324,3 +324,50 @@ def test_an_ai_seat_is_taken_over_when_the_process_running_it_dies(pg: PostgresC
             assert got["revision"] == rev and got["your_turn"], got
         finally:
             sb.close()
+
+
+def finish(port: int, tid: str, tokens: dict[str, str]) -> dict[str, Any]:
+    """Play an online table to its end through one process, each seat choosing its last legal move."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        for token in tokens.values():
+            v = http(port, "GET", f"/api/tables/{tid}", token=token)[1]
+            if v["terminal"]:
+                return v
+            if v["your_turn"]:
+                move = {"action": v["legal"][-1][0], "revision": v["revision"]}
+                assert http(port, "POST", f"/api/tables/{tid}/moves", move, token)[0] == 200
+    raise AssertionError("the game did not end")
+
+
+def test_a_rematch_asked_on_both_processes_at_once_is_one_table(pg: PostgresCluster) -> None:
+    db = pg.new_database("rematch")
+    with two_servers(db) as (a, b):
+        status, t = http(a, "POST", "/api/tables", BR)
+        assert status == 201, t
+        tid, tokens = t["id"], t["tokens"]
+        finish(a, tid, tokens)
+        assert http(b, "GET", f"/api/tables/{tid}", token=tokens["1"])[1]["terminal"]  # B has it in memory, over
+        sb = Socket(b, tid, t["spectator_token"])
+        try:
+            path = f"/api/tables/{tid}/rematch"
+            results = at_once(
+                lambda: http(a, "POST", path, {}, tokens["0"]), lambda: http(b, "POST", path, {}, tokens["1"])
+            )
+            assert [status for status, _ in results] == [200, 200], results
+            (_, r0), (_, r1) = results
+            assert r0["table"] == r1["table"], results
+            assert (r0["seat"], r1["seat"]) == (1, 0)
+            # B's page hears of it, whichever process made it; asked again on either process: the same table
+            assert sb.wait_for(lambda v: v["rematch"] is not None)["rematch"]["table"] == r0["table"]
+            for port in (a, b):
+                assert http(port, "POST", path, {}, tokens["1"])[1]["table"] == r0["table"]
+            for seat, port in (("0", b), ("1", a)):  # the rematch plays on either process, with the old tokens
+                assert http(port, "GET", f"/api/tables/{r0['table']}", token=tokens[seat])[0] == 200
+        finally:
+            sb.close()
+    store = Store(db)
+    try:
+        assert store.count_tables() == 2  # the old table and its one rematch
+    finally:
+        store.close()

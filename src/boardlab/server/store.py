@@ -47,7 +47,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from sqlalchemy import (
@@ -404,13 +404,28 @@ class Store:
             (json.dumps(seats), json.dumps(hashes), table_id),
         )
 
-    def op_open(self, c: Sql, table_id: str, watch: str) -> None:
-        """List a table in the lobby as open, with its (public) spectator token."""
-        c.execute("UPDATE tables SET open_watch = ? WHERE id = ?", (watch, table_id))
+    def op_create_rematch(self, c: Sql, old_id: str, row: TableRow, seats: list[int]) -> dict[str, Any]:
+        """Store ``row`` as the rematch of finished table ``old_id`` unless it has one already: the rematch stored.
 
-    def op_rematch(self, c: Sql, table_id: str, rematch: dict[str, Any]) -> None:
-        """Remember a finished table's rematch (its id and where each seat went)."""
-        c.execute("UPDATE tables SET rematch = ? WHERE id = ?", (json.dumps(rematch), table_id))
+        The rematch is ``{"id", "seats"}`` (its id and where each old seat went), kept on the old table's row. That
+        row is locked first (PostgreSQL), so of two processes asking at once one stores the new table and the other,
+        waiting on the lock, finds its rematch (and stores nothing). The rematch of an open table is open too, with
+        the same public spectator token.
+        """
+        current = c.fetchone(
+            "SELECT rematch, open_watch, revision FROM tables WHERE id = ?" + (" FOR UPDATE" if self.shared else ""),
+            (old_id,),
+        )
+        if current is None:
+            raise StaleRevision(f"no table {old_id}")
+        if current[0]:
+            return dict(json.loads(current[0]))
+        rematch = {"id": row.id, "seats": seats}
+        self.op_create_table(c, replace(row, open_watch=current[1]))
+        c.execute("UPDATE tables SET rematch = ? WHERE id = ?", (json.dumps(rematch), old_id))
+        if self.shared:
+            self._notify(c, old_id, int(current[2]))
+        return rematch
 
     def op_chat(self, c: Sql, table_id: str, row: ChatRow, keep: int) -> int:
         """Add a chat message (the oldest beyond ``keep`` are dropped); its index."""

@@ -105,6 +105,14 @@ class Settings:
     quotas: Quotas = field(default_factory=Quotas)
 
 
+class RematchTaken(Exception):
+    """The table has a rematch already (another process sharing the database made it): ``rematch``."""
+
+    def __init__(self, rematch: dict[str, Any]) -> None:
+        super().__init__(f"the rematch is table {rematch['id']}")
+        self.rematch = rematch
+
+
 class Platform:
     """All tables of one server: creation, moves, undo, AI, storage and live updates."""
 
@@ -218,6 +226,7 @@ class Platform:
         open_table: bool = False,
         clock: dict[str, Any] | None = None,
         same_tokens: tuple[list[str | None], str] | None = None,
+        rematch_of: tuple[str, list[int]] | None = None,
     ) -> tuple[LiveTable, dict[int, str], str, int | None]:
         """A new table; returns it with the seat tokens, the spectator token and the host's seat.
 
@@ -225,6 +234,8 @@ class Platform:
         ``open_table``: an online table listed in the lobby, whose human seats but the host's are free for anyone to
         take (:meth:`join`); no tokens are made for them. ``clock``: the turn clock (:mod:`boardlab.server.clock`).
         ``same_tokens``: the seat and spectator token hashes to use (a rematch; no token is returned).
+        ``rematch_of``: the finished table this is the rematch of, and where each of its seats went; if that table has
+        a rematch already (made by another process), nothing is made and :class:`RematchTaken` says which.
         """
         try:
             check_json_types(game_id, game_class(game_id).options, options)
@@ -314,7 +325,12 @@ class Platform:
             open_watch=open_watch,
             clock=table.clock,
         )
-        await self._write(self.store.op_create_table, row)
+        if rematch_of is None:
+            await self._write(self.store.op_create_table, row)
+        else:
+            made = await self._write(self.store.op_create_rematch, rematch_of[0], row, rematch_of[1])
+            if made["id"] != table_id:
+                raise RematchTaken(made)
         self._cache(table)
         self._kick(table)
         self._arm_clock(table)
@@ -348,23 +364,24 @@ class Platform:
                     }
                     hashes[new] = table.seat_hashes[old]
                 clock = {"kind": table.clock["kind"], "seconds": table.clock["seconds"]} if table.clock else None
-                new_table, _tokens, _spectator, _host = await self.create(
-                    table.game.id,
-                    dict(table.game.params),
-                    n,
-                    table.mode,
-                    specs,
-                    None,
-                    None,
-                    clock=clock,
-                    same_tokens=(hashes, table.spectator_hash),
-                )
-                if table.open_watch is not None:
-                    new_table.open_watch = table.open_watch
-                    await self._write(self.store.op_open, new_table.id, table.open_watch)
-                rematch = {"id": new_table.id, "seats": moved}
-                await self._write(self.store.op_rematch, table.id, rematch)
-                table.rematch = rematch
+                try:
+                    new_table, _tokens, _spectator, _host = await self.create(
+                        table.game.id,
+                        dict(table.game.params),
+                        n,
+                        table.mode,
+                        specs,
+                        None,
+                        None,
+                        clock=clock,
+                        same_tokens=(hashes, table.spectator_hash),
+                        rematch_of=(table.id, moved),
+                    )
+                except RematchTaken as e:  # another process (sharing the database) made it first: that one it is
+                    table.rematch = e.rematch
+                else:
+                    new_table.open_watch = table.open_watch  # stored so with it
+                    table.rematch = {"id": new_table.id, "seats": moved}
                 self._broadcast(table)
             return table.rematch_for(seat) or {}
 
@@ -1068,7 +1085,10 @@ class Platform:
         row = await self._db(self.store.load, table.id)
         if row is None or row.status == "expired":
             return
-        table.seats, table.seat_hashes, table.rematch = row.seats, row.seat_hashes, row.rematch
+        table.seats, table.seat_hashes = row.seats, row.seat_hashes
+        if row.rematch != table.rematch:  # asked for at another process: every page here hears where it is
+            table.rematch = row.rematch
+            self._broadcast(table)
         if row.clock != table.clock:
             table.clock = row.clock
             table.touch()
