@@ -91,6 +91,8 @@ class Socket:
         self.ws = self._stack.enter_context(connect(f"ws://127.0.0.1:{port}/api/tables/{table}/ws"))
         self.ws.send(json.dumps({"type": "hello", "tokens": [token]}))
         self.views: list[dict[str, Any]] = []
+        #: The chat messages it was sent, in order.
+        self.chat: list[dict[str, Any]] = []
         self.cond = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -98,10 +100,23 @@ class Socket:
         with contextlib.suppress(Exception):
             for raw in self.ws:
                 msg = json.loads(raw)
-                if msg.get("type") == "view":
+                if msg.get("type") in ("view", "chat"):
                     with self.cond:
-                        self.views.append(msg["view"])
+                        if msg["type"] == "view":
+                            self.views.append(msg["view"])
+                        else:
+                            self.chat.append(msg["message"])
                         self.cond.notify_all()
+
+    def wait_for_chat(self, count: int, timeout: float = 20) -> list[dict[str, Any]]:
+        """The first ``count`` chat messages, once that many came."""
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while len(self.chat) < count:
+                left = deadline - time.monotonic()
+                assert left > 0, f"{len(self.chat)} chat messages, not {count}: {self.chat}"
+                self.cond.wait(left)
+            return self.chat[:count]
 
     def wait_for(self, pred: Any, timeout: float = 20) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
@@ -371,3 +386,35 @@ def test_a_rematch_asked_on_both_processes_at_once_is_one_table(pg: PostgresClus
         assert store.count_tables() == 2  # the old table and its one rematch
     finally:
         store.close()
+
+
+def test_chat_said_on_either_process_reaches_every_page(pg: PostgresCluster) -> None:
+    with two_servers(pg.new_database("chat")) as (a, b):
+        status, t = http(a, "POST", "/api/tables", BR)
+        assert status == 201, t
+        tid, tokens = t["id"], t["tokens"]
+        sa, sb = Socket(a, tid, tokens["0"]), Socket(b, tid, tokens["1"])
+        try:
+            for s in (sa, sb):
+                s.wait_for(lambda v: True)
+            path = f"/api/tables/{tid}/chat"
+            assert http(a, "POST", path, {"text": "hello from A"}, tokens["0"])[0] == 200
+            assert [m["text"] for m in sb.wait_for_chat(1)] == ["hello from A"]
+            # Both players talk at once, each through their own process: every message is stored, once each.
+            said = 1
+            for i in range(4):  # (within the chat quota: five messages at once per address and process)
+                results = at_once(
+                    lambda i=i: http(a, "POST", path, {"text": f"A{i}"}, tokens["0"]),
+                    lambda i=i: http(b, "POST", path, {"text": f"B{i}"}, tokens["1"]),
+                )
+                assert [status for status, _ in results] == [200, 200], results
+                said += 2
+            stored = http(a, "GET", path, token=tokens["0"])[1]["messages"]
+            assert len(stored) == said and http(b, "GET", path, token=tokens["1"])[1]["messages"] == stored
+            for s in (sa, sb):  # each page got every message once, wherever it was said
+                s.wait_for_chat(said)
+                time.sleep(0.3)
+                assert sorted(m["text"] for m in s.chat) == sorted(m["text"] for m in stored), s.chat
+        finally:
+            sa.close()
+            sb.close()

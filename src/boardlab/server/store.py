@@ -28,8 +28,8 @@ process sharing the database cannot silently interleave moves.
 On PostgreSQL several server processes may share one database: every write
 first locks the table's row (``SELECT … FOR UPDATE``), so writes to one table
 are serialised across processes for the whole transaction, and announces what
-it changed with ``NOTIFY boardlab_tables, '<table id> <revision> <origin>'``
-(delivered only if the transaction commits); :class:`Listener` hands those
+it changed with ``NOTIFY boardlab_tables, '<table id> <revision> <origin> <what>'``
+(delivered only if the transaction commits; a chat message is announced so too); :class:`Listener` hands those
 announcements to the other processes, which refresh their copy of the table.
 
 All methods are blocking; :class:`~boardlab.server.tables.Platform` calls them
@@ -143,8 +143,11 @@ ADDED_COLUMNS = (
     ("clock", "TEXT"),
 )
 
-#: The PostgreSQL channel on which writes announce ``"<table id> <revision> <origin>"``.
+#: The PostgreSQL channel on which writes announce ``"<table id> <revision> <origin> <what>[ <data>]"``.
 CHANNEL = "boardlab_tables"
+#: What an announcement says changed: the table (its row, moves or sealed choices; no data), or its chat (the
+#: revision is the new message's index and the data the message as JSON, at most 500 characters of text).
+CHANGES = ("table", "chat")
 
 
 #: The PostgreSQL advisory lock held while a process creates or updates the schema.
@@ -428,7 +431,15 @@ class Store:
         return rematch
 
     def op_chat(self, c: Sql, table_id: str, row: ChatRow, keep: int) -> int:
-        """Add a chat message (the oldest beyond ``keep`` are dropped); its index."""
+        """Add a chat message (the oldest beyond ``keep`` are dropped); its index.
+
+        On PostgreSQL the table's row is locked first, so two processes adding messages at once number them one
+        after the other, and the others hear of it (``chat`` announcements).
+        """
+        if self.shared:
+            current = c.fetchone("SELECT revision FROM tables WHERE id = ? FOR UPDATE", (table_id,))
+            if current is None:
+                raise StaleRevision(f"no table {table_id}")
         last = c.fetchone("SELECT MAX(idx) FROM chat WHERE table_id = ?", (table_id,))
         idx = 0 if last is None or last[0] is None else int(last[0]) + 1
         c.execute(
@@ -436,6 +447,9 @@ class Store:
             (table_id, idx, row.seat, row.name, row.text, row.at),
         )
         c.execute("DELETE FROM chat WHERE table_id = ? AND idx <= ?", (table_id, idx - keep))
+        if self.shared:
+            message = json.dumps(row.to_json(), separators=(",", ":"), ensure_ascii=False)
+            self._notify(c, table_id, idx, "chat", message)
         return idx
 
     def chat(self, table_id: str) -> list[ChatRow]:
@@ -479,9 +493,10 @@ class Store:
         if self.shared:
             self._notify(c, table_id, new)
 
-    def _notify(self, c: Sql, table_id: str, revision: int) -> None:
-        """Tell the other processes (at commit; dropped with a rolled-back savepoint)."""
-        c.execute("SELECT pg_notify(?, ?)", (CHANNEL, f"{table_id} {revision} {self.origin}"))
+    def _notify(self, c: Sql, table_id: str, revision: int, what: str = "table", data: str = "") -> None:
+        """Tell the other processes (at commit; dropped with a rolled-back savepoint) what changed (:data:`CHANGES`)."""
+        payload = f"{table_id} {revision} {self.origin} {what}" + (f" {data}" if data else "")
+        c.execute("SELECT pg_notify(?, ?)", (CHANNEL, payload))
 
     # -- reads --------------------------------------------------------------
     def load(self, table_id: str) -> TableRow | None:
@@ -548,12 +563,13 @@ class Store:
 class Listener:
     """One PostgreSQL connection per process that LISTENs for other processes' writes, in a thread.
 
-    ``on_change(table_id, revision)`` is called in that thread for every change another process
-    committed, and ``on_change(None, 0)`` after the connection was (re)opened, when
-    changes may have been missed. It reconnects after a failure until :meth:`close`.
+    ``on_change(table_id, revision, what, data)`` is called in that thread, in commit order, for every change
+    another process committed (``what``: one of :data:`CHANGES`), and ``on_change(None, 0, "table", "")`` after
+    the connection was (re)opened, when changes may have been missed. It reconnects after a failure until
+    :meth:`close`.
     """
 
-    def __init__(self, store: Store, on_change: Callable[[str | None, int], None]) -> None:
+    def __init__(self, store: Store, on_change: Callable[[str | None, int, str, str], None]) -> None:
         self.store = store
         self.on_change = on_change
         self._stop = threading.Event()
@@ -577,13 +593,15 @@ class Listener:
                     conn.execute(f"LISTEN {CHANNEL}")
                     self.ready.set()
                     if not first:
-                        self.on_change(None, 0)
+                        self.on_change(None, 0, "table", "")
                     first = False
                     while not self._stop.is_set():
                         for n in conn.notifies(timeout=0.5):
-                            table_id, revision, origin = n.payload.split(" ")
-                            if origin != self.store.origin:
-                                self.on_change(table_id, int(revision))
+                            table_id, revision, origin, *rest = n.payload.split(" ", 4)
+                            if origin != self.store.origin:  # (an older version's announcements end at the origin)
+                                what = rest[0] if rest else "table"
+                                data = rest[1] if len(rest) > 1 else ""
+                                self.on_change(table_id, int(revision), what, data)
             except Exception:
                 if self._stop.is_set():
                     return

@@ -137,7 +137,8 @@ class Platform:
         if self.store.shared:
             loop = asyncio.get_running_loop()
             self.listener = Listener(
-                self.store, lambda tid, rev: loop.call_soon_threadsafe(self._changed_elsewhere, tid, rev)
+                self.store,
+                lambda *change: loop.call_soon_threadsafe(self._changed_elsewhere, *change),
             )
             await asyncio.to_thread(self.listener.ready.wait, 10)
         self._spawn(self.ai.warm())
@@ -909,7 +910,10 @@ class Platform:
 
     # -- chat -----------------------------------------------------------------
     async def chat_messages(self, table: LiveTable) -> list[dict[str, Any]]:
-        """The table's chat, oldest first (loaded from the database once)."""
+        """The table's chat, oldest first (loaded from the database once; every time where other processes share it,
+        so a message said at another process a moment ago is there)."""
+        if self.store.shared:
+            return [r.to_json() for r in await self._db(self.store.chat, table.id)]
         if table.chat is None:
             rows = await self._db(self.store.chat, table.id)
             if table.chat is None:
@@ -927,16 +931,20 @@ class Platform:
             raise bad_request("a chat message needs some text")
         if len(text) > CHAT_MAX:
             raise bad_request(f"a chat message is at most {CHAT_MAX} characters; this one has {len(text)}")
-        await self.chat_messages(table)
+        if not self.store.shared:
+            await self.chat_messages(table)
         row = ChatRow(seat, str(table.seats[seat]["name"]), text, time.time())
-        await self._write(self.store.op_chat, table.id, row, CHAT_KEEP)
+        await self._write(self.store.op_chat, table.id, row, CHAT_KEEP)  # (and announced to other processes)
         message = row.to_json()
-        assert table.chat is not None
-        table.chat = [*table.chat, message][-CHAT_KEEP:]
+        if table.chat is not None:
+            table.chat = [*table.chat, message][-CHAT_KEEP:]
+        self._send_chat(table, message)
+        return message
+
+    def _send_chat(self, table: LiveTable, message: dict[str, Any]) -> None:
         text_out = json.dumps({"type": "chat", "message": message}, separators=(",", ":"), ensure_ascii=False)
         for c in list(table.connections):
             c.send(text_out)
-        return message
 
     # -- AI seats -------------------------------------------------------------
     def _ai_to_move(self, table: LiveTable) -> list[int]:
@@ -1049,9 +1057,18 @@ class Platform:
             table.remote = False
         self._kick(table)
 
-    def _changed_elsewhere(self, table_id: str | None, revision: int) -> None:
-        """Another process committed a change to ``table_id`` (``None``: to any table, announcements were lost)."""
+    def _changed_elsewhere(self, table_id: str | None, revision: int, what: str = "table", data: str = "") -> None:
+        """Another process committed a change to ``table_id`` (``None``: to any table, announcements were lost).
+
+        ``what`` changed: the table, or its chat (``data``: the new message; :data:`~boardlab.server.store.CHANGES`).
+        """
         if self._stopping:
+            return
+        if what == "chat":
+            table = self.tables.get(table_id) if table_id is not None else None
+            if table is not None:
+                with contextlib.suppress(ValueError):
+                    self._send_chat(table, json.loads(data))
             return
         tables = list(self.tables.values()) if table_id is None else [self.tables.get(table_id)]
         for table in tables:
