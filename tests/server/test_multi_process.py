@@ -418,3 +418,21 @@ def test_chat_said_on_either_process_reaches_every_page(pg: PostgresCluster) -> 
         finally:
             sa.close()
             sb.close()
+
+
+def test_the_ran_out_of_time_note_shows_on_both_processes(pg: PostgresCluster) -> None:
+    with two_servers(pg.new_database("clocknote")) as (a, b):
+        status, t = http(a, "POST", "/api/tables", {**BR, "clock": {"kind": "move", "seconds": 1}})
+        assert status == 201, t
+        tid, tokens = t["id"], t["tokens"]
+        sa, sb = Socket(a, tid, tokens["0"]), Socket(b, tid, tokens["1"])  # both processes time the table
+        try:
+            for s in (sa, sb):
+                over = s.wait_for(lambda v: v["terminal"], timeout=10)
+                assert any("ran out of time and loses" in n for n in over["notes"]), over["notes"]
+            for port, token in ((a, tokens["0"]), (b, tokens["1"])):
+                notes = http(port, "GET", f"/api/tables/{tid}", token=token)[1]["notes"]
+                assert [n for n in notes if "ran out of time" in n] == notes[-1:], notes  # said once
+        finally:
+            sa.close()
+            sb.close()

@@ -56,7 +56,10 @@ class LiveTable:
     #: The secret chance key (never in a view; in the record once the game is over); ``None``: chance from ``seed``.
     chance_key: str | None = None
     thinking: set[int] = field(default_factory=set)
+    #: What happened besides the moves, oldest first (stored with the table, but for this process's own troubles).
     notes: list[str] = field(default_factory=list)
+    #: Notes made here that go to the database with the next change stored (then every process shows them).
+    fresh_notes: list[str] = field(default_factory=list)
     connections: list[Connection] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     ai_task: asyncio.Task[None] | None = None

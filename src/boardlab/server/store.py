@@ -17,7 +17,7 @@ Three tables:
 ``chat``
     the table's chat, one row per message (seat, name, text, time); not part of the game record.
 
-Columns added after the first release (``chance_key``, ``open_watch``, ``rematch``, ``clock``) are added to an
+Columns added after the first release (``chance_key``, ``open_watch``, ``rematch``, ``clock``, ``notes``) are added to an
 older database when it is opened (:data:`ADDED_COLUMNS`); its tables keep their old behaviour.
 
 Every method runs one transaction and returns only after it is committed, so
@@ -100,6 +100,9 @@ tables_t = Table(
     Column("rematch", Text, nullable=True),
     #: The turn clock (JSON, :mod:`boardlab.server.clock`). NULL: no clock.
     Column("clock", Text, nullable=True),
+    #: What happened at the table besides the moves ("Ann ran out of time: pass."), the latest :data:`NOTES_KEEP`,
+    #: oldest first (JSON list). NULL: none.
+    Column("notes", Text, nullable=True),
 )
 
 moves_t = Table(
@@ -141,7 +144,11 @@ ADDED_COLUMNS = (
     ("open_watch", "VARCHAR(64)"),
     ("rematch", "TEXT"),
     ("clock", "TEXT"),
+    ("notes", "TEXT"),
 )
+
+#: The notes a table keeps (the oldest go first).
+NOTES_KEEP = 20
 
 #: The PostgreSQL channel on which writes announce ``"<table id> <revision> <origin> <what>[ <data>]"``.
 CHANNEL = "boardlab_tables"
@@ -192,6 +199,8 @@ class TableRow:
     rematch: dict[str, Any] | None = None
     #: The turn clock's stored state (:mod:`boardlab.server.clock`); ``None``: no clock.
     clock: dict[str, Any] | None = None
+    #: The table's notes, oldest first (the latest :data:`NOTES_KEEP`).
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -336,9 +345,13 @@ class Store:
         result: dict[str, Any] | None,
         clear_pending: bool = False,
         clock: dict[str, Any] | None = None,
+        notes: list[str] | None = None,
     ) -> None:
-        """Add history entries ``start, start+1, …`` and bump the revision (and store the clock, if given)."""
+        """Add history entries ``start, start+1, …`` and bump the revision (and store the clock, if given, and add
+        ``notes`` to the table's)."""
         self._bump(c, table_id, old_revision, new_revision, status, result, clock)
+        if notes:
+            self._add_notes(c, table_id, notes)
         if clear_pending:
             c.execute("DELETE FROM pending WHERE table_id = ?", (table_id,))
         if moves:
@@ -361,9 +374,9 @@ class Store:
         c.execute("DELETE FROM pending WHERE table_id = ?", (table_id,))
 
     def op_set_pending(
-        self, c: Sql, table_id: str, seat: int, action: int | None, revision: int
+        self, c: Sql, table_id: str, seat: int, action: int | None, revision: int, notes: list[str] | None = None
     ) -> dict[int, int] | None:
-        """Seal (``action`` given) or withdraw (``None``) a seat's simultaneous submission.
+        """Seal (``action`` given) or withdraw (``None``) a seat's simultaneous submission (and add ``notes``).
 
         On a shared database (PostgreSQL) returns every sealed submission now stored for the
         table at ``revision`` (other processes' too, read under the row lock); on SQLite ``None``.
@@ -379,6 +392,8 @@ class Store:
                 "INSERT INTO pending (table_id, seat, action, revision, at) VALUES (?,?,?,?,?)",
                 (table_id, seat, action, revision, time.time()),
             )
+        if notes:
+            self._add_notes(c, table_id, notes)
         if not self.shared:
             return None
         self._notify(c, table_id, revision)
@@ -492,6 +507,12 @@ class Store:
             raise StaleRevision(f"table {table_id} is no longer at revision {old}")
         if self.shared:
             self._notify(c, table_id, new)
+
+    def _add_notes(self, c: Sql, table_id: str, notes: list[str]) -> None:
+        """Add ``notes`` to the table's (the caller has locked its row), keeping the latest :data:`NOTES_KEEP`."""
+        current = c.fetchone("SELECT notes FROM tables WHERE id = ?", (table_id,))
+        kept = [*(json.loads(current[0]) if current and current[0] else []), *notes][-NOTES_KEEP:]
+        c.execute("UPDATE tables SET notes = ? WHERE id = ?", (json.dumps(kept, ensure_ascii=False), table_id))
 
     def _notify(self, c: Sql, table_id: str, revision: int, what: str = "table", data: str = "") -> None:
         """Tell the other processes (at commit; dropped with a rolled-back savepoint) what changed (:data:`CHANGES`)."""
@@ -677,6 +698,7 @@ def _table_row(r: Any) -> TableRow:
         open_watch=r.get("open_watch"),
         rematch=json.loads(r["rematch"]) if r.get("rematch") else None,
         clock=json.loads(r["clock"]) if r.get("clock") else None,
+        notes=json.loads(r["notes"]) if r.get("notes") else [],
     )
 
 

@@ -513,6 +513,7 @@ class Platform:
             open_watch=row.open_watch,
             rematch=row.rematch,
             clock=row.clock,
+            notes=list(row.notes),
         )
 
     def _cache(self, table: LiveTable) -> None:
@@ -628,8 +629,9 @@ class Platform:
             moves = self._advance_chance(table, new, [MoveRow(SIMULTANEOUS, joint, labels)])
             await self._persist(table, new, moves, clear_pending=True)
         else:
+            notes, table.fresh_notes = table.fresh_notes, []
             try:
-                stored = await self._write(self.store.op_set_pending, table.id, seat, action, table.revision)
+                stored = await self._write(self.store.op_set_pending, table.id, seat, action, table.revision, notes)
             except StaleRevision as e:
                 await self._stale(table)
                 raise conflict("stale", str(e)) from None
@@ -652,6 +654,7 @@ class Platform:
         status = "finished" if new.is_terminal() else "playing"
         result = outcome(new.returns()) if new.is_terminal() else None
         clock = self._clock_after(table, new)
+        notes, table.fresh_notes = table.fresh_notes, []  # stored with the change, or dropped with it
         try:
             await self._write(
                 self.store.op_append_moves,
@@ -664,6 +667,7 @@ class Platform:
                 result,
                 clear_pending,
                 clock,
+                notes,
             )
         except StaleRevision as e:
             await self._stale(table)
@@ -793,7 +797,7 @@ class Platform:
         state, name = table.state, table.seats[seat]["name"]
         action = state.timeout_action(seat)
         if action is not None and action in state.legal_actions(seat):
-            table.notes.append(f"{name} ran out of time: {state.action_to_string(seat, action)}.")
+            self._note(table, f"{name} ran out of time: {state.action_to_string(seat, action)}.")
             if state.current_player() == SIMULTANEOUS:
                 await self._submit(table, seat, action)
             else:
@@ -804,6 +808,7 @@ class Platform:
         clock = {**clocks.stop(table.clock, self._timed(table), now), "forfeit": seat}
         new_rev = table.revision + 1
         result = outcome(table.returns_if_lost(seat))
+        note = f"{name} ran out of time and loses the game."
         try:
             await self._write(
                 self.store.op_append_moves,
@@ -816,6 +821,7 @@ class Platform:
                 result,
                 True,
                 clock,
+                [*table.fresh_notes, note],
             )
         except StaleRevision as e:
             await self._stale(table)
@@ -823,7 +829,8 @@ class Platform:
         table.clock = clock
         table.revision = new_rev
         table.pending = {}
-        table.notes.append(f"{name} ran out of time and loses the game.")
+        table.notes.append(note)
+        table.fresh_notes = []
         self._broadcast(table)
 
     # -- open tables: free seats anyone can take -------------------------------
@@ -946,6 +953,11 @@ class Platform:
         for c in list(table.connections):
             c.send(text_out)
 
+    def _note(self, table: LiveTable, text: str) -> None:
+        """A note for the table's pages ("Ann ran out of time: pass."), stored with the change that follows."""
+        table.notes.append(text)
+        table.fresh_notes.append(text)
+
     # -- AI seats -------------------------------------------------------------
     def _ai_to_move(self, table: LiveTable) -> list[int]:
         if table.over:
@@ -1016,8 +1028,8 @@ class Platform:
                         else:
                             why = res if isinstance(res, BaseException) else f"illegal answer {res!r}"
                         log.warning("table %s: AI seat %s failed (%s); playing a random legal move", table.id, s, why)
-                        table.notes.append(
-                            f"{table.seats[s]['name']} failed to answer ({why}); it played a random move."
+                        self._note(
+                            table, f"{table.seats[s]['name']} failed to answer ({why}); it played a random move."
                         )
                         res = random.Random(self._agent_seed(table, len(history), s)).choice(legal)
                     if table.state.current_player() == SIMULTANEOUS:
@@ -1115,6 +1127,7 @@ class Platform:
             if pending == table.pending or table.state.current_player() != SIMULTANEOUS:
                 return
             table.pending = dict(pending)
+            table.notes, table.fresh_notes = list(row.notes), []
             self._broadcast(table)
             return
         history = table.state.history()
@@ -1131,6 +1144,7 @@ class Platform:
         table.labels = [m.label for m in row.moves]
         table.revision = row.revision
         table.pending = dict(pending) if state.current_player() == SIMULTANEOUS else {}
+        table.notes, table.fresh_notes = list(row.notes), []  # (a note made here for a change that lost goes too)
         table.remote = True
         table.thinking = set()
         self._broadcast(table)
