@@ -80,6 +80,8 @@ class LiveTable:
     clock_timer: asyncio.TimerHandle | None = None
     #: The chat (loaded from the database when first asked for): ``[{"seat", "name", "text", "at"}]``.
     chat: list[dict[str, Any]] | None = None
+    #: The address that made the table (in memory only; ``None``: unknown): AI workers are shared fairly per owner.
+    owner: str | None = None
     #: The tokens this process has seen for each seat (``None``: the spectator's), in memory only: a view of the
     #: rematch gives each viewer a link with its own token, which the database never holds.
     known_tokens: dict[int | None, str] = field(default_factory=dict)

@@ -228,6 +228,7 @@ class Platform:
         clock: dict[str, Any] | None = None,
         same_tokens: tuple[list[str | None], str] | None = None,
         rematch_of: tuple[str, list[int]] | None = None,
+        owner: str | None = None,
     ) -> tuple[LiveTable, dict[int, str], str, int | None]:
         """A new table; returns it with the seat tokens, the spectator token and the host's seat.
 
@@ -237,6 +238,7 @@ class Platform:
         ``same_tokens``: the seat and spectator token hashes to use (a rematch; no token is returned).
         ``rematch_of``: the finished table this is the rematch of, and where each of its seats went; if that table has
         a rematch already (made by another process), nothing is made and :class:`RematchTaken` says which.
+        ``owner``: the address asking (its tables' AI seats share the workers with other addresses' fairly).
         """
         try:
             check_json_types(game_id, game_class(game_id).options, options)
@@ -300,6 +302,7 @@ class Platform:
             chance_key=chance_key,
             open_watch=open_watch,
             clock=clock_state,
+            owner=owner,
         )
         moves = self._advance_chance(table, table.state, [])
         if table.clock is not None and self._clock_runs(table):
@@ -377,6 +380,7 @@ class Platform:
                         clock=clock,
                         same_tokens=(hashes, table.spectator_hash),
                         rematch_of=(table.id, moved),
+                        owner=table.owner,
                     )
                 except RematchTaken as e:  # another process (sharing the database) made it first: that one it is
                     table.rematch = e.rematch
@@ -1007,6 +1011,7 @@ class Platform:
                         self._agent_seed(table, len(history), s),
                         self.settings.ai_move_seconds,
                         self.settings.ai_move_margin,
+                        table.owner,
                     )
                     for s in seats
                 ),
