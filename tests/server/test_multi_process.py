@@ -5,6 +5,8 @@ and both processes' sockets see the new revision; a move through either process 
 socket; an AI seat answers once; sealed simultaneous choices sent to different processes are revealed
 once, to both. Both
 processes exit 0 on SIGTERM. When the process running a table's AI seat dies, the other one takes the seat over.
+Chat said on either process reaches every page (messages said at once both stored), a rematch asked on both at once
+is one table, the ran-out-of-time note shows on both, and the lobby counts the spectators of both.
 """
 
 from __future__ import annotations
@@ -436,3 +438,33 @@ def test_the_ran_out_of_time_note_shows_on_both_processes(pg: PostgresCluster) -
         finally:
             sa.close()
             sb.close()
+
+
+def test_the_lobby_counts_the_spectators_of_every_process(pg: PostgresCluster) -> None:
+    with two_servers(pg.new_database("watchers")) as (a, b):
+        status, t = http(a, "POST", "/api/tables", {**BR, "open": True})
+        assert status == 201, t
+        tid, watch = t["id"], t["spectator_token"]
+
+        def spectators(port: int, expected: int) -> None:
+            deadline = time.monotonic() + 10
+            while True:
+                listed = {row["id"]: row for row in http(port, "GET", "/api/open-tables")[1]["tables"]}
+                if listed[tid]["spectators"] == expected:
+                    return
+                assert time.monotonic() < deadline, listed[tid]
+                time.sleep(0.1)
+
+        spectators(a, 0)
+        watching = [Socket(b, tid, watch), Socket(b, tid, watch), Socket(a, tid, watch)]
+        for s in watching:
+            s.wait_for(lambda v: True)
+        spectators(a, 3)
+        spectators(b, 3)
+        watching.pop(0).close()
+        spectators(a, 2)
+        kill([a, b], 1)  # B is gone, and its spectators with it
+        spectators(a, 1)
+        for s in watching:
+            s.close()
+        spectators(a, 0)

@@ -16,6 +16,8 @@ Three tables:
     has submitted.
 ``chat``
     the table's chat, one row per message (seat, name, text, time); not part of the game record.
+``watchers``
+    (several processes on PostgreSQL) how many spectators each process has on an open table, for the lobby.
 
 Columns added after the first release (``chance_key``, ``open_watch``, ``rematch``, ``clock``, ``notes``) are added to an
 older database when it is opened (:data:`ADDED_COLUMNS`); its tables keep their old behaviour.
@@ -138,6 +140,16 @@ chat_t = Table(
     Column("at", Float, nullable=False),
 )
 
+#: Spectators watching a table through another process (PostgreSQL: each process writes its own count for the
+#: open tables it serves; a process counts while its listening connection is open, :meth:`Store.spectators`).
+watchers_t = Table(
+    "watchers",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("origin", String(16), primary_key=True),
+    Column("spectators", Integer, nullable=False),
+)
+
 #: Columns of ``tables`` added after the first release, with their SQL type: added to older databases on opening.
 ADDED_COLUMNS = (
     ("chance_key", "VARCHAR(64)"),
@@ -156,6 +168,10 @@ CHANNEL = "boardlab_tables"
 #: revision is the new message's index and the data the message as JSON, at most 500 characters of text).
 CHANGES = ("table", "chat")
 
+
+#: The ``application_name`` of a process's listening connection: ``boardlab <origin>`` (how the others tell it is
+#: still there).
+APPLICATION = "boardlab "
 
 #: The PostgreSQL advisory lock held while a process creates or updates the schema.
 SCHEMA_LOCK = 0x626F6172646C6162  # "boardlab"
@@ -467,6 +483,35 @@ class Store:
             self._notify(c, table_id, idx, "chat", message)
         return idx
 
+    def op_watchers(self, c: Sql, table_id: str, spectators: int) -> None:
+        """This process has ``spectators`` spectators on ``table_id`` now (PostgreSQL)."""
+        c.execute("DELETE FROM watchers WHERE table_id = ? AND origin = ?", (table_id, self.origin))
+        if spectators > 0:
+            c.execute(
+                "INSERT INTO watchers (table_id, origin, spectators) SELECT ?, ?, ? WHERE EXISTS"
+                " (SELECT 1 FROM tables WHERE id = ?)",
+                (table_id, self.origin, spectators, table_id),
+            )
+
+    def op_forget_watchers(self, c: Sql, everyone_gone: bool = False) -> None:
+        """Drop this process's spectator counts (it stops), or (``everyone_gone``) those of every process gone."""
+        if everyone_gone:
+            c.execute(f"DELETE FROM watchers WHERE origin NOT IN ({_LIVE_ORIGINS})", (APPLICATION + "%",))
+        else:
+            c.execute("DELETE FROM watchers WHERE origin = ?", (self.origin,))
+
+    def spectators(self, table_ids: list[str]) -> dict[str, int]:
+        """The spectators other processes still running have on these tables (PostgreSQL; SQLite: none)."""
+        if not self.shared or not table_ids:
+            return {}
+        with self.engine.connect() as c:
+            rows = c.exec_driver_sql(
+                "SELECT table_id, SUM(spectators) FROM watchers WHERE table_id = ANY(%s) AND origin <> %s"
+                f" AND origin IN ({_LIVE_ORIGINS.replace('?', '%s')}) GROUP BY table_id",
+                (list(table_ids), self.origin, APPLICATION + "%"),
+            )
+            return {str(t): int(n) for t, n in rows}
+
     def chat(self, table_id: str) -> list[ChatRow]:
         with self.engine.connect() as c:
             rows = c.execute(
@@ -610,7 +655,9 @@ class Listener:
         first = True
         while not self._stop.is_set():
             try:
-                with psycopg.connect(self._conninfo, autocommit=True) as conn:
+                with psycopg.connect(
+                    self._conninfo, autocommit=True, application_name=APPLICATION + self.store.origin
+                ) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     self.ready.set()
                     if not first:
@@ -640,6 +687,11 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cur.execute("PRAGMA busy_timeout=10000")
     cur.close()
 
+
+#: The origins of the processes whose listening connection is open (``?``: :data:`APPLICATION` and ``%``).
+_LIVE_ORIGINS = (
+    "SELECT substr(application_name, length('boardlab ') + 1) FROM pg_stat_activity WHERE application_name LIKE ?"
+)
 
 _INSERT_MOVE = "INSERT INTO moves (table_id, idx, actor, entry, label, at) VALUES (?,?,?,?,?,?)"
 

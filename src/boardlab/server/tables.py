@@ -21,7 +21,9 @@ the database serialises writes to a table (row lock, revision check), each
 process hears the others' commits (``LISTEN``/``NOTIFY``, :class:`~boardlab.server.store.Listener`)
 and refreshes its copy of that table from the database, broadcasting to its own
 sockets; a table whose last change came from elsewhere leaves its AI seats to
-the process that made it.
+the process that made it, until nothing is heard from there for longer than an AI
+move takes. Chat messages, notes, rematches and the lobby's spectator counts go
+through the database too, so every process's pages see the same table.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
@@ -141,6 +143,7 @@ class Platform:
                 lambda *change: loop.call_soon_threadsafe(self._changed_elsewhere, *change),
             )
             await asyncio.to_thread(self.listener.ready.wait, 10)
+            self._spawn(self._write(self.store.op_forget_watchers, True))  # the counts of processes gone
         self._spawn(self.ai.warm())
         if self.settings.resume_ai:
             self._spawn(self._resume_ai_tables())
@@ -161,6 +164,9 @@ class Platform:
         if self.listener is not None:
             self.listener.close()
         self.ai.shutdown()
+        if self.store.shared:
+            with contextlib.suppress(Exception):  # this process's spectators are gone (if not, its origin is)
+                self.writer.submit(self.store.op_forget_watchers).result(timeout=5)
         self.writer.close()
         self._db_pool.shutdown(wait=True)
         self.store.close()
@@ -841,6 +847,7 @@ class Platform:
     async def open_tables(self) -> list[dict[str, Any]]:
         """The lobby's list: unfinished open tables with their game, options, seats (taken or free) and spectators."""
         rows = await self._db(self.store.open_tables)
+        elsewhere = await self._db(self.store.spectators, [row.id for row in rows])  # other processes' spectators
         out = []
         for row in rows:
             live = self.tables.get(row.id)
@@ -867,7 +874,7 @@ class Platform:
                         for s, spec in enumerate(seats)
                     ],
                     "free": sum(1 for s, spec in enumerate(seats) if spec["kind"] == "human" and hashes[s] is None),
-                    "spectators": live.spectators if live is not None else 0,
+                    "spectators": (live.spectators if live is not None else 0) + elsewhere.get(row.id, 0),
                     "clock": clocks.describe(row.clock) if row.clock else None,
                     "watch": f"/table/{row.id}#t={row.open_watch}",
                     "created_at": row.created_at,
@@ -1184,6 +1191,8 @@ class Platform:
         self.push_view(table, conn)
         if changed:
             self._send_presence(table, skip=conn)
+        if not conn.present:
+            self._count_spectators(table)
 
     def disconnect(self, table: LiveTable, conn: Connection) -> None:
         if conn in table.connections:
@@ -1192,6 +1201,14 @@ class Platform:
             if table.present != before:
                 table.touch()
                 self._send_presence(table)
+            if not conn.present:
+                self._count_spectators(table)
+
+    def _count_spectators(self, table: LiveTable) -> None:
+        """An open table's spectators here changed: store the count, for the lobby at other processes (PostgreSQL)."""
+        if not self.store.shared or table.open_watch is None or self._stopping:
+            return
+        self.writer.submit(self.store.op_watchers, table.id, table.spectators).add_done_callback(_log_failure)
 
     def _send_presence(self, table: LiveTable, skip: Connection | None = None) -> None:
         """A small message, not a view per socket: who is online now, one flag per seat (AI seats always are)."""
@@ -1252,6 +1269,12 @@ def seed_allowed(game: Game, mode: str, seats: list[dict[str, Any]]) -> bool:
     perfect information, or one person holds every seat (hot-seat, no AI seat).
     """
     return game.perfect_information or (mode == "hotseat" and all(spec["kind"] == "human" for spec in seats))
+
+
+def _log_failure(done: Future[Any]) -> None:
+    """A write nobody waits for (a count for the lobby): log it if it failed."""
+    if not done.cancelled() and done.exception() is not None:
+        log.warning("a write failed: %s", done.exception())
 
 
 def _message(view_text: str, seat: int | None) -> str:
