@@ -143,7 +143,7 @@ class Platform:
                 lambda *change: loop.call_soon_threadsafe(self._changed_elsewhere, *change),
             )
             await asyncio.to_thread(self.listener.ready.wait, 10)
-            self._spawn(self._write(self.store.op_forget_watchers, True))  # the counts of processes gone
+            self.writer.submit(self.store.op_forget_watchers, True).add_done_callback(_log_failure)  # processes gone
         self._spawn(self.ai.warm())
         if self.settings.resume_ai:
             self._spawn(self._resume_ai_tables())
