@@ -212,3 +212,37 @@ def test_a_cheap_ai_answers_while_an_expensive_one_thinks(tmp_path) -> None:
             await platform.stop()
 
     _in_thread(go())
+
+
+def test_one_clients_many_ai_tables_do_not_starve_another_clients_ai(tmp_path) -> None:
+    import httpx
+
+    from boardlab.server import create_app
+
+    async def go() -> None:
+        # Two workers: one address's dozen expensive AI matches would keep both busy, table after table.
+        settings = Settings(db_url=f"sqlite:///{tmp_path}/c.db", ai_workers=2, ai_delay=0.0, ai_move_seconds=1.0)
+        app = create_app(settings)
+        platform = app.state.platform
+
+        def client(address: str) -> httpx.AsyncClient:
+            return httpx.AsyncClient(transport=httpx.ASGITransport(app, client=(address, 5000)), base_url="http://t")
+
+        async with app.router.lifespan_context(app), client("10.0.0.1") as busy, client("10.0.0.2") as other:
+            await platform.ai.warm()
+            slow = [{"kind": "ai", "agent": "mcts:seconds=1"}] * 2
+            matches = []
+            for _ in range(12):  # within the table quota
+                r = await busy.post("/api/tables", json={**BR, "mode": "ai", "seats": slow, "watch": True})
+                assert r.status_code == 201, r.text
+                matches.append(platform.tables[r.json()["id"]])
+            await _until(lambda: sum(bool(m.thinking) for m in matches) >= 2, 10.0)
+            await asyncio.sleep(0.3)
+            cheap = [{"kind": "ai", "agent": "easy"}, {"kind": "human"}]
+            r = await other.post("/api/tables", json={**BR, "mode": "ai", "seats": cheap})
+            assert r.status_code == 201, r.text
+            table = platform.tables[r.json()["id"]]
+            took = await _until(lambda: len(table.state.history()) > 0 and table.state.current_player() == 1, 20.0)
+            assert took < 3.0, f"the other address's AI answered after {took:.1f} s"
+
+    _in_thread(go())

@@ -4,7 +4,9 @@ Conflicting moves sent to both processes at once: exactly one is accepted (200),
 and both processes' sockets see the new revision; a move through either process reaches the other's
 socket; an AI seat answers once; sealed simultaneous choices sent to different processes are revealed
 once, to both. Both
-processes exit 0 on SIGTERM.
+processes exit 0 on SIGTERM. When the process running a table's AI seat dies, the other one takes the seat over.
+Chat said on either process reaches every page (messages said at once both stored), a rematch asked on both at once
+is one table, the ran-out-of-time note shows on both, and the lobby counts the spectators of both.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import pytest
 
 import boardlab
 from boardlab.server.launch import free_port
+from boardlab.server.store import Store
 from pg_cluster import PostgresCluster, skip_or_fail_if_missing
 
 BR = {"game": "blast-radius", "options": {"board_side": 5}, "mode": "online"}
@@ -41,9 +44,9 @@ def pg() -> Iterator[PostgresCluster]:
         cluster.stop()
 
 
-def serve(port: int, db: str) -> subprocess.Popen[str]:
+def serve(port: int, db: str, *extra: str) -> subprocess.Popen[str]:
     code = "from boardlab.cli.main import main; main()"
-    args = ["serve", "--port", str(port), "--db", db, "--ai-workers", "1", "--ai-delay", "0"]
+    args = ["serve", "--port", str(port), "--db", db, "--ai-workers", "1", "--ai-delay", "0", *extra]
     return subprocess.Popen(
         [sys.executable, "-c", code, *args],
         stdout=subprocess.PIPE,
@@ -90,6 +93,8 @@ class Socket:
         self.ws = self._stack.enter_context(connect(f"ws://127.0.0.1:{port}/api/tables/{table}/ws"))
         self.ws.send(json.dumps({"type": "hello", "tokens": [token]}))
         self.views: list[dict[str, Any]] = []
+        #: The chat messages it was sent, in order.
+        self.chat: list[dict[str, Any]] = []
         self.cond = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -97,10 +102,23 @@ class Socket:
         with contextlib.suppress(Exception):
             for raw in self.ws:
                 msg = json.loads(raw)
-                if msg.get("type") == "view":
+                if msg.get("type") in ("view", "chat"):
                     with self.cond:
-                        self.views.append(msg["view"])
+                        if msg["type"] == "view":
+                            self.views.append(msg["view"])
+                        else:
+                            self.chat.append(msg["message"])
                         self.cond.notify_all()
+
+    def wait_for_chat(self, count: int, timeout: float = 20) -> list[dict[str, Any]]:
+        """The first ``count`` chat messages, once that many came."""
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while len(self.chat) < count:
+                left = deadline - time.monotonic()
+                assert left > 0, f"{len(self.chat)} chat messages, not {count}: {self.chat}"
+                self.cond.wait(left)
+            return self.chat[:count]
 
     def wait_for(self, pred: Any, timeout: float = 20) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
@@ -251,3 +269,202 @@ def test_two_processes_one_database(pg: PostgresCluster) -> None:
                 os.killpg(proc.pid, signal.SIGKILL)
                 codes.append(proc.wait(timeout=10))
     assert codes == [0, 0], [p.communicate(timeout=10) for p in procs]
+
+
+@contextlib.contextmanager
+def two_servers(db: str, *extra: tuple[str, ...]) -> Iterator[list[int]]:
+    """Two ``boardlab serve`` processes on database ``db`` (``extra``: each one's own options); their ports.
+
+    Those still running at the end get SIGTERM and must exit 0.
+    """
+    ports = [free_port(), free_port()]
+    procs = [serve(port, db, *(extra[i] if i < len(extra) else ())) for i, port in enumerate(ports)]
+    SERVERS[tuple(ports)] = procs
+    try:
+        for port, proc in zip(ports, procs):
+            wait_up(port, proc)
+        yield ports
+    finally:
+        del SERVERS[tuple(ports)]
+        alive = [p for p in procs if p.poll() is None]
+        for proc in alive:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+        codes = []
+        for proc in alive:
+            try:
+                codes.append(proc.wait(timeout=60))
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                codes.append(proc.wait(timeout=10))
+    assert codes == [0] * len(alive), [p.communicate(timeout=10) for p in alive]
+
+
+#: The processes behind each pair of ports (a test may kill one).
+SERVERS: dict[tuple[int, ...], list[subprocess.Popen[str]]] = {}
+
+
+def kill(ports: list[int], i: int) -> None:
+    """SIGKILL the ``i``-th process of the pair (and its AI workers)."""
+    proc = SERVERS[tuple(ports)][i]
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=10)
+
+
+def test_an_ai_seat_is_taken_over_when_the_process_running_it_dies(pg: PostgresCluster) -> None:
+    # A waits 5 s before each AI answer (so it dies before answering); B's AI moves are short, so it waits only
+    # a few seconds (one AI move and its margin) before deciding that A went quiet.
+    slow, quick = ("--ai-delay", "5"), ("--ai-move-seconds", "0.5")
+    with two_servers(pg.new_database("takeover"), slow, quick) as (a, b):
+        seats = [{"kind": "human"}, {"kind": "ai", "agent": "random"}]
+        made = [http(a, "POST", "/api/tables", {**BR, "mode": "ai", "seats": seats}) for _ in range(2)]
+        assert [status for status, _ in made] == [201, 201], made
+        (watched, w_token), (polled, p_token) = ((t["id"], t["tokens"]["0"]) for _, t in made)
+        sb = Socket(b, watched, w_token)  # B has both tables in memory: a page on one, the other read once
+        try:
+            views = {
+                watched: sb.wait_for(lambda v: v["your_turn"]),
+                polled: http(b, "GET", f"/api/tables/{polled}", token=p_token)[1],
+            }
+            for tid, token in ((watched, w_token), (polled, p_token)):
+                v = views[tid]
+                move = {"action": v["legal"][0][0], "revision": v["revision"]}
+                status, body = http(a, "POST", f"/api/tables/{tid}/moves", move, token)
+                assert status == 200, body
+            kill([a, b], 0)  # A stored both moves and dies while its AI seats think
+            rev = views[watched]["revision"] + 2
+            assert sb.wait_for(lambda v: v["revision"] == rev, timeout=20)["your_turn"]
+            deadline = time.monotonic() + 20
+            while (got := http(b, "GET", f"/api/tables/{polled}", token=p_token)[1])["revision"] < rev:
+                assert time.monotonic() < deadline, got
+                time.sleep(0.3)
+            assert got["revision"] == rev and got["your_turn"], got
+        finally:
+            sb.close()
+
+
+def finish(port: int, tid: str, tokens: dict[str, str]) -> dict[str, Any]:
+    """Play an online table to its end through one process, each seat choosing its last legal move."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        for token in tokens.values():
+            v = http(port, "GET", f"/api/tables/{tid}", token=token)[1]
+            if v["terminal"]:
+                return v
+            if v["your_turn"]:
+                move = {"action": v["legal"][-1][0], "revision": v["revision"]}
+                assert http(port, "POST", f"/api/tables/{tid}/moves", move, token)[0] == 200
+    raise AssertionError("the game did not end")
+
+
+def test_a_rematch_asked_on_both_processes_at_once_is_one_table(pg: PostgresCluster) -> None:
+    db = pg.new_database("rematch")
+    with two_servers(db) as (a, b):
+        status, t = http(a, "POST", "/api/tables", BR)
+        assert status == 201, t
+        tid, tokens = t["id"], t["tokens"]
+        finish(a, tid, tokens)
+        assert http(b, "GET", f"/api/tables/{tid}", token=tokens["1"])[1]["terminal"]  # B has it in memory, over
+        sb = Socket(b, tid, t["spectator_token"])
+        try:
+            path = f"/api/tables/{tid}/rematch"
+            results = at_once(
+                lambda: http(a, "POST", path, {}, tokens["0"]), lambda: http(b, "POST", path, {}, tokens["1"])
+            )
+            assert [status for status, _ in results] == [200, 200], results
+            (_, r0), (_, r1) = results
+            assert r0["table"] == r1["table"], results
+            assert (r0["seat"], r1["seat"]) == (1, 0)
+            # B's page hears of it, whichever process made it; asked again on either process: the same table
+            assert sb.wait_for(lambda v: v["rematch"] is not None)["rematch"]["table"] == r0["table"]
+            for port in (a, b):
+                assert http(port, "POST", path, {}, tokens["1"])[1]["table"] == r0["table"]
+            for seat, port in (("0", b), ("1", a)):  # the rematch plays on either process, with the old tokens
+                assert http(port, "GET", f"/api/tables/{r0['table']}", token=tokens[seat])[0] == 200
+        finally:
+            sb.close()
+    store = Store(db)
+    try:
+        assert store.count_tables() == 2  # the old table and its one rematch
+    finally:
+        store.close()
+
+
+def test_chat_said_on_either_process_reaches_every_page(pg: PostgresCluster) -> None:
+    with two_servers(pg.new_database("chat")) as (a, b):
+        status, t = http(a, "POST", "/api/tables", BR)
+        assert status == 201, t
+        tid, tokens = t["id"], t["tokens"]
+        sa, sb = Socket(a, tid, tokens["0"]), Socket(b, tid, tokens["1"])
+        try:
+            for s in (sa, sb):
+                s.wait_for(lambda v: True)
+            path = f"/api/tables/{tid}/chat"
+            assert http(a, "POST", path, {"text": "hello from A"}, tokens["0"])[0] == 200
+            assert [m["text"] for m in sb.wait_for_chat(1)] == ["hello from A"]
+            # Both players talk at once, each through their own process: every message is stored, once each.
+            said = 1
+            for i in range(4):  # (within the chat quota: five messages at once per address and process)
+                results = at_once(
+                    lambda i=i: http(a, "POST", path, {"text": f"A{i}"}, tokens["0"]),
+                    lambda i=i: http(b, "POST", path, {"text": f"B{i}"}, tokens["1"]),
+                )
+                assert [status for status, _ in results] == [200, 200], results
+                said += 2
+            stored = http(a, "GET", path, token=tokens["0"])[1]["messages"]
+            assert len(stored) == said and http(b, "GET", path, token=tokens["1"])[1]["messages"] == stored
+            for s in (sa, sb):  # each page got every message once, wherever it was said
+                s.wait_for_chat(said)
+                time.sleep(0.3)
+                assert sorted(m["text"] for m in s.chat) == sorted(m["text"] for m in stored), s.chat
+        finally:
+            sa.close()
+            sb.close()
+
+
+def test_the_ran_out_of_time_note_shows_on_both_processes(pg: PostgresCluster) -> None:
+    with two_servers(pg.new_database("clocknote")) as (a, b):
+        status, t = http(a, "POST", "/api/tables", {**BR, "clock": {"kind": "move", "seconds": 1}})
+        assert status == 201, t
+        tid, tokens = t["id"], t["tokens"]
+        sa, sb = Socket(a, tid, tokens["0"]), Socket(b, tid, tokens["1"])  # both processes time the table
+        try:
+            for s in (sa, sb):
+                over = s.wait_for(lambda v: v["terminal"], timeout=10)
+                assert any("ran out of time and loses" in n for n in over["notes"]), over["notes"]
+            for port, token in ((a, tokens["0"]), (b, tokens["1"])):
+                notes = http(port, "GET", f"/api/tables/{tid}", token=token)[1]["notes"]
+                assert [n for n in notes if "ran out of time" in n] == notes[-1:], notes  # said once
+        finally:
+            sa.close()
+            sb.close()
+
+
+def test_the_lobby_counts_the_spectators_of_every_process(pg: PostgresCluster) -> None:
+    with two_servers(pg.new_database("watchers")) as (a, b):
+        status, t = http(a, "POST", "/api/tables", {**BR, "open": True})
+        assert status == 201, t
+        tid, watch = t["id"], t["spectator_token"]
+
+        def spectators(port: int, expected: int) -> None:
+            deadline = time.monotonic() + 10
+            while True:
+                listed = {row["id"]: row for row in http(port, "GET", "/api/open-tables")[1]["tables"]}
+                if listed[tid]["spectators"] == expected:
+                    return
+                assert time.monotonic() < deadline, listed[tid]
+                time.sleep(0.1)
+
+        spectators(a, 0)
+        watching = [Socket(b, tid, watch), Socket(b, tid, watch), Socket(a, tid, watch)]
+        for s in watching:
+            s.wait_for(lambda v: True)
+        spectators(a, 3)
+        spectators(b, 3)
+        watching.pop(0).close()
+        spectators(a, 2)
+        kill([a, b], 1)  # B is gone, and its spectators with it
+        spectators(a, 1)
+        for s in watching:
+            s.close()
+        spectators(a, 0)

@@ -125,3 +125,23 @@ def test_sigkill_and_restart_resume_every_table(server_db: str, tmp_path) -> Non
 def test_unusable_database_fails_loudly(tmp_path) -> None:
     with pytest.raises(RuntimeError, match="exited"):
         ServerProcess("sqlite:////proc/self/no/such.db", log_path=str(tmp_path / "log")).start(timeout=15)
+
+
+def test_a_tables_notes_survive_a_restart(tmp_path) -> None:
+    from fastapi.testclient import TestClient
+    from server_helpers import Api
+
+    from boardlab.server import Settings, create_app
+    from boardlab.server.limits import NO_QUOTAS
+
+    settings = Settings(db_url=f"sqlite:///{tmp_path}/notes.db", ai_workers=1, ai_delay=0.0, quotas=NO_QUOTAS)
+    with TestClient(create_app(settings)) as c:
+        api = Api(c)
+        d = api.create(**BR, mode="online", clock={"kind": "move", "seconds": 1})
+        deadline = time.monotonic() + 10
+        while not (v := api.view(d["id"], d["tokens"]["1"]))["terminal"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert v["notes"] == ["Player 1 ran out of time and loses the game."]
+    with TestClient(create_app(settings)) as c:  # stored with the loss, so a restarted server still says it
+        assert Api(c).view(d["id"], d["tokens"]["0"])["notes"] == v["notes"]

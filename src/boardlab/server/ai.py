@@ -6,10 +6,12 @@ table's history and asks the agent for a move through a
 knowledge), with its search capped at the server's per-move time limit.
 
 :class:`AIPool` owns the workers, each a process of its own. Moves wait in one
-queue per table and are handed to free workers round-robin across tables (a
-table already thinking on one worker goes behind tables that are not, and
-no table holds more than all workers but one), so one slow table cannot hold
-the whole pool. A worker that does not answer
+queue per table, and the tables in one queue per client (the address that made
+them). Free workers take them round-robin across clients, and within a client
+round-robin across its tables: a client (or table) already thinking on a worker
+goes behind those that are not, and no client holds more than all workers but
+one. So neither one slow table nor one client's many tables can hold the whole
+pool: another client's move waits at most for one move to end. A worker that does not answer
 within the move's limit plus a margin is killed and replaced, and the move
 fails with :class:`MoveTimeout` (the table then plays a legal move chosen by
 its own seeded generator).
@@ -211,10 +213,12 @@ class _Job:
     future: asyncio.Future[Any] = field(repr=False)
     #: Jobs with the same affinity go to the worker that ran the last one when it is free (its kept agent).
     affinity: Any = None
+    #: Whose job it is (the address that made the table): workers are shared fairly between clients first.
+    client: str = ""
 
 
 class AIPool:
-    """Worker processes for AI moves, shared fairly between tables.
+    """Worker processes for AI moves, shared fairly between clients, and a client's share between its tables.
 
     ``workers=0`` or ``None`` uses the CPU count minus one, but at least 2, so
     that one table thinking never leaves the others without a worker.
@@ -232,8 +236,11 @@ class AIPool:
         #: The process id of each started worker (its warm-up reports it).
         self._pids: list[int | None] = [None] * n
         self._free: list[int] = list(range(n - 1, -1, -1))
-        self._queues: OrderedDict[str, deque[_Job]] = OrderedDict()
+        #: client -> table -> its jobs waiting, both in round-robin order (the next to serve first).
+        self._queues: OrderedDict[str, OrderedDict[str, deque[_Job]]] = OrderedDict()
+        #: Jobs on a worker now, per table and per client.
         self._running: dict[str, int] = {}
+        self._running_clients: dict[str, int] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         #: Affinity (a table's seat) -> the worker that last ran one of its jobs (and keeps its agent).
         self._home: OrderedDict[Any, int] = OrderedDict()
@@ -263,14 +270,23 @@ class AIPool:
         await asyncio.gather(*(self._ready(i) for i in range(self.workers)), return_exceptions=True)
 
     async def run(
-        self, key: str, fn: Callable[..., Any], *args: Any, limit: float | None = None, affinity: Any = None
+        self,
+        key: str,
+        fn: Callable[..., Any],
+        *args: Any,
+        limit: float | None = None,
+        affinity: Any = None,
+        client: str | None = None,
     ) -> Any:
-        """``fn(*args)`` in a worker, queued fairly under ``key`` (a table); :class:`MoveTimeout` after ``limit`` s.
+        """``fn(*args)`` in a worker, queued fairly under ``client`` and ``key`` (a table); :class:`MoveTimeout`
+        after ``limit`` s.
 
+        ``client`` (``None``: the table is a client of its own) shares the workers with other clients first.
         A job with an ``affinity`` runs on the worker that ran the last job of that affinity, if it is free.
         """
-        job = _Job(key, fn, args, limit, asyncio.get_running_loop().create_future(), affinity)
-        self._queues.setdefault(key, deque()).append(job)
+        who = key if client is None else client
+        job = _Job(key, fn, args, limit, asyncio.get_running_loop().create_future(), affinity, who)
+        self._queues.setdefault(who, OrderedDict()).setdefault(key, deque()).append(job)
         self._dispatch()
         return await job.future
 
@@ -286,13 +302,15 @@ class AIPool:
         seed: int,
         seconds: float,
         margin: float,
+        client: str | None = None,
     ) -> int:
         """The agent's move, its search capped at ``seconds``; :class:`MoveTimeout` after ``seconds + margin``.
 
         The seat's moves go to the same worker when it is free, which keeps the seat's agent and its tree.
+        ``client``: whose table it is (:meth:`run`).
         """
         args = (game_id, options, num_players, history, seat, spec, seed, seconds, key)
-        return int(await self.run(key, choose, *args, limit=seconds + margin, affinity=(key, seat)))
+        return int(await self.run(key, choose, *args, limit=seconds + margin, affinity=(key, seat), client=client))
 
     def forget(self, key: str) -> None:
         """A table ended: its seats' workers drop their kept agents (best effort, queued like any job)."""
@@ -305,21 +323,26 @@ class AIPool:
                     self._pools[i].submit(forget_table, key)
 
     def _dispatch(self) -> None:
-        # One table holds at most all workers but one, so another table always finds a worker soon.
+        # One client (and so one table) holds at most all workers but one, so another always finds a worker soon.
         share = max(1, self.workers - 1)
         while self._free and self._queues:
-            # Round-robin over tables, tables with nothing on a worker first.
-            idle = (k for k in self._queues if not self._running.get(k))
-            busy = (k for k in self._queues if self._running.get(k, 0) < share)
-            key = next(idle, None) or next(busy, None)
+            client = _next_turn(self._queues, self._running_clients, share)
+            if client is None:
+                return
+            tables = self._queues[client]
+            key = _next_turn(tables, self._running, share)
             if key is None:
                 return
-            queue = self._queues[key]
+            queue = tables[key]
             job = queue.popleft()
             if queue:
-                self._queues.move_to_end(key)
+                tables.move_to_end(key)
             else:
-                del self._queues[key]
+                del tables[key]
+            if tables:
+                self._queues.move_to_end(client)
+            else:
+                del self._queues[client]
             if job.future.done():  # the caller gave up (its table stopped)
                 continue
             home = self._home.get(job.affinity) if job.affinity is not None else None
@@ -334,6 +357,7 @@ class AIPool:
                 while len(self._home) > 4 * MAX_KEPT_AGENTS * self.workers:
                     self._home.popitem(last=False)
             self._running[key] = self._running.get(key, 0) + 1
+            self._running_clients[client] = self._running_clients.get(client, 0) + 1
             task = asyncio.ensure_future(self._execute(i, job))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
@@ -363,9 +387,10 @@ class AIPool:
             if not job.future.done():
                 job.future.set_exception(e)
         finally:
-            self._running[job.key] -= 1
-            if not self._running[job.key]:
-                del self._running[job.key]
+            for running, who in ((self._running, job.key), (self._running_clients, job.client)):
+                running[who] -= 1
+                if not running[who]:
+                    del running[who]
             self._free.append(i)
             self._dispatch()
 
@@ -379,8 +404,8 @@ class AIPool:
 
     def shutdown(self) -> None:
         """Stop every worker now (a move still thinking is not stored, so nothing acknowledged is lost)."""
-        for job_queue in self._queues.values():
-            for job in job_queue:
+        for tables in self._queues.values():
+            for job in (j for q in tables.values() for j in q):
                 if not job.future.done():
                     job.future.cancel()
         self._queues.clear()
@@ -391,6 +416,14 @@ class AIPool:
             self._pools[i] = self._warming[i] = self._pids[i] = None
             if pool is not None:
                 _kill(pool, pid)
+
+
+def _next_turn(waiting: OrderedDict[str, Any], running: dict[str, int], share: int) -> str | None:
+    """Whose turn it is among ``waiting`` (in round-robin order): the first with nothing on a worker, else the first
+    with fewer than ``share`` jobs there; ``None``: all have their share."""
+    idle = (k for k in waiting if not running.get(k))
+    busy = (k for k in waiting if running.get(k, 0) < share)
+    return next(idle, None) or next(busy, None)
 
 
 def _kill(pool: ProcessPoolExecutor, pid: int | None) -> None:

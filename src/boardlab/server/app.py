@@ -502,6 +502,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             body.watch,
             open_table=body.open,
             clock=body.clock.model_dump() if body.clock is not None else None,
+            owner=_client(request),
         )
         base = str(request.base_url).rstrip("/") + f"/table/{table.id}#t="
         if table.mode == "online":

@@ -56,7 +56,10 @@ class LiveTable:
     #: The secret chance key (never in a view; in the record once the game is over); ``None``: chance from ``seed``.
     chance_key: str | None = None
     thinking: set[int] = field(default_factory=set)
+    #: What happened besides the moves, oldest first (stored with the table, but for this process's own troubles).
     notes: list[str] = field(default_factory=list)
+    #: Notes made here that go to the database with the next change stored (then every process shows them).
+    fresh_notes: list[str] = field(default_factory=list)
     connections: list[Connection] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     ai_task: asyncio.Task[None] | None = None
@@ -77,6 +80,8 @@ class LiveTable:
     clock_timer: asyncio.TimerHandle | None = None
     #: The chat (loaded from the database when first asked for): ``[{"seat", "name", "text", "at"}]``.
     chat: list[dict[str, Any]] | None = None
+    #: The address that made the table (in memory only; ``None``: unknown): AI workers are shared fairly per owner.
+    owner: str | None = None
     #: The tokens this process has seen for each seat (``None``: the spectator's), in memory only: a view of the
     #: rematch gives each viewer a link with its own token, which the database never holds.
     known_tokens: dict[int | None, str] = field(default_factory=dict)

@@ -16,8 +16,10 @@ Three tables:
     has submitted.
 ``chat``
     the table's chat, one row per message (seat, name, text, time); not part of the game record.
+``watchers``
+    (several processes on PostgreSQL) how many spectators each process has on an open table, for the lobby.
 
-Columns added after the first release (``chance_key``, ``open_watch``, ``rematch``, ``clock``) are added to an
+Columns added after the first release (``chance_key``, ``open_watch``, ``rematch``, ``clock``, ``notes``) are added to an
 older database when it is opened (:data:`ADDED_COLUMNS`); its tables keep their old behaviour.
 
 Every method runs one transaction and returns only after it is committed, so
@@ -28,8 +30,8 @@ process sharing the database cannot silently interleave moves.
 On PostgreSQL several server processes may share one database: every write
 first locks the table's row (``SELECT … FOR UPDATE``), so writes to one table
 are serialised across processes for the whole transaction, and announces what
-it changed with ``NOTIFY boardlab_tables, '<table id> <revision> <origin>'``
-(delivered only if the transaction commits); :class:`Listener` hands those
+it changed with ``NOTIFY boardlab_tables, '<table id> <revision> <origin> <what>'``
+(delivered only if the transaction commits; a chat message is announced so too); :class:`Listener` hands those
 announcements to the other processes, which refresh their copy of the table.
 
 All methods are blocking; :class:`~boardlab.server.tables.Platform` calls them
@@ -47,7 +49,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from sqlalchemy import (
@@ -100,6 +102,9 @@ tables_t = Table(
     Column("rematch", Text, nullable=True),
     #: The turn clock (JSON, :mod:`boardlab.server.clock`). NULL: no clock.
     Column("clock", Text, nullable=True),
+    #: What happened at the table besides the moves ("Ann ran out of time: pass."), the latest :data:`NOTES_KEEP`,
+    #: oldest first (JSON list). NULL: none.
+    Column("notes", Text, nullable=True),
 )
 
 moves_t = Table(
@@ -135,17 +140,38 @@ chat_t = Table(
     Column("at", Float, nullable=False),
 )
 
+#: Spectators watching a table through another process (PostgreSQL: each process writes its own count for the
+#: open tables it serves; a process counts while its listening connection is open, :meth:`Store.spectators`).
+watchers_t = Table(
+    "watchers",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("origin", String(16), primary_key=True),
+    Column("spectators", Integer, nullable=False),
+)
+
 #: Columns of ``tables`` added after the first release, with their SQL type: added to older databases on opening.
 ADDED_COLUMNS = (
     ("chance_key", "VARCHAR(64)"),
     ("open_watch", "VARCHAR(64)"),
     ("rematch", "TEXT"),
     ("clock", "TEXT"),
+    ("notes", "TEXT"),
 )
 
-#: The PostgreSQL channel on which writes announce ``"<table id> <revision> <origin>"``.
-CHANNEL = "boardlab_tables"
+#: The notes a table keeps (the oldest go first).
+NOTES_KEEP = 20
 
+#: The PostgreSQL channel on which writes announce ``"<table id> <revision> <origin> <what>[ <data>]"``.
+CHANNEL = "boardlab_tables"
+#: What an announcement says changed: the table (its row, moves or sealed choices; no data), or its chat (the
+#: revision is the new message's index and the data the message as JSON, at most 500 characters of text).
+CHANGES = ("table", "chat")
+
+
+#: The ``application_name`` of a process's listening connection: ``boardlab <origin>`` (how the others tell it is
+#: still there).
+APPLICATION = "boardlab "
 
 #: The PostgreSQL advisory lock held while a process creates or updates the schema.
 SCHEMA_LOCK = 0x626F6172646C6162  # "boardlab"
@@ -189,6 +215,8 @@ class TableRow:
     rematch: dict[str, Any] | None = None
     #: The turn clock's stored state (:mod:`boardlab.server.clock`); ``None``: no clock.
     clock: dict[str, Any] | None = None
+    #: The table's notes, oldest first (the latest :data:`NOTES_KEEP`).
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -333,9 +361,13 @@ class Store:
         result: dict[str, Any] | None,
         clear_pending: bool = False,
         clock: dict[str, Any] | None = None,
+        notes: list[str] | None = None,
     ) -> None:
-        """Add history entries ``start, start+1, …`` and bump the revision (and store the clock, if given)."""
+        """Add history entries ``start, start+1, …`` and bump the revision (and store the clock, if given, and add
+        ``notes`` to the table's)."""
         self._bump(c, table_id, old_revision, new_revision, status, result, clock)
+        if notes:
+            self._add_notes(c, table_id, notes)
         if clear_pending:
             c.execute("DELETE FROM pending WHERE table_id = ?", (table_id,))
         if moves:
@@ -358,9 +390,9 @@ class Store:
         c.execute("DELETE FROM pending WHERE table_id = ?", (table_id,))
 
     def op_set_pending(
-        self, c: Sql, table_id: str, seat: int, action: int | None, revision: int
+        self, c: Sql, table_id: str, seat: int, action: int | None, revision: int, notes: list[str] | None = None
     ) -> dict[int, int] | None:
-        """Seal (``action`` given) or withdraw (``None``) a seat's simultaneous submission.
+        """Seal (``action`` given) or withdraw (``None``) a seat's simultaneous submission (and add ``notes``).
 
         On a shared database (PostgreSQL) returns every sealed submission now stored for the
         table at ``revision`` (other processes' too, read under the row lock); on SQLite ``None``.
@@ -376,6 +408,8 @@ class Store:
                 "INSERT INTO pending (table_id, seat, action, revision, at) VALUES (?,?,?,?,?)",
                 (table_id, seat, action, revision, time.time()),
             )
+        if notes:
+            self._add_notes(c, table_id, notes)
         if not self.shared:
             return None
         self._notify(c, table_id, revision)
@@ -404,16 +438,39 @@ class Store:
             (json.dumps(seats), json.dumps(hashes), table_id),
         )
 
-    def op_open(self, c: Sql, table_id: str, watch: str) -> None:
-        """List a table in the lobby as open, with its (public) spectator token."""
-        c.execute("UPDATE tables SET open_watch = ? WHERE id = ?", (watch, table_id))
+    def op_create_rematch(self, c: Sql, old_id: str, row: TableRow, seats: list[int]) -> dict[str, Any]:
+        """Store ``row`` as the rematch of finished table ``old_id`` unless it has one already: the rematch stored.
 
-    def op_rematch(self, c: Sql, table_id: str, rematch: dict[str, Any]) -> None:
-        """Remember a finished table's rematch (its id and where each seat went)."""
-        c.execute("UPDATE tables SET rematch = ? WHERE id = ?", (json.dumps(rematch), table_id))
+        The rematch is ``{"id", "seats"}`` (its id and where each old seat went), kept on the old table's row. That
+        row is locked first (PostgreSQL), so of two processes asking at once one stores the new table and the other,
+        waiting on the lock, finds its rematch (and stores nothing). The rematch of an open table is open too, with
+        the same public spectator token.
+        """
+        current = c.fetchone(
+            "SELECT rematch, open_watch, revision FROM tables WHERE id = ?" + (" FOR UPDATE" if self.shared else ""),
+            (old_id,),
+        )
+        if current is None:
+            raise StaleRevision(f"no table {old_id}")
+        if current[0]:
+            return dict(json.loads(current[0]))
+        rematch = {"id": row.id, "seats": seats}
+        self.op_create_table(c, replace(row, open_watch=current[1]))
+        c.execute("UPDATE tables SET rematch = ? WHERE id = ?", (json.dumps(rematch), old_id))
+        if self.shared:
+            self._notify(c, old_id, int(current[2]))
+        return rematch
 
     def op_chat(self, c: Sql, table_id: str, row: ChatRow, keep: int) -> int:
-        """Add a chat message (the oldest beyond ``keep`` are dropped); its index."""
+        """Add a chat message (the oldest beyond ``keep`` are dropped); its index.
+
+        On PostgreSQL the table's row is locked first, so two processes adding messages at once number them one
+        after the other, and the others hear of it (``chat`` announcements).
+        """
+        if self.shared:
+            current = c.fetchone("SELECT revision FROM tables WHERE id = ? FOR UPDATE", (table_id,))
+            if current is None:
+                raise StaleRevision(f"no table {table_id}")
         last = c.fetchone("SELECT MAX(idx) FROM chat WHERE table_id = ?", (table_id,))
         idx = 0 if last is None or last[0] is None else int(last[0]) + 1
         c.execute(
@@ -421,7 +478,39 @@ class Store:
             (table_id, idx, row.seat, row.name, row.text, row.at),
         )
         c.execute("DELETE FROM chat WHERE table_id = ? AND idx <= ?", (table_id, idx - keep))
+        if self.shared:
+            message = json.dumps(row.to_json(), separators=(",", ":"), ensure_ascii=False)
+            self._notify(c, table_id, idx, "chat", message)
         return idx
+
+    def op_watchers(self, c: Sql, table_id: str, spectators: int) -> None:
+        """This process has ``spectators`` spectators on ``table_id`` now (PostgreSQL)."""
+        c.execute("DELETE FROM watchers WHERE table_id = ? AND origin = ?", (table_id, self.origin))
+        if spectators > 0:
+            c.execute(
+                "INSERT INTO watchers (table_id, origin, spectators) SELECT ?, ?, ? WHERE EXISTS"
+                " (SELECT 1 FROM tables WHERE id = ?)",
+                (table_id, self.origin, spectators, table_id),
+            )
+
+    def op_forget_watchers(self, c: Sql, everyone_gone: bool = False) -> None:
+        """Drop this process's spectator counts (it stops), or (``everyone_gone``) those of every process gone."""
+        if everyone_gone:
+            c.execute(f"DELETE FROM watchers WHERE origin NOT IN ({_LIVE_ORIGINS})", (APPLICATION + "%",))
+        else:
+            c.execute("DELETE FROM watchers WHERE origin = ?", (self.origin,))
+
+    def spectators(self, table_ids: list[str]) -> dict[str, int]:
+        """The spectators other processes still running have on these tables (PostgreSQL; SQLite: none)."""
+        if not self.shared or not table_ids:
+            return {}
+        with self.engine.connect() as c:
+            rows = c.exec_driver_sql(
+                "SELECT table_id, SUM(spectators) FROM watchers WHERE table_id = ANY(%s) AND origin <> %s"
+                f" AND origin IN ({_LIVE_ORIGINS.replace('?', '%s')}) GROUP BY table_id",
+                (list(table_ids), self.origin, APPLICATION + "%"),
+            )
+            return {str(t): int(n) for t, n in rows}
 
     def chat(self, table_id: str) -> list[ChatRow]:
         with self.engine.connect() as c:
@@ -464,9 +553,16 @@ class Store:
         if self.shared:
             self._notify(c, table_id, new)
 
-    def _notify(self, c: Sql, table_id: str, revision: int) -> None:
-        """Tell the other processes (at commit; dropped with a rolled-back savepoint)."""
-        c.execute("SELECT pg_notify(?, ?)", (CHANNEL, f"{table_id} {revision} {self.origin}"))
+    def _add_notes(self, c: Sql, table_id: str, notes: list[str]) -> None:
+        """Add ``notes`` to the table's (the caller has locked its row), keeping the latest :data:`NOTES_KEEP`."""
+        current = c.fetchone("SELECT notes FROM tables WHERE id = ?", (table_id,))
+        kept = [*(json.loads(current[0]) if current and current[0] else []), *notes][-NOTES_KEEP:]
+        c.execute("UPDATE tables SET notes = ? WHERE id = ?", (json.dumps(kept, ensure_ascii=False), table_id))
+
+    def _notify(self, c: Sql, table_id: str, revision: int, what: str = "table", data: str = "") -> None:
+        """Tell the other processes (at commit; dropped with a rolled-back savepoint) what changed (:data:`CHANGES`)."""
+        payload = f"{table_id} {revision} {self.origin} {what}" + (f" {data}" if data else "")
+        c.execute("SELECT pg_notify(?, ?)", (CHANNEL, payload))
 
     # -- reads --------------------------------------------------------------
     def load(self, table_id: str) -> TableRow | None:
@@ -533,12 +629,13 @@ class Store:
 class Listener:
     """One PostgreSQL connection per process that LISTENs for other processes' writes, in a thread.
 
-    ``on_change(table_id, revision)`` is called in that thread for every change another process
-    committed, and ``on_change(None, 0)`` after the connection was (re)opened, when
-    changes may have been missed. It reconnects after a failure until :meth:`close`.
+    ``on_change(table_id, revision, what, data)`` is called in that thread, in commit order, for every change
+    another process committed (``what``: one of :data:`CHANGES`), and ``on_change(None, 0, "table", "")`` after
+    the connection was (re)opened, when changes may have been missed. It reconnects after a failure until
+    :meth:`close`.
     """
 
-    def __init__(self, store: Store, on_change: Callable[[str | None, int], None]) -> None:
+    def __init__(self, store: Store, on_change: Callable[[str | None, int, str, str], None]) -> None:
         self.store = store
         self.on_change = on_change
         self._stop = threading.Event()
@@ -558,17 +655,21 @@ class Listener:
         first = True
         while not self._stop.is_set():
             try:
-                with psycopg.connect(self._conninfo, autocommit=True) as conn:
+                with psycopg.connect(
+                    self._conninfo, autocommit=True, application_name=APPLICATION + self.store.origin
+                ) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     self.ready.set()
                     if not first:
-                        self.on_change(None, 0)
+                        self.on_change(None, 0, "table", "")
                     first = False
                     while not self._stop.is_set():
                         for n in conn.notifies(timeout=0.5):
-                            table_id, revision, origin = n.payload.split(" ")
-                            if origin != self.store.origin:
-                                self.on_change(table_id, int(revision))
+                            table_id, revision, origin, *rest = n.payload.split(" ", 4)
+                            if origin != self.store.origin:  # (an older version's announcements end at the origin)
+                                what = rest[0] if rest else "table"
+                                data = rest[1] if len(rest) > 1 else ""
+                                self.on_change(table_id, int(revision), what, data)
             except Exception:
                 if self._stop.is_set():
                     return
@@ -586,6 +687,11 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cur.execute("PRAGMA busy_timeout=10000")
     cur.close()
 
+
+#: The origins of the processes whose listening connection is open (``?``: :data:`APPLICATION` and ``%``).
+_LIVE_ORIGINS = (
+    "SELECT substr(application_name, length('boardlab ') + 1) FROM pg_stat_activity WHERE application_name LIKE ?"
+)
 
 _INSERT_MOVE = "INSERT INTO moves (table_id, idx, actor, entry, label, at) VALUES (?,?,?,?,?,?)"
 
@@ -644,6 +750,7 @@ def _table_row(r: Any) -> TableRow:
         open_watch=r.get("open_watch"),
         rematch=json.loads(r["rematch"]) if r.get("rematch") else None,
         clock=json.loads(r["clock"]) if r.get("clock") else None,
+        notes=json.loads(r["notes"]) if r.get("notes") else [],
     )
 
 

@@ -21,7 +21,9 @@ the database serialises writes to a table (row lock, revision check), each
 process hears the others' commits (``LISTEN``/``NOTIFY``, :class:`~boardlab.server.store.Listener`)
 and refreshes its copy of that table from the database, broadcasting to its own
 sockets; a table whose last change came from elsewhere leaves its AI seats to
-the process that made it.
+the process that made it, until nothing is heard from there for longer than an AI
+move takes. Chat messages, notes, rematches and the lobby's spectator counts go
+through the database too, so every process's pages see the same table.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
@@ -104,6 +106,14 @@ class Settings:
     quotas: Quotas = field(default_factory=Quotas)
 
 
+class RematchTaken(Exception):
+    """The table has a rematch already (another process sharing the database made it): ``rematch``."""
+
+    def __init__(self, rematch: dict[str, Any]) -> None:
+        super().__init__(f"the rematch is table {rematch['id']}")
+        self.rematch = rematch
+
+
 class Platform:
     """All tables of one server: creation, moves, undo, AI, storage and live updates."""
 
@@ -128,9 +138,11 @@ class Platform:
         if self.store.shared:
             loop = asyncio.get_running_loop()
             self.listener = Listener(
-                self.store, lambda tid, rev: loop.call_soon_threadsafe(self._changed_elsewhere, tid, rev)
+                self.store,
+                lambda *change: loop.call_soon_threadsafe(self._changed_elsewhere, *change),
             )
             await asyncio.to_thread(self.listener.ready.wait, 10)
+            self.writer.submit(self.store.op_forget_watchers, True).add_done_callback(_log_failure)  # processes gone
         self._spawn(self.ai.warm())
         if self.settings.resume_ai:
             self._spawn(self._resume_ai_tables())
@@ -151,6 +163,9 @@ class Platform:
         if self.listener is not None:
             self.listener.close()
         self.ai.shutdown()
+        if self.store.shared:
+            with contextlib.suppress(Exception):  # this process's spectators are gone (if not, its origin is)
+                self.writer.submit(self.store.op_forget_watchers).result(timeout=5)
         self.writer.close()
         self._db_pool.shutdown(wait=True)
         self.store.close()
@@ -217,6 +232,8 @@ class Platform:
         open_table: bool = False,
         clock: dict[str, Any] | None = None,
         same_tokens: tuple[list[str | None], str] | None = None,
+        rematch_of: tuple[str, list[int]] | None = None,
+        owner: str | None = None,
     ) -> tuple[LiveTable, dict[int, str], str, int | None]:
         """A new table; returns it with the seat tokens, the spectator token and the host's seat.
 
@@ -224,6 +241,9 @@ class Platform:
         ``open_table``: an online table listed in the lobby, whose human seats but the host's are free for anyone to
         take (:meth:`join`); no tokens are made for them. ``clock``: the turn clock (:mod:`boardlab.server.clock`).
         ``same_tokens``: the seat and spectator token hashes to use (a rematch; no token is returned).
+        ``rematch_of``: the finished table this is the rematch of, and where each of its seats went; if that table has
+        a rematch already (made by another process), nothing is made and :class:`RematchTaken` says which.
+        ``owner``: the address asking (its tables' AI seats share the workers with other addresses' fairly).
         """
         try:
             check_json_types(game_id, game_class(game_id).options, options)
@@ -282,6 +302,7 @@ class Platform:
             chance_key=chance_key,
             open_watch=open_watch,
             clock=clock_state,
+            owner=owner,
         )
         moves = self._advance_chance(table, table.state, [])
         if table.clock is not None and self._clock_runs(table):
@@ -308,7 +329,12 @@ class Platform:
             open_watch=open_watch,
             clock=table.clock,
         )
-        await self._write(self.store.op_create_table, row)
+        if rematch_of is None:
+            await self._write(self.store.op_create_table, row)
+        else:
+            made = await self._write(self.store.op_create_rematch, rematch_of[0], row, rematch_of[1])
+            if made["id"] != table_id:
+                raise RematchTaken(made)
         self._cache(table)
         self._kick(table)
         self._arm_clock(table)
@@ -342,23 +368,25 @@ class Platform:
                     }
                     hashes[new] = table.seat_hashes[old]
                 clock = {"kind": table.clock["kind"], "seconds": table.clock["seconds"]} if table.clock else None
-                new_table, _tokens, _spectator, _host = await self.create(
-                    table.game.id,
-                    dict(table.game.params),
-                    n,
-                    table.mode,
-                    specs,
-                    None,
-                    None,
-                    clock=clock,
-                    same_tokens=(hashes, table.spectator_hash),
-                )
-                if table.open_watch is not None:
-                    new_table.open_watch = table.open_watch
-                    await self._write(self.store.op_open, new_table.id, table.open_watch)
-                rematch = {"id": new_table.id, "seats": moved}
-                await self._write(self.store.op_rematch, table.id, rematch)
-                table.rematch = rematch
+                try:
+                    new_table, _tokens, _spectator, _host = await self.create(
+                        table.game.id,
+                        dict(table.game.params),
+                        n,
+                        table.mode,
+                        specs,
+                        None,
+                        None,
+                        clock=clock,
+                        same_tokens=(hashes, table.spectator_hash),
+                        rematch_of=(table.id, moved),
+                        owner=table.owner,
+                    )
+                except RematchTaken as e:  # another process (sharing the database) made it first: that one it is
+                    table.rematch = e.rematch
+                else:
+                    new_table.open_watch = table.open_watch  # stored so with it
+                    table.rematch = {"id": new_table.id, "seats": moved}
                 self._broadcast(table)
             return table.rematch_for(seat) or {}
 
@@ -432,6 +460,7 @@ class Platform:
             if table.stale:
                 async with table.lock:
                     await self._reload(table)
+            self._kick(table)  # a remote table's AI seats: watched, and taken over if their process went quiet
             return table
         fut = self._loading.get(table_id)
         if fut is not None:
@@ -494,6 +523,7 @@ class Platform:
             open_watch=row.open_watch,
             rematch=row.rematch,
             clock=row.clock,
+            notes=list(row.notes),
         )
 
     def _cache(self, table: LiveTable) -> None:
@@ -610,8 +640,9 @@ class Platform:
             moves = self._advance_chance(table, new, [MoveRow(SIMULTANEOUS, joint, labels)])
             await self._persist(table, new, moves, clear_pending=True)
         else:
+            notes, table.fresh_notes = table.fresh_notes, []
             try:
-                stored = await self._write(self.store.op_set_pending, table.id, seat, action, table.revision)
+                stored = await self._write(self.store.op_set_pending, table.id, seat, action, table.revision, notes)
             except StaleRevision as e:
                 await self._stale(table)
                 raise conflict("stale", str(e)) from None
@@ -634,6 +665,7 @@ class Platform:
         status = "finished" if new.is_terminal() else "playing"
         result = outcome(new.returns()) if new.is_terminal() else None
         clock = self._clock_after(table, new)
+        notes, table.fresh_notes = table.fresh_notes, []  # stored with the change, or dropped with it
         try:
             await self._write(
                 self.store.op_append_moves,
@@ -646,6 +678,7 @@ class Platform:
                 result,
                 clear_pending,
                 clock,
+                notes,
             )
         except StaleRevision as e:
             await self._stale(table)
@@ -800,7 +833,7 @@ class Platform:
         state, name = table.state, table.seats[seat]["name"]
         action = state.timeout_action(seat)
         if action is not None and action in state.legal_actions(seat):
-            table.notes.append(f"{name} ran out of time: {state.action_to_string(seat, action)}.")
+            self._note(table, f"{name} ran out of time: {state.action_to_string(seat, action)}.")
             if state.current_player() == SIMULTANEOUS:
                 await self._submit(table, seat, action)
             else:
@@ -811,6 +844,7 @@ class Platform:
         clock = {**clocks.stop(table.clock, self._timed(table), now), "forfeit": seat}
         new_rev = table.revision + 1
         result = outcome(table.returns_if_lost(seat))
+        note = f"{name} ran out of time and loses the game."
         try:
             await self._write(
                 self.store.op_append_moves,
@@ -823,6 +857,7 @@ class Platform:
                 result,
                 True,
                 clock,
+                [*table.fresh_notes, note],
             )
         except StaleRevision as e:
             await self._stale(table)
@@ -830,13 +865,15 @@ class Platform:
         table.clock = clock
         table.revision = new_rev
         table.pending = {}
-        table.notes.append(f"{name} ran out of time and loses the game.")
+        table.notes.append(note)
+        table.fresh_notes = []
         self._broadcast(table)
 
     # -- open tables: free seats anyone can take -------------------------------
     async def open_tables(self) -> list[dict[str, Any]]:
         """The lobby's list: unfinished open tables with their game, options, seats (taken or free) and spectators."""
         rows = await self._db(self.store.open_tables)
+        elsewhere = await self._db(self.store.spectators, [row.id for row in rows])  # other processes' spectators
         out = []
         for row in rows:
             live = self.tables.get(row.id)
@@ -863,7 +900,7 @@ class Platform:
                         for s, spec in enumerate(seats)
                     ],
                     "free": sum(1 for s, spec in enumerate(seats) if spec["kind"] == "human" and hashes[s] is None),
-                    "spectators": live.spectators if live is not None else 0,
+                    "spectators": (live.spectators if live is not None else 0) + elsewhere.get(row.id, 0),
                     "clock": clocks.describe(row.clock) if row.clock else None,
                     # told before anyone joins: chance here comes from a seed its creator knows
                     "seeded": row.chance_key is None,
@@ -925,7 +962,10 @@ class Platform:
 
     # -- chat -----------------------------------------------------------------
     async def chat_messages(self, table: LiveTable) -> list[dict[str, Any]]:
-        """The table's chat, oldest first (loaded from the database once)."""
+        """The table's chat, oldest first (loaded from the database once; every time where other processes share it,
+        so a message said at another process a moment ago is there)."""
+        if self.store.shared:
+            return [r.to_json() for r in await self._db(self.store.chat, table.id)]
         if table.chat is None:
             rows = await self._db(self.store.chat, table.id)
             if table.chat is None:
@@ -943,16 +983,25 @@ class Platform:
             raise bad_request("a chat message needs some text")
         if len(text) > CHAT_MAX:
             raise bad_request(f"a chat message is at most {CHAT_MAX} characters; this one has {len(text)}")
-        await self.chat_messages(table)
+        if not self.store.shared:
+            await self.chat_messages(table)
         row = ChatRow(seat, str(table.seats[seat]["name"]), text, time.time())
-        await self._write(self.store.op_chat, table.id, row, CHAT_KEEP)
+        await self._write(self.store.op_chat, table.id, row, CHAT_KEEP)  # (and announced to other processes)
         message = row.to_json()
-        assert table.chat is not None
-        table.chat = [*table.chat, message][-CHAT_KEEP:]
+        if table.chat is not None:
+            table.chat = [*table.chat, message][-CHAT_KEEP:]
+        self._send_chat(table, message)
+        return message
+
+    def _send_chat(self, table: LiveTable, message: dict[str, Any]) -> None:
         text_out = json.dumps({"type": "chat", "message": message}, separators=(",", ":"), ensure_ascii=False)
         for c in list(table.connections):
             c.send(text_out)
-        return message
+
+    def _note(self, table: LiveTable, text: str) -> None:
+        """A note for the table's pages ("Ann ran out of time: pass."), stored with the change that follows."""
+        table.notes.append(text)
+        table.fresh_notes.append(text)
 
     # -- AI seats -------------------------------------------------------------
     def _ai_to_move(self, table: LiveTable) -> list[int]:
@@ -1003,6 +1052,7 @@ class Platform:
                         self._agent_seed(table, len(history), s),
                         self.settings.ai_move_seconds,
                         self.settings.ai_move_margin,
+                        table.owner,
                     )
                     for s in seats
                 ),
@@ -1024,8 +1074,8 @@ class Platform:
                         else:
                             why = res if isinstance(res, BaseException) else f"illegal answer {res!r}"
                         log.warning("table %s: AI seat %s failed (%s); playing a random legal move", table.id, s, why)
-                        table.notes.append(
-                            f"{table.seats[s]['name']} failed to answer ({why}); it played a random move."
+                        self._note(
+                            table, f"{table.seats[s]['name']} failed to answer ({why}); it played a random move."
                         )
                         res = random.Random(self._agent_seed(table, len(history), s)).choice(legal)
                     if table.state.current_player() == SIMULTANEOUS:
@@ -1065,9 +1115,18 @@ class Platform:
             table.remote = False
         self._kick(table)
 
-    def _changed_elsewhere(self, table_id: str | None, revision: int) -> None:
-        """Another process committed a change to ``table_id`` (``None``: to any table, announcements were lost)."""
+    def _changed_elsewhere(self, table_id: str | None, revision: int, what: str = "table", data: str = "") -> None:
+        """Another process committed a change to ``table_id`` (``None``: to any table, announcements were lost).
+
+        ``what`` changed: the table, or its chat (``data``: the new message; :data:`~boardlab.server.store.CHANGES`).
+        """
         if self._stopping:
+            return
+        if what == "chat":
+            table = self.tables.get(table_id) if table_id is not None else None
+            if table is not None:
+                with contextlib.suppress(ValueError):
+                    self._send_chat(table, json.loads(data))
             return
         tables = list(self.tables.values()) if table_id is None else [self.tables.get(table_id)]
         for table in tables:
@@ -1101,7 +1160,10 @@ class Platform:
         row = await self._db(self.store.load, table.id)
         if row is None or row.status == "expired":
             return
-        table.seats, table.seat_hashes, table.rematch = row.seats, row.seat_hashes, row.rematch
+        table.seats, table.seat_hashes = row.seats, row.seat_hashes
+        if row.rematch != table.rematch:  # asked for at another process: every page here hears where it is
+            table.rematch = row.rematch
+            self._broadcast(table)
         if row.clock != table.clock:
             table.clock = row.clock
             table.touch()
@@ -1111,6 +1173,7 @@ class Platform:
             if pending == table.pending or table.state.current_player() != SIMULTANEOUS:
                 return
             table.pending = dict(pending)
+            table.notes, table.fresh_notes = list(row.notes), []
             self._broadcast(table)
             return
         history = table.state.history()
@@ -1127,9 +1190,11 @@ class Platform:
         table.labels = [m.label for m in row.moves]
         table.revision = row.revision
         table.pending = dict(pending) if state.current_player() == SIMULTANEOUS else {}
+        table.notes, table.fresh_notes = list(row.notes), []  # (a note made here for a change that lost goes too)
         table.remote = True
         table.thinking = set()
         self._broadcast(table)
+        self._kick(table)  # the other process runs its AI seats; if it goes quiet, this one takes them over
 
     # -- views and live updates -----------------------------------------------
     def view(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
@@ -1160,6 +1225,8 @@ class Platform:
         self.push_view(table, conn)
         if changed:
             self._send_presence(table, skip=conn)
+        if not conn.present:
+            self._count_spectators(table)
 
     def disconnect(self, table: LiveTable, conn: Connection) -> None:
         if conn in table.connections:
@@ -1168,6 +1235,14 @@ class Platform:
             if table.present != before:
                 table.touch()
                 self._send_presence(table)
+            if not conn.present:
+                self._count_spectators(table)
+
+    def _count_spectators(self, table: LiveTable) -> None:
+        """An open table's spectators here changed: store the count, for the lobby at other processes (PostgreSQL)."""
+        if not self.store.shared or table.open_watch is None or self._stopping:
+            return
+        self.writer.submit(self.store.op_watchers, table.id, table.spectators).add_done_callback(_log_failure)
 
     def _send_presence(self, table: LiveTable, skip: Connection | None = None) -> None:
         """A small message, not a view per socket: who is online now, one flag per seat (AI seats always are)."""
@@ -1241,6 +1316,12 @@ def seed_refusal(game: Game, mode: str, seats: list[dict[str, Any]]) -> str | No
             f"(mode 'hotseat', every seat human): {secret}"
         )
     return None
+
+
+def _log_failure(done: Future[Any]) -> None:
+    """A write nobody waits for (a count for the lobby): log it if it failed."""
+    if not done.cancelled() and done.exception() is not None:
+        log.warning("a write failed: %s", done.exception())
 
 
 def _message(view_text: str, seat: int | None) -> str:
