@@ -353,7 +353,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The boardlab web application (one :class:`Platform` per app)."""
     platform = Platform(settings)
     replays = ReplayCache()
-    lab_router, lab = lab_routes(platform.settings.db_url, lambda name: page(name), _client)  # /lab (server/lab.py)
+    lab_router, lab = lab_routes(  # /lab (server/lab.py)
+        platform.settings.db_url, lambda name: page(name), _client, platform.settings.ai_move_seconds
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
