@@ -34,7 +34,9 @@ The WebSocket protocol (JSON text messages):
   (presence), and whose view to receive (``null``: the public view; absent: the first seat held);
 * server → ``{"type": "view", "seat", "view"}`` now and after every change, preceded once per board
   by ``{"type": "geometry", "geometry"}``; ``{"type": "error", ...}`` then close (4400 bad hello,
-  4403 wrong token, 4404 no such table);
+  4403 wrong token, 4404 no such table, 4429 too many connections from the address: to the table, or to all tables
+  together, the reason in the close frame too); a socket that sends no hello within ``hello_seconds`` (5) is closed
+  (4408, with the reason);
 * client → ``{"type": "move", "id", "seat", "action" | "label", "revision"}`` or
   ``{"type": "undo", "id", "seat", "revision"}``; server → ``{"type": "ack", "id", "ok", ...}``
   after the change is stored (the new view comes just before it), or ``ok: false`` with the error;
@@ -651,17 +653,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         client = websocket.client.host if websocket.client else ""
+        try:
+            platform.limits.socket_opened(client)  # over all tables, counted before the hello
+        except ApiError as e:
+            await websocket.send_text(json.dumps({"type": "error", **e.body()}))
+            await websocket.close(code=4429, reason=e.message)
+            return
+        try:
+            await _socket_session(websocket, table_id, client)
+        finally:
+            platform.limits.socket_closed(client)
 
+    async def _socket_session(websocket: WebSocket, table_id: str, client: str) -> None:
         async def refuse(code: int, err: ApiError) -> None:
             await websocket.send_text(json.dumps({"type": "error", **err.body()}))
             await websocket.close(code=code)
 
+        wait = platform.limits.quotas.hello_seconds
         try:
-            first = await asyncio.wait_for(_receive(websocket), timeout=15)
+            first = await asyncio.wait_for(_receive(websocket), timeout=wait)
         except WebSocketDisconnect:
             return
         except TimeoutError:
-            await websocket.close(code=4400)
+            await websocket.close(code=4408, reason=f"no hello within {wait:g} s")
             return
         try:
             hello = _parse_ws(first)
