@@ -73,7 +73,27 @@ from .errors import ApiError, bad_request, forbidden, not_found
 from .lab import lab_routes
 from .markdown import to_html
 from .replay import ReplayCache
-from .tables import Connection, LiveTable, Platform, Settings
+from .schemas import (
+    AgentsOut,
+    ChatOut,
+    CreatedTableOut,
+    FrameOut,
+    GameOut,
+    GamesOut,
+    GeometryOut,
+    HealthOut,
+    JoinedOut,
+    MovedOut,
+    OpenTablesOut,
+    PositionOut,
+    RecordOut,
+    RematchOut,
+    ReplayOut,
+    RulesOut,
+    SaidOut,
+    ViewOut,
+)
+from .tables import CHAT_MAX, Connection, LiveTable, Platform, Settings
 from .views import geometry_text, position_view
 
 log = logging.getLogger("boardlab.server")
@@ -140,7 +160,8 @@ class JoinIn(_Body):
 
 
 class ChatIn(_Body):
-    text: str = Field(max_length=2000)
+    #: The server's limit, declared; the server checks it, saying why in players' words.
+    text: str = Field(json_schema_extra={"maxLength": CHAT_MAX})
 
 
 class MoveIn(_Body):
@@ -449,11 +470,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
     # -- games -------------------------------------------------------------------
-    @app.get("/api/health")
+    @app.get("/api/health", response_model=HealthOut)
     async def health() -> Response:
         return fast_json({"ok": True, "tables_in_memory": len(platform.tables)})
 
-    @app.get("/api/games")
+    @app.get("/api/games", response_model=GamesOut)
     async def list_games() -> Response:
         out = []
         for gid in game_ids():
@@ -463,20 +484,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 log.warning("game %s could not be listed: %s", gid, e)
         return fast_json({"games": out, "agents": platform.agents()})
 
-    @app.get("/api/games/{game_id}")
+    @app.get("/api/games/{game_id}", response_model=GameOut)
     async def get_game(game_id: str) -> Response:
         if game_id not in game_ids():
             raise not_found(f"unknown game {game_id!r}; known games: {', '.join(game_ids())}")
         return fast_json(game_listing(game_id))
 
-    @app.get("/api/games/{game_id}/rules")
+    @app.get("/api/games/{game_id}/rules", response_model=RulesOut)
     async def get_rules(game_id: str) -> Response:
         text = rules_markdown(game_id)
         if text is None:
             raise not_found(f"no rules document for {game_id!r}")
         return fast_json({"game": game_id, "markdown": text, "html": to_html(text)})
 
-    @app.get("/api/agents")
+    @app.get("/api/agents", response_model=AgentsOut)
     async def get_agents() -> Response:
         return fast_json(platform.agents())
 
@@ -486,7 +507,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table = await platform.get(table_id)
         return table, table.seat_of(token)
 
-    @app.post("/api/tables", status_code=201)
+    @app.post("/api/tables", status_code=201, response_model=CreatedTableOut)
     async def create_table(body: CreateTableIn, request: Request) -> Response:
         platform.limits.table_created(_client(request))
         table, tokens, spectator, host = await platform.create(
@@ -523,7 +544,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             status=201,
         )
 
-    @app.get("/api/tables/{table_id}")
+    @app.get("/api/tables/{table_id}", response_model=ViewOut)
     async def get_view(
         table_id: str, public: bool = Query(default=False), authorization: str | None = Header(default=None)
     ) -> Response:
@@ -531,7 +552,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table, seat = await _table_and_seat(table_id, authorization)
         return json_text(platform.view_json(table, None if public else seat))
 
-    @app.get("/api/tables/{table_id}/positions/{step}")
+    @app.get("/api/tables/{table_id}/positions/{step}", response_model=PositionOut)
     async def get_position(
         table_id: str,
         step: int,
@@ -542,7 +563,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table, seat = await _table_and_seat(table_id, authorization)
         return fast_json(position_view(table, None if public else seat, step))
 
-    @app.post("/api/tables/{table_id}/moves")
+    @app.post("/api/tables/{table_id}/moves", response_model=MovedOut)
     async def post_move(
         table_id: str,
         body: MoveIn,
@@ -556,7 +577,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         head = f'{{"ok":true,"revision":{table.revision}'
         return json_text(head + (f',"view":{platform.view_json(table, seat)}}}' if view else "}"))
 
-    @app.post("/api/tables/{table_id}/undo")
+    @app.post("/api/tables/{table_id}/undo", response_model=MovedOut)
     async def post_undo(
         table_id: str, body: UndoIn, request: Request, authorization: str | None = Header(default=None)
     ) -> Response:
@@ -565,7 +586,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await platform.undo(table, seat, body.revision)
         return json_text(f'{{"ok":true,"revision":{table.revision},"view":{platform.view_json(table, seat)}}}')
 
-    @app.post("/api/tables/{table_id}/rematch")
+    @app.post("/api/tables/{table_id}/rematch", response_model=RematchOut)
     async def post_rematch(
         table_id: str, request: Request, authorization: str | None = Header(default=None)
     ) -> Response:
@@ -580,12 +601,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         base = str(request.base_url).rstrip("/")
         return fast_json({**r, "url": base + r["link"]})
 
-    @app.get("/api/open-tables")
+    @app.get("/api/open-tables", response_model=OpenTablesOut)
     async def get_open_tables() -> Response:
         """Unfinished open tables (newest first): game, options, seats taken or free, spectators, a link to watch."""
         return fast_json({"tables": await platform.open_tables()})
 
-    @app.post("/api/tables/{table_id}/join")
+    @app.post("/api/tables/{table_id}/join", response_model=JoinedOut)
     async def post_join(table_id: str, body: JoinIn, request: Request) -> Response:
         """Take a free seat of an open table: the seat, its own token and link (no token needed to ask)."""
         platform.limits.joined(_client(request))
@@ -595,13 +616,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         base = str(request.base_url).rstrip("/")
         return fast_json({"table": table.id, "seat": seat, "token": token, "link": link, "url": base + link})
 
-    @app.get("/api/tables/{table_id}/chat")
+    @app.get("/api/tables/{table_id}/chat", response_model=ChatOut)
     async def get_chat(table_id: str, authorization: str | None = Header(default=None)) -> Response:
         """The table's chat, oldest first (any token of the table: players and spectators read it)."""
         table, _seat = await _table_and_seat(table_id, authorization)
         return fast_json({"messages": await platform.chat_messages(table)})
 
-    @app.post("/api/tables/{table_id}/chat")
+    @app.post("/api/tables/{table_id}/chat", response_model=SaidOut)
     async def post_chat(
         table_id: str, body: ChatIn, request: Request, authorization: str | None = Header(default=None)
     ) -> Response:
@@ -610,7 +631,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table, seat = await _table_and_seat(table_id, authorization)
         return fast_json({"message": await platform.say(table, seat, body.text)})
 
-    @app.get("/api/tables/{table_id}/record")
+    @app.get("/api/tables/{table_id}/record", response_model=RecordOut)
     async def get_record(table_id: str, authorization: str | None = Header(default=None)) -> Response:
         table, _seat = await _table_and_seat(table_id, authorization)
         if not (table.over or table.game.perfect_information):
@@ -625,7 +646,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             text, media_type="application/json", headers={"Content-Disposition": f'attachment; filename="{name}"'}
         )
 
-    @app.get("/api/geometry/{gid}")
+    @app.get("/api/geometry/{gid}", response_model=GeometryOut)
     async def get_geometry(gid: str) -> Response:
         """Board shapes referred to by views (immutable: the id is a hash of the content)."""
         text = geometry_text(gid)
@@ -636,12 +657,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     # -- replays -----------------------------------------------------------------
-    @app.post("/api/replays")
+    @app.post("/api/replays", response_model=ReplayOut)
     async def post_replay(body: ReplayIn) -> Response:
         replay = await asyncio.get_running_loop().run_in_executor(None, replays.add, body.record)
         return fast_json(replay.summary())
 
-    @app.get("/api/replays/{rid}/{step}")
+    @app.get("/api/replays/{rid}/{step}", response_model=FrameOut)
     async def get_frame(
         rid: str, step: int, seat: int | None = Query(default=None), reveal: bool = Query(default=False)
     ) -> Response:

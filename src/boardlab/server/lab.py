@@ -61,6 +61,7 @@ from ..lab.sweep import (
 from .ai import check_server_agent, server_agents
 from .errors import ApiError, bad_request, forbidden, not_found
 from .limits import Buckets, too_many
+from .schemas import LabOut, LabRunOut, LabStartedOut, RecordOut
 
 #: The most games a run may play (a sweep's or search's games of all its variants together); a server may allow
 #: fewer (``BOARDLAB_LAB_MAX_GAMES``), never more.
@@ -602,7 +603,7 @@ def lab_routes(db_url: str | None, page: Any, client_of: Any, agent_seconds: flo
     async def lab_page() -> FileResponse:
         return page("lab.html")
 
-    @router.get("/api/lab")
+    @router.get("/api/lab", response_model=LabOut)
     async def list_runs(request: Request) -> Response:
         """The lab's past runs (newest first), its limits and the metrics a sweep may aim at. ``cancellable``: this
         address started the run and it is playing or waiting."""
@@ -622,8 +623,12 @@ def lab_routes(db_url: str | None, page: Any, client_of: Any, agent_seconds: flo
     @router.post(
         "/api/lab/runs",
         status_code=201,
+        response_model=LabStartedOut,
         responses={
-            200: {"description": "That run is already stored (finished, or playing now): shown, not started again"},
+            200: {
+                "model": LabStartedOut,
+                "description": "That run is already stored (finished, or playing now): shown, not started again",
+            },
             503: {"description": "The lab is busy with as many runs as it may hold: retry when one has finished"},
         },
     )
@@ -635,8 +640,12 @@ def lab_routes(db_url: str | None, page: Any, client_of: Any, agent_seconds: flo
     @router.post(
         "/api/lab/sweeps",
         status_code=201,
+        response_model=LabStartedOut,
         responses={
-            200: {"description": "That sweep is already stored (finished, or playing now): shown, not started again"},
+            200: {
+                "model": LabStartedOut,
+                "description": "That sweep is already stored (finished, or playing now): shown, not started again",
+            },
             503: {"description": "The lab is busy with as many runs as it may hold: retry when one has finished"},
         },
     )
@@ -647,13 +656,14 @@ def lab_routes(db_url: str | None, page: Any, client_of: Any, agent_seconds: flo
         info, started = await blocking(lab.start_sweep, body, client)
         return _json({**lab.describe(info, client=client), "started": started}, 201 if started else 200)
 
-    @router.get("/api/lab/runs/{key}")
+    @router.get("/api/lab/runs/{key}", response_model=LabRunOut)
     async def get_run(key: str, request: Request) -> Response:
         info = await blocking(found, key)
         return _json(lab.describe(info, full=True, client=client_of(request)))
 
     @router.post(
         "/api/lab/runs/{key}/cancel",
+        response_model=LabRunOut,
         responses={409: {"description": "The run is not playing or waiting: nothing to cancel"}},
     )
     async def cancel_run(key: str, request: Request) -> Response:
@@ -664,7 +674,7 @@ def lab_routes(db_url: str | None, page: Any, client_of: Any, agent_seconds: flo
         info = await blocking(lab.cancel, key, client)
         return _json(lab.describe(info, client=client))
 
-    @router.get("/api/lab/runs/{key}/samples/{index}")
+    @router.get("/api/lab/runs/{key}/samples/{index}", response_model=RecordOut)
     async def get_sample(key: str, index: int) -> Response:
         info = await blocking(found, key)
         summary = info.summary or {}
