@@ -75,3 +75,26 @@ def test_bad_lab_input_is_refused_with_a_clear_message(server: Any, new_page: An
     assert page.locator("#lab-run").is_hidden()
     r = httpx.post(f"{server.url}/api/lab/runs", json={"game": "blast-radius", "games": 10**6})
     assert r.status_code == 400 and "games must lie between 1 and" in r.json()["message"]
+
+
+def test_a_designer_cancels_a_long_run_from_the_page(server: Any, new_page: Any) -> None:
+    page = new_page(1280, 800)
+    page.goto(f"{server.url}/lab")
+    page.wait_for_selector("#lab-root[data-ready='1']")
+    page.select_option("#lab-game", "blast-radius")
+    page.select_option("#lab-opt-board_side", "5")
+    page.fill("#lab-games", "2000")
+    page.fill("#lab-seed", "11")
+    page.fill("#lab-agents", "mcts:iterations=300")
+    page.click("#lab-start")
+    page.wait_for_selector("#lab-root[data-run-status='running']")
+    row = page.locator("#lab-runs tr.current")
+    row.locator("button.lab-cancel").click()  # the run this page started has a Cancel button in the list
+    page.wait_for_selector("#lab-root[data-run-status='cancelled']")
+    assert "cancelled" in page.inner_text("#lab-run-error")
+    key = row.get_attribute("data-key")
+    page.wait_for_function(
+        f"() => document.querySelector(\"#lab-runs tr[data-key='{key}']\")?.textContent.includes('cancelled')"
+    )
+    assert page.locator(f"#lab-runs tr[data-key='{key}'] button.lab-cancel").count() == 0
+    assert httpx.get(f"{server.url}/api/lab/runs/{key}").json()["status"] == "cancelled"

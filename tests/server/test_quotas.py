@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -84,3 +85,47 @@ def test_socket_moves_share_the_quota_and_say_when_to_retry(tight: TestClient) -
             acks.append(m)
         assert [a.get("status") for a in acks] == [409, 409, 429]  # stale, stale, then too fast
         assert acks[2]["error"] == "rate_limited" and acks[2]["retry_after"] >= 1
+
+
+@pytest.fixture
+def few_sockets(tmp_path) -> Iterator[TestClient]:
+    quotas = Quotas(sockets_per_table=2, sockets_per_address=3, hello_seconds=0.5)
+    app = create_app(Settings(db_url=f"sqlite:///{tmp_path}/s.db", ai_workers=1, ai_delay=0.0, quotas=quotas))
+    with TestClient(app) as c:
+        yield c
+
+
+def _hello(ws: object, token: str) -> None:
+    ws.send_text(json.dumps({"type": "hello", "tokens": [token]}))  # type: ignore[attr-defined]
+    assert ws.receive_json()["type"] in ("view", "geometry")  # type: ignore[attr-defined]
+
+
+def test_sockets_per_address_are_capped_over_all_tables(few_sockets: TestClient) -> None:
+    api = Api(few_sockets)
+    t1, t2 = api.create(**BR), api.create(**BR)
+    url1, url2 = f"/api/tables/{t1['id']}/ws", f"/api/tables/{t2['id']}/ws"
+    with few_sockets.websocket_connect(url1) as a, few_sockets.websocket_connect(url1) as b:
+        _hello(a, t1["spectator_token"])
+        _hello(b, t1["spectator_token"])
+        with few_sockets.websocket_connect(url2) as c:
+            _hello(c, t2["spectator_token"])  # each table has room, but the address holds 3 sockets in all
+            with few_sockets.websocket_connect(url2) as d:
+                err = d.receive_json()  # refused before any hello, with the reason
+                assert err["type"] == "error" and err["error"] == "rate_limited"
+                assert "all tables" in err["message"]
+                with pytest.raises(WebSocketDisconnect) as e:
+                    d.receive_json()
+                assert e.value.code == 4429 and "at most 3 live connections" in e.value.reason
+    with few_sockets.websocket_connect(url2) as again:  # the others have gone: welcome again
+        _hello(again, t2["spectator_token"])
+    assert few_sockets.app.state.platform.limits.sockets("testclient") == 0  # every socket counted out
+
+
+def test_a_socket_that_never_says_hello_is_closed_soon_with_the_reason(few_sockets: TestClient) -> None:
+    d = Api(few_sockets).create(**BR)
+    start = time.monotonic()
+    with few_sockets.websocket_connect(f"/api/tables/{d['id']}/ws") as ws, pytest.raises(WebSocketDisconnect) as e:
+        ws.receive_json()
+    assert time.monotonic() - start < 3
+    assert e.value.code == 4408 and e.value.reason == "no hello within 0.5 s"
+    assert few_sockets.app.state.platform.limits.sockets("testclient") == 0

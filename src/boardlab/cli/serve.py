@@ -20,6 +20,9 @@ def serve(
     tables_per_minute: float = typer.Option(60.0, help="New tables one address may create per minute (0: no limit)."),
     moves_per_second: float = typer.Option(20.0, help="Moves one address may send per second (0: no limit)."),
     sockets_per_table: int = typer.Option(16, help="Live connections one address may hold to one table (0: no limit)."),
+    sockets_per_address: int = typer.Option(
+        64, help="Live connections one address may hold to all tables together (0: no limit)."
+    ),
     expire_days: float = typer.Option(30.0, help="Days without a move after which a table expires (0: never)."),
 ) -> None:
     """Start the web server and print the address to open in a browser."""
@@ -29,10 +32,16 @@ def serve(
     with cli_errors():
         if not 0 < port < 65536:
             raise ValueError(f"--port must lie between 1 and 65535; got {port}")
-        if ai_move_seconds <= 0 or min(tables_per_minute, moves_per_second, sockets_per_table, expire_days) < 0:
+        if (
+            ai_move_seconds <= 0
+            or min(tables_per_minute, moves_per_second, sockets_per_table, sockets_per_address, expire_days) < 0
+        ):
             raise ValueError("--ai-move-seconds must be positive, and the limits and --expire-days 0 or more")
         quotas = Quotas(
-            tables_per_minute=tables_per_minute, moves_per_second=moves_per_second, sockets_per_table=sockets_per_table
+            tables_per_minute=tables_per_minute,
+            moves_per_second=moves_per_second,
+            sockets_per_table=sockets_per_table,
+            sockets_per_address=sockets_per_address,
         )
         run_server(
             host,

@@ -230,13 +230,14 @@ class RunStore:
         with self.engine.begin() as c:
             c.execute(update(runs_t).where(runs_t.c.key == key).values(progress=done, updated_at=time.time()))
 
-    def fail(self, key: str, message: str) -> None:
-        """Mark run ``key`` failed, saying why (a later run under the key starts it again)."""
+    def fail(self, key: str, message: str, status: str = "failed") -> None:
+        """Mark run ``key`` failed (or ``status``: ``cancelled``), saying why (a later run under the key starts it
+        again)."""
         with self.engine.begin() as c:
             c.execute(
                 update(runs_t)
                 .where(runs_t.c.key == key)
-                .values(status="failed", summary=json.dumps({"error": message}), updated_at=time.time())
+                .values(status=status, summary=json.dumps({"error": message}), updated_at=time.time())
             )
 
     def restart(self, key: str) -> None:

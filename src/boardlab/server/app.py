@@ -34,7 +34,9 @@ The WebSocket protocol (JSON text messages):
   (presence), and whose view to receive (``null``: the public view; absent: the first seat held);
 * server → ``{"type": "view", "seat", "view"}`` now and after every change, preceded once per board
   by ``{"type": "geometry", "geometry"}``; ``{"type": "error", ...}`` then close (4400 bad hello,
-  4403 wrong token, 4404 no such table);
+  4403 wrong token, 4404 no such table, 4429 too many connections from the address: to the table, or to all tables
+  together, the reason in the close frame too); a socket that sends no hello within ``hello_seconds`` (5) is closed
+  (4408, with the reason);
 * client → ``{"type": "move", "id", "seat", "action" | "label", "revision"}`` or
   ``{"type": "undo", "id", "seat", "revision"}``; server → ``{"type": "ack", "id", "ok", ...}``
   after the change is stored (the new view comes just before it), or ``ok: false`` with the error;
@@ -72,7 +74,27 @@ from .errors import ApiError, bad_request, forbidden, not_found
 from .lab import lab_routes
 from .markdown import to_html
 from .replay import ReplayCache
-from .tables import Connection, LiveTable, Platform, Settings
+from .schemas import (
+    AgentsOut,
+    ChatOut,
+    CreatedTableOut,
+    FrameOut,
+    GameOut,
+    GamesOut,
+    GeometryOut,
+    HealthOut,
+    JoinedOut,
+    MovedOut,
+    OpenTablesOut,
+    PositionOut,
+    RecordOut,
+    RematchOut,
+    ReplayOut,
+    RulesOut,
+    SaidOut,
+    ViewOut,
+)
+from .tables import CHAT_MAX, Connection, LiveTable, Platform, Settings
 from .views import geometry_text, position_view
 
 log = logging.getLogger("boardlab.server")
@@ -140,7 +162,8 @@ class JoinIn(_Body):
 
 
 class ChatIn(_Body):
-    text: str = Field(max_length=2000)
+    #: The server's limit, declared; the server checks it, saying why in players' words.
+    text: str = Field(json_schema_extra={"maxLength": CHAT_MAX})
 
 
 class MoveIn(_Body):
@@ -359,7 +382,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The boardlab web application (one :class:`Platform` per app)."""
     platform = Platform(settings)
     replays = ReplayCache()
-    lab_router, lab = lab_routes(platform.settings.db_url, lambda name: page(name), _client)  # /lab (server/lab.py)
+    lab_router, lab = lab_routes(  # /lab (server/lab.py)
+        platform.settings.db_url, lambda name: page(name), _client, platform.settings.ai_move_seconds
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -451,11 +476,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
     # -- games -------------------------------------------------------------------
-    @app.get("/api/health")
+    @app.get("/api/health", response_model=HealthOut)
     async def health() -> Response:
         return fast_json({"ok": True, "tables_in_memory": len(platform.tables)})
 
-    @app.get("/api/games")
+    @app.get("/api/games", response_model=GamesOut)
     async def list_games() -> Response:
         out = []
         for gid in game_ids():
@@ -465,20 +490,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 log.warning("game %s could not be listed: %s", gid, e)
         return fast_json({"games": out, "agents": platform.agents()})
 
-    @app.get("/api/games/{game_id}")
+    @app.get("/api/games/{game_id}", response_model=GameOut)
     async def get_game(game_id: str) -> Response:
         if game_id not in game_ids():
             raise not_found(f"unknown game {game_id!r}; known games: {', '.join(game_ids())}")
         return fast_json(game_listing(game_id))
 
-    @app.get("/api/games/{game_id}/rules")
+    @app.get("/api/games/{game_id}/rules", response_model=RulesOut)
     async def get_rules(game_id: str) -> Response:
         text = rules_markdown(game_id)
         if text is None:
             raise not_found(f"no rules document for {game_id!r}")
         return fast_json({"game": game_id, "markdown": text, "html": to_html(text)})
 
-    @app.get("/api/agents")
+    @app.get("/api/agents", response_model=AgentsOut)
     async def get_agents() -> Response:
         return fast_json(platform.agents())
 
@@ -488,7 +513,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table = await platform.get(table_id)
         return table, table.seat_of(token)
 
-    @app.post("/api/tables", status_code=201)
+    @app.post("/api/tables", status_code=201, response_model=CreatedTableOut)
     async def create_table(body: CreateTableIn, request: Request) -> Response:
         platform.limits.table_created(_client(request))
         table, tokens, spectator, host = await platform.create(
@@ -526,7 +551,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             status=201,
         )
 
-    @app.get("/api/tables/{table_id}")
+    @app.get("/api/tables/{table_id}", response_model=ViewOut)
     async def get_view(
         table_id: str, public: bool = Query(default=False), authorization: str | None = Header(default=None)
     ) -> Response:
@@ -534,7 +559,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table, seat = await _table_and_seat(table_id, authorization)
         return json_text(platform.view_json(table, None if public else seat))
 
-    @app.get("/api/tables/{table_id}/positions/{step}")
+    @app.get("/api/tables/{table_id}/positions/{step}", response_model=PositionOut)
     async def get_position(
         table_id: str,
         step: int,
@@ -545,7 +570,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table, seat = await _table_and_seat(table_id, authorization)
         return fast_json(position_view(table, None if public else seat, step))
 
-    @app.post("/api/tables/{table_id}/moves")
+    @app.post("/api/tables/{table_id}/moves", response_model=MovedOut)
     async def post_move(
         table_id: str,
         body: MoveIn,
@@ -559,7 +584,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         head = f'{{"ok":true,"revision":{table.revision}'
         return json_text(head + (f',"view":{platform.view_json(table, seat)}}}' if view else "}"))
 
-    @app.post("/api/tables/{table_id}/undo")
+    @app.post("/api/tables/{table_id}/undo", response_model=MovedOut)
     async def post_undo(
         table_id: str, body: UndoIn, request: Request, authorization: str | None = Header(default=None)
     ) -> Response:
@@ -568,7 +593,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await platform.undo(table, seat, body.revision)
         return json_text(f'{{"ok":true,"revision":{table.revision},"view":{platform.view_json(table, seat)}}}')
 
-    @app.post("/api/tables/{table_id}/rematch")
+    @app.post("/api/tables/{table_id}/rematch", response_model=RematchOut)
     async def post_rematch(
         table_id: str, request: Request, authorization: str | None = Header(default=None)
     ) -> Response:
@@ -583,12 +608,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         base = str(request.base_url).rstrip("/")
         return fast_json({**r, "url": base + r["link"]})
 
-    @app.get("/api/open-tables")
+    @app.get("/api/open-tables", response_model=OpenTablesOut)
     async def get_open_tables() -> Response:
         """Unfinished open tables (newest first): game, options, seats taken or free, spectators, a link to watch."""
         return fast_json({"tables": await platform.open_tables()})
 
-    @app.post("/api/tables/{table_id}/join")
+    @app.post("/api/tables/{table_id}/join", response_model=JoinedOut)
     async def post_join(table_id: str, body: JoinIn, request: Request) -> Response:
         """Take a free seat of an open table: the seat, its own token and link (no token needed to ask)."""
         platform.limits.joined(_client(request))
@@ -599,13 +624,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         seeded = {"seeded": True, "seed_notice": SEEDED_NOTICE} if table.chance_key is None else {"seeded": False}
         return fast_json({"table": table.id, "seat": seat, "token": token, "link": link, "url": base + link, **seeded})
 
-    @app.get("/api/tables/{table_id}/chat")
+    @app.get("/api/tables/{table_id}/chat", response_model=ChatOut)
     async def get_chat(table_id: str, authorization: str | None = Header(default=None)) -> Response:
         """The table's chat, oldest first (any token of the table: players and spectators read it)."""
         table, _seat = await _table_and_seat(table_id, authorization)
         return fast_json({"messages": await platform.chat_messages(table)})
 
-    @app.post("/api/tables/{table_id}/chat")
+    @app.post("/api/tables/{table_id}/chat", response_model=SaidOut)
     async def post_chat(
         table_id: str, body: ChatIn, request: Request, authorization: str | None = Header(default=None)
     ) -> Response:
@@ -614,7 +639,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table, seat = await _table_and_seat(table_id, authorization)
         return fast_json({"message": await platform.say(table, seat, body.text)})
 
-    @app.get("/api/tables/{table_id}/record")
+    @app.get("/api/tables/{table_id}/record", response_model=RecordOut)
     async def get_record(table_id: str, authorization: str | None = Header(default=None)) -> Response:
         table, _seat = await _table_and_seat(table_id, authorization)
         if not (table.over or table.game.perfect_information):
@@ -629,7 +654,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             text, media_type="application/json", headers={"Content-Disposition": f'attachment; filename="{name}"'}
         )
 
-    @app.get("/api/geometry/{gid}")
+    @app.get("/api/geometry/{gid}", response_model=GeometryOut)
     async def get_geometry(gid: str) -> Response:
         """Board shapes referred to by views (immutable: the id is a hash of the content)."""
         text = geometry_text(gid)
@@ -640,12 +665,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     # -- replays -----------------------------------------------------------------
-    @app.post("/api/replays")
+    @app.post("/api/replays", response_model=ReplayOut)
     async def post_replay(body: ReplayIn) -> Response:
         replay = await asyncio.get_running_loop().run_in_executor(None, replays.add, body.record)
         return fast_json(replay.summary())
 
-    @app.get("/api/replays/{rid}/{step}")
+    @app.get("/api/replays/{rid}/{step}", response_model=FrameOut)
     async def get_frame(
         rid: str, step: int, seat: int | None = Query(default=None), reveal: bool = Query(default=False)
     ) -> Response:
@@ -657,17 +682,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         client = websocket.client.host if websocket.client else ""
+        try:
+            platform.limits.socket_opened(client)  # over all tables, counted before the hello
+        except ApiError as e:
+            await websocket.send_text(json.dumps({"type": "error", **e.body()}))
+            await websocket.close(code=4429, reason=e.message)
+            return
+        try:
+            await _socket_session(websocket, table_id, client)
+        finally:
+            platform.limits.socket_closed(client)
 
+    async def _socket_session(websocket: WebSocket, table_id: str, client: str) -> None:
         async def refuse(code: int, err: ApiError) -> None:
             await websocket.send_text(json.dumps({"type": "error", **err.body()}))
             await websocket.close(code=code)
 
+        wait = platform.limits.quotas.hello_seconds
         try:
-            first = await asyncio.wait_for(_receive(websocket), timeout=15)
+            first = await asyncio.wait_for(_receive(websocket), timeout=wait)
         except WebSocketDisconnect:
             return
         except TimeoutError:
-            await websocket.close(code=4400)
+            await websocket.close(code=4408, reason=f"no hello within {wait:g} s")
             return
         try:
             hello = _parse_ws(first)

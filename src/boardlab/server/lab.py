@@ -5,11 +5,14 @@ watches its progress, reads the report with its plots (or the sweep's table of p
 balanced variant, or the search's rounds and its winner), lists past runs, sweeps and searches and opens sample
 games in the replay viewer.
 
-Runs never play on the game server's event loop or threads: each runs in a lab worker process (a pool of
-``BOARDLAB_LAB_RUNS`` processes, 1 by default); at most ``BOARDLAB_LAB_QUEUE`` more wait (4 by default), beyond which
+Runs never play on the game server's event loop or threads: each runs in a lab worker process of its own (at most
+``BOARDLAB_LAB_RUNS`` at once, 1 by default); at most ``BOARDLAB_LAB_QUEUE`` more wait (4 by default), beyond which
 a start is refused (503). A client may start ``BOARDLAB_LAB_PER_MINUTE`` runs a minute (6; a token bucket as for new
-tables, :mod:`boardlab.server.limits`), of at most ``BOARDLAB_LAB_MAX_GAMES`` games (2000; a sweep's games of all its
-variants together). Runs and sweeps share the workers, the queue, the quota and the store.
+tables, :mod:`boardlab.server.limits`) and hold ``BOARDLAB_LAB_PER_CLIENT`` playing or waiting (2), of at most
+``BOARDLAB_LAB_MAX_GAMES`` games (2000; a sweep's games of all its variants together), with agents bounded as table
+seats are (:func:`boardlab.server.ai.check_server_agent`). A run has ``BOARDLAB_LAB_SECONDS`` of computing time (600):
+past it, it stops and says so. The address that started a run may cancel it. A lab worker ends itself once its server
+has gone (:func:`end_with_server`). Runs and sweeps share the workers, the queue, the quotas and the store.
 
 Runs are stored in the server's own database (the lab's ``lab_`` tables, :mod:`boardlab.lab.store`), keyed by their
 settings: asking for a finished run again shows it at once; a run the server lost (stopped mid-run) starts again when
@@ -21,11 +24,14 @@ short resumes from its stored games.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import os
+import signal
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
@@ -52,8 +58,14 @@ from ..lab.sweep import (
     sweep_plan,
     variant_label,
 )
-from .errors import ApiError, bad_request, not_found
+from .ai import check_server_agent, server_agents
+from .errors import ApiError, bad_request, forbidden, not_found
 from .limits import Buckets, too_many
+from .schemas import LabOut, LabRunOut, LabStartedOut, RecordOut
+
+#: The most games a run may play (a sweep's or search's games of all its variants together); a server may allow
+#: fewer (``BOARDLAB_LAB_MAX_GAMES``), never more.
+MAX_GAMES = 2000
 
 
 def _env_int(name: str, default: int) -> int:
@@ -63,13 +75,22 @@ def _env_int(name: str, default: int) -> int:
         return default
 
 
+def _env_float(name: str, default: float) -> float:
+    try:
+        value = float(os.environ.get(name, default))
+    except ValueError:
+        return default
+    return value if math.isfinite(value) else default
+
+
 class LabRunIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     game: str = Field(max_length=64)
     options: dict[str, Any] = Field(default_factory=dict, max_length=32)
     agents: list[str] = Field(default_factory=lambda: ["random"], max_length=8)
-    games: int = 100
+    #: Declared in the document; the lab checks it, saying why in its own words (and a server may allow fewer).
+    games: int = Field(default=100, json_schema_extra={"minimum": 1, "maximum": MAX_GAMES})
     seed: int = Field(default=0, ge=0, le=2**62)
     players: int | None = Field(default=None, ge=1, le=16)
 
@@ -90,7 +111,7 @@ class LabSweepIn(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict, max_length=32)
     vary: dict[str, list[Any] | str] = Field(min_length=1, max_length=8)
     agents: list[str] = Field(default_factory=lambda: ["random"], max_length=8)
-    games: int = 50
+    games: int = Field(default=50, json_schema_extra={"minimum": 2, "maximum": MAX_GAMES})
     seed: int = Field(default=0, ge=0, le=2**62)
     players: int | None = Field(default=None, ge=1, le=16)
     mode: Literal["grid", "target"] = "grid"
@@ -212,33 +233,180 @@ def lab_sweep(db_url: str | None, key: str, spec: dict[str, Any]) -> None:
         store.fail(key, f"{type(e).__name__}: {e}")
 
 
-class Lab:
-    """The lab's runs for one server: the store, the worker pool and the bound on waiting runs."""
+class OverBudget(BaseException):
+    """Raised in a lab worker when its run has used its computing time (a ``BaseException``, so the run's own
+    ``except Exception`` does not take it for a failure of the game)."""
 
-    def __init__(self, db_url: str | None) -> None:
+
+def budget_message(seconds: float) -> str:
+    """What a run stopped for its budget says (on the page, in the API)."""
+    return (
+        f"the run used its budget of {seconds:g} s of computing time and was stopped; "
+        "ask for fewer games or cheaper agents"
+    )
+
+
+def end_with_server(server: int) -> None:
+    """In a lab worker: end this process once the server that started it is gone (even after ``kill -9``).
+
+    The worker's parent may be the server or the fork server it started (which ends with the server): either
+    way the parent changes when the server has gone, or the server's process no longer exists."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            if os.getppid() != parent:
+                os._exit(0)
+            try:
+                os.kill(server, 0)
+            except ProcessLookupError:
+                os._exit(0)
+            except PermissionError:  # alive, another user's (a reused id would be another user's too, mostly)
+                pass
+            time.sleep(0.25)
+
+    threading.Thread(target=watch, name="boardlab-lab-watch-server", daemon=True).start()
+
+
+def lab_worker(fn: Any, db_url: str | None, key: str, spec: dict[str, Any], seconds: float, server: int) -> None:
+    """A lab worker process's one run: ``fn(db_url, key, spec)`` within ``seconds`` of computing time (the
+    process's CPU time; past it the run is stored as failed, saying why), ending itself if the server goes."""
+    end_with_server(server)
+
+    def over(signum: int, frame: Any) -> None:
+        raise OverBudget
+
+    signal.signal(signal.SIGPROF, over)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        fn(db_url, key, spec)
+    except OverBudget:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        RunStore(db_url).fail(key, budget_message(seconds))
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+
+
+@dataclass
+class _Run:
+    """A run the lab holds: waiting (no process yet) or playing in its own worker process."""
+
+    key: str
+    fn: Any
+    spec: dict[str, Any]
+    client: str
+    pool: ProcessPoolExecutor | None = None
+    future: Future[None] | None = None
+    timer: threading.Timer | None = None
+
+
+class Lab:
+    """The lab's runs for one server: the store, the workers, the bound on waiting runs and each address's share."""
+
+    def __init__(self, db_url: str | None, agent_seconds: float = 5.0) -> None:
         self.db_url = db_url
         self.store = RunStore(db_url)
         self.workers = max(1, _env_int("BOARDLAB_LAB_RUNS", 1))
         self.queue = max(0, _env_int("BOARDLAB_LAB_QUEUE", 4))
-        self.max_games = max(1, _env_int("BOARDLAB_LAB_MAX_GAMES", 2000))
+        self.max_games = min(MAX_GAMES, max(1, _env_int("BOARDLAB_LAB_MAX_GAMES", MAX_GAMES)))
+        #: Runs one address may have playing or waiting at once (so one address never fills the lab).
+        self.per_client = max(1, _env_int("BOARDLAB_LAB_PER_CLIENT", 2))
+        #: Seconds of computing time a run may use; past it the run stops, saying so (the server ends one that
+        #: is still there after three times as long, e.g. a worker starved of the CPU).
+        self.seconds = max(1.0, _env_float("BOARDLAB_LAB_SECONDS", 600.0))
+        #: The bound on an agent's ``seconds=`` per move, as for table seats.
+        self.agent_seconds = agent_seconds
         per_minute = _env_int("BOARDLAB_LAB_PER_MINUTE", 6)
         self.buckets = Buckets(per_minute / 60.0, max(1, per_minute // 2)) if per_minute > 0 else None
-        self.pool: ProcessPoolExecutor | None = None
-        self.running: dict[str, Future[None]] = {}
-        self.lock = threading.Lock()  # starts come from the server's threads
+        self.waiting: dict[str, _Run] = {}  # in the order they came
+        self.running: dict[str, _Run] = {}
+        self.lock = threading.RLock()  # starts come from the server's threads, ends from the workers' watchers
+        self.closed = False
 
     def close(self) -> None:
         """Stop the lab's workers with the server: a run cut short shows as stopped and starts again when asked."""
-        if self.pool is not None:
-            processes = list((self.pool._processes or {}).values())  # the executor has no public way to kill
-            self.pool.shutdown(wait=False, cancel_futures=True)
-            for proc in processes:
-                proc.terminate()
-            self.store.close()
+        with self.lock:
+            self.closed = True
+            self.waiting.clear()
+            for run in list(self.running.values()):
+                self._kill(run)
+            self.running.clear()
+        self.store.close()
 
     def _active(self) -> int:
-        self.running = {k: f for k, f in self.running.items() if not f.done()}
-        return len(self.running)
+        return len(self.running) + len(self.waiting)
+
+    def holds(self, key: str) -> bool:
+        """The run ``key`` is playing or waiting here."""
+        return key in self.running or key in self.waiting
+
+    def may_cancel(self, key: str, client: str) -> bool:
+        """``client`` started the run ``key`` and it is playing or waiting: it may cancel it."""
+        run = self.running.get(key) or self.waiting.get(key)
+        return run is not None and run.client == client
+
+    def cancel(self, key: str, client: str) -> RunInfo:
+        """Cancel the run ``key`` that ``client`` started (waiting: it never starts; playing: its worker stops)."""
+        with self.lock:
+            run = self.running.get(key) or self.waiting.get(key)
+            if run is None:
+                raise ApiError(409, "not_running", "this run is not playing or waiting, so there is nothing to cancel")
+            if run.client != client:
+                raise forbidden("only the address that started a run may cancel it")
+            if self.waiting.pop(key, None) is None:
+                del self.running[key]
+                self._kill(run)
+            self.store.fail(key, "the run was cancelled by the person who started it", status="cancelled")
+            self._dispatch()
+        info = self.store.get(key)
+        assert info is not None
+        return info
+
+    def _kill(self, run: _Run) -> None:
+        if run.timer is not None:
+            run.timer.cancel()
+        if run.pool is not None:
+            processes = list((run.pool._processes or {}).values())  # the executor has no public way to kill
+            run.pool.shutdown(wait=False, cancel_futures=True)
+            for proc in processes:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    proc.kill()
+
+    def _dispatch(self) -> None:
+        """Start waiting runs, oldest first, while a worker is free (each run in a worker process of its own)."""
+        while not self.closed and self.waiting and len(self.running) < self.workers:
+            key = next(iter(self.waiting))
+            run = self.waiting.pop(key)
+            from ..lab.runner import _mp_context
+
+            run.pool = ProcessPoolExecutor(max_workers=1, mp_context=_mp_context(run.fn))
+            run.future = run.pool.submit(lab_worker, run.fn, self.db_url, key, run.spec, self.seconds, os.getpid())
+            run.timer = threading.Timer(3 * self.seconds, self._overtime, args=(run,))
+            run.timer.daemon = True
+            run.timer.start()
+            self.running[key] = run
+            run.future.add_done_callback(lambda _f, r=run: self._ended(r))
+
+    def _ended(self, run: _Run) -> None:
+        """A worker's run ended (finished, failed, or its process was killed): start the next one."""
+        with self.lock:
+            if self.running.get(run.key) is run:
+                del self.running[run.key]
+                if run.timer is not None:
+                    run.timer.cancel()
+                if run.pool is not None:
+                    run.pool.shutdown(wait=False)
+            self._dispatch()
+
+    def _overtime(self, run: _Run) -> None:
+        """A run still playing long past its budget (its worker starved of the CPU, or stuck): stop it."""
+        with self.lock:
+            if self.running.get(run.key) is not run:
+                return
+            del self.running[run.key]
+            self._kill(run)
+            self.store.fail(run.key, budget_message(self.seconds))
+            self._dispatch()
 
     def start(self, body: LabRunIn, client: str) -> tuple[RunInfo, bool]:
         """Start (or find) the run ``body`` asks for: ``(run, started)``. Bad input is a 400, before any work."""
@@ -254,6 +422,7 @@ class Lab:
             specs = resolve_agents(body.agents, n)
             for p, spec in enumerate(specs):
                 make_agent(spec, g, p, 0)
+            self._check_agents(specs)
         except ValueError as e:
             raise bad_request(str(e)) from None
         spec = {
@@ -266,6 +435,14 @@ class Lab:
             "players": n,
         }
         return self._queue("balance", run_key("balance", spec), spec, spec, body.games, lab_run, client)
+
+    def _check_agents(self, specs: list[str]) -> None:
+        """The bounds of table seats hold in the lab: named levels and cheap agents, budgets within the server's."""
+        for spec in specs:
+            try:
+                check_server_agent(spec.strip(), self.agent_seconds)
+            except ValueError as e:
+                raise ValueError(f"{e}; available: {', '.join(server_agents()['all'])}") from None
 
     def start_sweep(self, body: LabSweepIn, client: str) -> tuple[RunInfo, bool]:
         """Start (or find) the sweep ``body`` asks for: ``(run, started)``. Bad input is a 400, before any work."""
@@ -281,6 +458,7 @@ class Lab:
         if search and body.start_games is not None and body.start_games > body.games:
             raise bad_request(f"a search's first round plays at most its {body.games} games; got {body.start_games}")
         try:
+            self._check_agents(body.agents)
             vary = vary_values(body.vary, MAX_SEARCH if search else MAX_GRID)
             for name in vary:
                 if name in body.options:
@@ -353,8 +531,16 @@ class Lab:
         (a finished run is shown unless ``reuse(run)`` says it must be run again)."""
         known = self.store.get(key)
         finished = known is not None and known.status == "finished" and (reuse is None or reuse(known))
-        if known is not None and (finished or (key in self.running and not self.running[key].done())):
+        if known is not None and (finished or self.holds(key)):
             return known, False
+        mine = sum(r.client == client for r in (*self.running.values(), *self.waiting.values()))
+        if mine >= self.per_client:
+            raise ApiError(
+                429,
+                "rate_limited",
+                f"this address already has {mine} lab runs playing or waiting, the most it may; "
+                "wait for one to finish or cancel one",
+            )
         if self.buckets is not None:
             wait = self.buckets.take(client)
             if wait is not None:
@@ -365,19 +551,18 @@ class Lab:
             self.store.open_run(key, kind=kind, params=params, total=total)
         else:
             self.store.restart(key)
-        if self.pool is None:
-            from ..lab.runner import _mp_context
-
-            self.pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=_mp_context(fn))
-        self.running[key] = self.pool.submit(fn, self.db_url, key, spec)
+        self.waiting[key] = _Run(key, fn, spec, client)
+        self._dispatch()
         info = self.store.get(key)
         assert info is not None
         return info, True
 
-    def describe(self, info: RunInfo, *, full: bool = False) -> dict[str, Any]:
+    def describe(self, info: RunInfo, *, full: bool = False, client: str | None = None) -> dict[str, Any]:
         d = info.to_dict()
-        if info.status == "running" and info.key not in self.running:
+        if info.status == "running" and not self.holds(info.key):
             d["status"] = "stopped"  # the server stopped during the run: asking for it again starts it again
+        d["waiting"] = info.key in self.waiting  # for a free worker (its status is running)
+        d["cancellable"] = client is not None and self.may_cancel(info.key, client)
         summary = info.summary or {}
         d["error"] = summary.get("error")
         if info.kind in ("sweep", "search"):
@@ -395,9 +580,10 @@ class Lab:
         return d
 
 
-def lab_routes(db_url: str | None, page: Any, client_of: Any) -> tuple[APIRouter, Lab]:
-    """The lab's router (``/lab``, ``/api/lab…``) and its :class:`Lab` (close it when the server stops)."""
-    lab = Lab(db_url)
+def lab_routes(db_url: str | None, page: Any, client_of: Any, agent_seconds: float = 5.0) -> tuple[APIRouter, Lab]:
+    """The lab's router (``/lab``, ``/api/lab…``) and its :class:`Lab` (close it when the server stops);
+    ``agent_seconds`` bounds an agent's ``seconds=`` as for table seats."""
+    lab = Lab(db_url, agent_seconds)
     router = APIRouter()
 
     async def blocking(fn: Any, *args: Any) -> Any:
@@ -417,15 +603,19 @@ def lab_routes(db_url: str | None, page: Any, client_of: Any) -> tuple[APIRouter
     async def lab_page() -> FileResponse:
         return page("lab.html")
 
-    @router.get("/api/lab")
-    async def list_runs() -> Response:
-        """The lab's past runs (newest first), its limits and the metrics a sweep may aim at."""
+    @router.get("/api/lab", response_model=LabOut)
+    async def list_runs(request: Request) -> Response:
+        """The lab's past runs (newest first), its limits and the metrics a sweep may aim at. ``cancellable``: this
+        address started the run and it is playing or waiting."""
         runs = await blocking(listed)
+        client = client_of(request)
         return _json(
             {
-                "runs": [lab.describe(r) for r in runs],
+                "runs": [lab.describe(r, client=client) for r in runs],
                 "max_games": lab.max_games,
                 "max_runs": lab.workers,
+                "runs_per_address": lab.per_client,
+                "run_seconds": lab.seconds,
                 "metrics": METRIC_CHOICES,
             }
         )
@@ -433,35 +623,58 @@ def lab_routes(db_url: str | None, page: Any, client_of: Any) -> tuple[APIRouter
     @router.post(
         "/api/lab/runs",
         status_code=201,
+        response_model=LabStartedOut,
         responses={
-            200: {"description": "That run is already stored (finished, or playing now): shown, not started again"},
+            200: {
+                "model": LabStartedOut,
+                "description": "That run is already stored (finished, or playing now): shown, not started again",
+            },
             503: {"description": "The lab is busy with as many runs as it may hold: retry when one has finished"},
         },
     )
     async def start_run(body: LabRunIn, request: Request) -> Response:
-        info, started = await blocking(lab.start, body, client_of(request))
-        return _json({**lab.describe(info), "started": started}, 201 if started else 200)
+        client = client_of(request)
+        info, started = await blocking(lab.start, body, client)
+        return _json({**lab.describe(info, client=client), "started": started}, 201 if started else 200)
 
     @router.post(
         "/api/lab/sweeps",
         status_code=201,
+        response_model=LabStartedOut,
         responses={
-            200: {"description": "That sweep is already stored (finished, or playing now): shown, not started again"},
+            200: {
+                "model": LabStartedOut,
+                "description": "That sweep is already stored (finished, or playing now): shown, not started again",
+            },
             503: {"description": "The lab is busy with as many runs as it may hold: retry when one has finished"},
         },
     )
     async def start_sweep(body: LabSweepIn, request: Request) -> Response:
         """Start a variant sweep or a target search; read it (status, progress, table, verdict, samples) at
         ``/api/lab/runs/{key}``."""
-        info, started = await blocking(lab.start_sweep, body, client_of(request))
-        return _json({**lab.describe(info), "started": started}, 201 if started else 200)
+        client = client_of(request)
+        info, started = await blocking(lab.start_sweep, body, client)
+        return _json({**lab.describe(info, client=client), "started": started}, 201 if started else 200)
 
-    @router.get("/api/lab/runs/{key}")
-    async def get_run(key: str) -> Response:
+    @router.get("/api/lab/runs/{key}", response_model=LabRunOut)
+    async def get_run(key: str, request: Request) -> Response:
         info = await blocking(found, key)
-        return _json(lab.describe(info, full=True))
+        return _json(lab.describe(info, full=True, client=client_of(request)))
 
-    @router.get("/api/lab/runs/{key}/samples/{index}")
+    @router.post(
+        "/api/lab/runs/{key}/cancel",
+        response_model=LabRunOut,
+        responses={409: {"description": "The run is not playing or waiting: nothing to cancel"}},
+    )
+    async def cancel_run(key: str, request: Request) -> Response:
+        """Cancel a run (balance, sweep or search) this address started: waiting, it never starts; playing, its
+        worker stops (the games it stored stay, so asking for it again carries on from them)."""
+        await blocking(found, key)
+        client = client_of(request)
+        info = await blocking(lab.cancel, key, client)
+        return _json(lab.describe(info, client=client))
+
+    @router.get("/api/lab/runs/{key}/samples/{index}", response_model=RecordOut)
     async def get_sample(key: str, index: int) -> Response:
         info = await blocking(found, key)
         summary = info.summary or {}

@@ -1,5 +1,5 @@
-"""Per-client quotas: how fast one client may create tables and send moves, and how many sockets it may hold on one
-table. A client is its address as the server sees it (behind a proxy, run uvicorn with its proxy-headers settings so
+"""Per-client quotas: how fast one client may create tables and send moves, and how many sockets it may hold (on one
+table, and over all tables together; a socket that never says hello is closed after ``hello_seconds``). A client is its address as the server sees it (behind a proxy, run uvicorn with its proxy-headers settings so
 that is the player's address).
 
 Rates are token buckets: a client may spend ``burst`` at once, then ``rate`` per second. A refusal says how long to
@@ -62,12 +62,18 @@ class Quotas:
     moves_per_second: float = 20.0
     moves_burst: int = 40
     sockets_per_table: int = 16
+    #: Live connections one address may hold over all tables together (those still to say hello included).
+    sockets_per_address: int = 64
     chat_per_second: float = 1.0
     chat_burst: int = 5
+    #: Seconds a new socket has to say hello before it is closed.
+    hello_seconds: float = 5.0
 
 
 #: No limits (tests that create hundreds of tables from one client, trusted deployments).
-NO_QUOTAS = Quotas(tables_per_minute=0, moves_per_second=0, sockets_per_table=0, chat_per_second=0)
+NO_QUOTAS = Quotas(
+    tables_per_minute=0, moves_per_second=0, sockets_per_table=0, sockets_per_address=0, chat_per_second=0
+)
 
 
 def too_many(what: str, retry_after: float) -> ApiError:
@@ -84,6 +90,8 @@ class Limits:
         self._tables = Buckets(q.tables_per_minute / 60.0, q.tables_burst, clock) if q.tables_per_minute else None
         self._moves = Buckets(q.moves_per_second, q.moves_burst, clock) if q.moves_per_second else None
         self._chat = Buckets(q.chat_per_second, q.chat_burst, clock) if q.chat_per_second else None
+        #: Live sockets per address, over all tables (in this process).
+        self._sockets: dict[str, int] = {}
 
     def table_created(self, client: str) -> None:
         """``ApiError`` 429 if ``client`` creates tables too fast."""
@@ -114,3 +122,23 @@ class Limits:
         cap = self.quotas.sockets_per_table
         if cap and held >= cap:
             raise ApiError(429, "rate_limited", f"at most {cap} live connections to one table from one address")
+
+    def socket_opened(self, client: str) -> None:
+        """Count a new socket of ``client``; ``ApiError`` 429 (and not counted) if it holds as many as it may."""
+        cap = self.quotas.sockets_per_address
+        held = self._sockets.get(client, 0)
+        if cap and held >= cap:
+            raise ApiError(429, "rate_limited", f"at most {cap} live connections from one address to all tables")
+        self._sockets[client] = held + 1
+
+    def socket_closed(self, client: str) -> None:
+        """A socket counted by :meth:`socket_opened` has closed."""
+        held = self._sockets.get(client, 0) - 1
+        if held > 0:
+            self._sockets[client] = held
+        else:
+            self._sockets.pop(client, None)
+
+    def sockets(self, client: str) -> int:
+        """The live sockets ``client`` holds over all tables."""
+        return self._sockets.get(client, 0)

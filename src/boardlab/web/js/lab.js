@@ -184,7 +184,30 @@ function statusText(r) {
   if (r.status === "finished") return "finished";
   if (r.status === "failed") return "failed";
   if (r.status === "stopped") return "stopped (start it again to finish)";
+  if (r.status === "cancelled") return "cancelled (start it again to carry on)";
+  if (r.waiting) return "waiting for a free worker";
   return `${r.done} of ${r.total}`;
+}
+
+// Cancel a run this address started (the server refuses anyone else's); the list and the shown run follow.
+async function cancelRun(key) {
+  try {
+    await api(`/api/lab/runs/${encodeURIComponent(key)}/cancel`, { method: "POST" });
+  } catch (e) {
+    toast(e.message);
+  }
+  listRuns();
+  if (current === key) show(key);
+}
+
+function cancelButton(r) {
+  if (!r.cancellable) return "";
+  const b = el("button", { type: "button", class: "small lab-cancel", "data-key": r.key, title: "Stop this run" }, "Cancel");
+  b.addEventListener("click", (ev) => {
+    ev.stopPropagation(); // not a click on the row, which opens the run
+    cancelRun(r.key);
+  });
+  return b;
 }
 
 async function listRuns() {
@@ -205,7 +228,7 @@ async function listRuns() {
       el("td", {}, KINDS[r.kind] || r.kind),
       el("td", {}, r.sweep ? sweepText(r) : settingsText(r.params), r.verdict ? el("div", { class: "verdict" }, r.verdict) : ""),
       el("td", {}, String(r.total)),
-      el("td", { class: "status" }, statusText(r)));
+      el("td", { class: "status" }, statusText(r), " ", cancelButton(r)));
     tr.addEventListener("click", () => show(r.key));
     return tr;
   });
@@ -295,14 +318,17 @@ async function show(key) {
     root.dataset.runKind = run.kind;
     root.dataset.runStatus = run.status;
     root.dataset.runDone = String(run.done);
+    $("lab-run-cancel").classList.toggle("hidden", !run.cancellable);
     if (run.status === "finished") {
       if (sweep) renderSweep(run);
       else renderReport(run);
       listRuns();
       return;
     }
-    if (run.status === "failed" || run.status === "stopped") {
-      $("lab-run-error").textContent = run.status === "failed" ? `The run failed: ${run.error}` : "The server stopped during this run; start it again to finish it.";
+    if (run.status === "failed" || run.status === "stopped" || run.status === "cancelled") {
+      $("lab-run-error").textContent = run.status === "failed" ? `The run failed: ${run.error}`
+        : run.status === "cancelled" ? "The run was cancelled; start it again to carry on."
+          : "The server stopped during this run; start it again to finish it.";
       $("lab-run-error").classList.remove("hidden");
       listRuns();
       return;
@@ -359,6 +385,7 @@ async function init() {
   pickGame();
   $("lab-game").addEventListener("change", pickGame);
   $("lab-form").addEventListener("submit", start);
+  $("lab-run-cancel").addEventListener("click", () => { if (current) cancelRun(current); });
   $("lab-games").addEventListener("input", sweepSize);
   $("lab-metric").addEventListener("change", pickMetric);
   for (const r of document.querySelectorAll("input[name=lab-kind]")) r.addEventListener("change", () => setKind(r.value));

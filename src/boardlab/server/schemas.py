@@ -1,0 +1,239 @@
+"""The API's success bodies, as the OpenAPI document declares them (``/api/openapi.json``).
+
+The routes answer with JSON they encode themselves (views are big, FastAPI's generic encoder slow), so these models
+describe the bodies rather than build them: each names the fields every such body has, with their types; bodies may
+carry more (``extra="allow"``: a game's view and scene hold whatever the game shows). The request bodies and their
+limits are in :mod:`boardlab.server.app` and :mod:`boardlab.server.lab`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+# -- games and agents ---------------------------------------------------------------
+class HealthOut(_Out):
+    ok: bool
+    tables_in_memory: int
+
+
+class AgentsOut(_Out):
+    """The AI on offer to a table seat: named levels first, the other agents, and the bounds on their parameters."""
+
+    levels: list[str]
+    agents: list[str]
+    all: list[str]
+    default: str
+    only_random: bool
+    bounds: dict[str, float]
+
+
+class GameOut(_Out):
+    """A game's metadata as the lobby shows it."""
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    perfect_information: bool
+    cooperative: bool
+    rules_version: str
+    options: list[dict[str, Any]]
+    has_rules: bool
+
+
+class GamesOut(_Out):
+    games: list[GameOut]
+    agents: AgentsOut
+
+
+class RulesOut(_Out):
+    game: str
+    markdown: str
+    html: str
+
+
+# -- tables ---------------------------------------------------------------------------
+class TableSummaryOut(_Out):
+    id: str
+    game: str
+    title: str
+    mode: str
+    options: dict[str, Any]
+    num_players: int
+    perfect_information: bool
+    cooperative: bool
+    rules_version: str
+    created_at: float
+    open: bool
+    clock: dict[str, Any] | None
+
+
+class LinksOut(_Out):
+    host: str
+    seats: dict[str, str]
+    spectator: str
+
+
+class CreatedTableOut(_Out):
+    """A new table: its seat tokens (each seat's only copy) and the links to hand out."""
+
+    id: str
+    table: TableSummaryOut
+    seats: list[dict[str, Any]]
+    tokens: dict[str, str]
+    spectator_token: str
+    host_seat: int | None
+    links: LinksOut
+
+
+class ViewOut(_Out):
+    """What one seat (``null``: a spectator) sees of a table now: the scene to draw, its legal moves, the log."""
+
+    table: TableSummaryOut
+    revision: int
+    seat: int | None
+    seats: list[dict[str, Any]]
+    to_act: list[int]
+    terminal: bool
+    scene: dict[str, Any]
+    legal: list[list[Any]]
+    log: list[Any]
+
+
+class PositionOut(_Out):
+    """A past position (or a replay's frame) as one seat saw it."""
+
+    step: int
+    steps: int
+    seat: int | None
+    scene: dict[str, Any]
+
+
+class MovedOut(_Out):
+    """A stored move or undo: the table's new revision, and the seat's new view unless ``view=false``."""
+
+    ok: bool
+    revision: int
+    view: ViewOut | None = None
+
+
+class RematchOut(_Out):
+    """Where the asking seat plays the rematch."""
+
+    table: str
+    seat: int | None = None
+    link: str
+    url: str
+
+
+class OpenTableOut(_Out):
+    id: str
+    game: str
+    title: str
+    options: dict[str, Any]
+    num_players: int
+    seats: list[Any]
+    free: int
+    spectators: int
+    watch: str
+    created_at: float
+
+
+class OpenTablesOut(_Out):
+    tables: list[OpenTableOut]
+
+
+class JoinedOut(_Out):
+    table: str
+    seat: int
+    token: str
+    link: str
+    url: str
+
+
+class ChatMessageOut(_Out):
+    seat: int | None
+    name: str | None
+    text: str
+    at: float
+
+
+class ChatOut(_Out):
+    messages: list[ChatMessageOut]
+
+
+class SaidOut(_Out):
+    message: ChatMessageOut
+
+
+class RecordOut(_Out):
+    """A game record (``boardlab-record/1``): enough to replay the game."""
+
+    format: str
+    game: str
+    options: dict[str, Any]
+    rules_version: str
+    num_players: int
+    seats: list[str]
+    history: list[Any]
+
+
+class GeometryOut(_Out):
+    """Board shapes a view refers to by ``id``."""
+
+    id: str
+    cells: list[dict[str, Any]]
+    edges: list[dict[str, Any]]
+
+
+# -- replays --------------------------------------------------------------------------
+class ReplayOut(_Out):
+    id: str
+    game: str
+    title: str
+    num_players: int
+    steps: int
+    finished: bool
+
+
+class FrameOut(PositionOut):
+    terminal: bool
+    log: list[Any]
+
+
+# -- the lab --------------------------------------------------------------------------
+class LabRunOut(_Out):
+    """A lab run (balance run, sweep or search): its settings, progress and, once finished, its verdict and report.
+    ``cancellable``: the asking address started it and it is playing or waiting."""
+
+    key: str
+    kind: str
+    params: dict[str, Any]
+    total: int
+    done: int
+    status: str
+    created_at: float
+    cancellable: bool
+    waiting: bool
+    error: str | None
+    title: str
+
+
+class LabStartedOut(LabRunOut):
+    started: bool
+
+
+class LabOut(_Out):
+    runs: list[LabRunOut]
+    max_games: int
+    max_runs: int
+    runs_per_address: int
+    run_seconds: float
+    metrics: list[dict[str, Any]]
