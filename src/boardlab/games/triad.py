@@ -35,6 +35,7 @@ enemy unit, and a shot at a submerged Submarine misses (§8).
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Callable
@@ -156,6 +157,12 @@ def deploy_action(kinds: tuple[int, ...]) -> int:
     return ACTIONS.encode("deploy", *kinds)
 
 
+@functools.cache
+def deploy_actions(hand: tuple[int, ...]) -> tuple[int, ...]:
+    """The sorted deploy actions of the units in ``hand`` (§3c), kept once worked out: a search asks often."""
+    return tuple(sorted(deploy_action(k) for k in arrangements(hand)))
+
+
 def arrangements(hand: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Every distinct order of the unit types in ``hand`` (§3c)."""
     out: set[tuple[int, ...]] = set()
@@ -263,6 +270,7 @@ class TriadGame(Game):
 
 class TriadState(PhasedState):
     game: TriadGame
+    copied = ("at", "intact", "ammo", "ammo_cards", "hand", "split", "score", "events", "entries")
 
     def __init__(self, game: TriadGame, num_players: int) -> None:
         super().__init__(game, num_players)
@@ -287,17 +295,8 @@ class TriadState(PhasedState):
         self.phase = "ammo"
 
     def clone(self) -> TriadState:
-        s = super().clone()
+        s = super().clone()  # the lists in ``copied``, shallow
         s.units = [u[:] for u in self.units]
-        s.at = self.at[:]
-        s.intact = self.intact[:]
-        s.ammo = self.ammo[:]
-        s.ammo_cards = self.ammo_cards[:]
-        s.hand = self.hand[:]
-        s.split = self.split[:]
-        s.score = self.score[:]
-        s.events = self.events[:]
-        s.entries = self.entries[:]
         return s
 
     # -- setup (§3) ------------------------------------------------------------------------
@@ -929,7 +928,7 @@ def _chance_label(s: TriadState, player: int, action: int) -> str | None:
 
 
 def _deploy_legal(s: TriadState, p: int) -> list[int]:
-    return sorted(deploy_action(k) for k in arrangements(s.hand[p])) if p == s.setup_seat else []
+    return list(deploy_actions(s.hand[p])) if p == s.setup_seat else []
 
 
 def _turn_explain(s: TriadState, p: int, action: int) -> str | None:
