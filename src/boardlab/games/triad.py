@@ -812,11 +812,11 @@ class TriadState(PhasedState):
         types, the other cards are shuffled over the ammunition and the
         unrevealed starting squares; the history is rewritten to match and
         replayed, and a deal is kept only when its public events come out the
-        same (a seat's legal moves depend on nothing else it cannot see, §8).
-        A spectator sees both deployments hidden: each side is dealt on its own first (with the other
-        side's real deal), then the two deals are checked together, which is
-        the same rejection sampling made fast. After that many tries, the
-        core's own resample.
+        same (a seat's legal moves depend on nothing else it cannot see, §8). A
+        spectator sees both deployments hidden: each side is dealt on its own
+        first (with the other side's real deal), then the two deals are checked
+        together, which is the same rejection sampling made fast. After that
+        many tries, the core's own resample.
         """
         hidden = [o for o in (0, 1) if o != player and self.entries[o] >= 0]
         if not hidden:
