@@ -196,6 +196,38 @@ def test_defence_centre_fire() -> None:
     assert s.observation(BLUE)["ammo"]["d1"] == 0
 
 
+def test_defence_centre_shots_do_not_tell_a_submerged_submarine() -> None:
+    """§8, §2b: two worlds Orange cannot tell apart, a submerged Submarine or a Spy face down on b2 beside Orange's
+    Defence Centre b1, offer Orange the same moves: the shot is legal in both. At the Submarine it reveals it and
+    misses, the ammunition spent; at the Spy it destroys it. Reproduction: the old rules refused the shot at the
+    Submarine, so Orange had 16 legal moves in one world and 17 in the other."""
+    worlds = {
+        "Submarine": start(ORANGE_LINE, "Spy, Submarine, Aircraft, Fleet, ICBM", o_ammo=("Aircraft", "Fleet")),
+        "Spy": start(ORANGE_LINE, "Submarine, Spy, Aircraft, Fleet, ICBM", o_ammo=("Aircraft", "Fleet")),
+    }
+    for s in worlds.values():
+        for blue in ("move b5 to b4", "move b4 to b3", "move b3 to b2"):
+            act(s, "flip the submarine at b1")
+            act(s, blue)
+    sub, spy = worlds["Submarine"], worlds["Spy"]
+    assert sub.observation(ORANGE) == spy.observation(ORANGE)
+    assert sub.move_log(ORANGE, reveal=False) == spy.move_log(ORANGE, reveal=False)
+    assert sub.legal_actions(ORANGE) == spy.legal_actions(ORANGE)
+    assert "defence centre b1 fires at b2" in [label for _, label in sub.legal_moves(ORANGE)]
+    for kind, s in worlds.items():
+        act(s, "defence centre b1 fires at b2")
+        assert s.observation(BLUE)["ammo"]["b1"] == 0
+        b2 = [u for u in s.observation(ORANGE)["units"] if u["at"] == "b2"]
+        if kind == "Submarine":  # revealed, still there, still submerged
+            assert b2 == [{**b2[0], "unit": "Submarine", "surfaced": False, "known": True}]
+            assert s.move_log(ORANGE)[-1]["text"].endswith(
+                "Orange's Defence Centre at b1 fires at b2: Blue's Submarine there is submerged and cannot be hit; "
+                "the shot misses."
+            )
+        else:
+            assert b2 == [] and "Spy" in s.observation(ORANGE)["lost"][BLUE]
+
+
 def test_submarine_surfaces_and_attacks() -> None:
     """§4c, §7b, §5d: a surfaced Submarine is revealed, does not move, and destroys an adjacent Fleet."""
     s = basic()
@@ -256,10 +288,10 @@ def random_game(seed: int, moves: int, **options: Any) -> TriadState:
 
 
 def test_resample_keeps_the_seats_legal_moves() -> None:
-    """§8, §2b: a Defence Centre cannot fire at a submerged Submarine, so a seat's legal shots tell which unrevealed
-    enemy unit beside it is one; a resampled world must keep them. Reproduction: seed 0, move 40, Blue to move may
-    fire 'defence centre d5 fires at d4'; the old resample redealt a submerged Submarine onto d4 (and at seed 38 it
-    moved one off d2 for Orange, making an illegal shot legal)."""
+    """§8, §2b: a resampled world keeps the seat's legal moves. Reproduction (rules version 1, when a Defence Centre
+    could not fire at a submerged Submarine): seed 0, move 40, Blue to move may fire 'defence centre d5 fires at d4';
+    the old resample redealt a submerged Submarine onto d4 (and at seed 38 it moved one off d2 for Orange, making an
+    illegal shot legal)."""
     s = random_game(0, 40)
     assert s.current_player() == BLUE
     assert "defence centre d5 fires at d4" in [label for _, label in s.legal_moves(BLUE)]

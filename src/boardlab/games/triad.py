@@ -27,14 +27,15 @@ keeps the draw and the deployment private and every later step public (a move
 names squares, never the unit), with each step's outcome in its public text;
 the core's log and resample follow from it. ``resample`` is a faster version:
 it redraws the opponent's unrevealed units and ammunition and keeps the first
-draw whose replay gives the same public events and the same legal moves for
-the viewing seat at each of its turns (a Defence Centre's shots tell which
-unrevealed unit beside it is a submerged Submarine, §8); for a spectator it
-deals each side on its own before checking the two deals together.
+draw whose replay gives the same public events; for a spectator it deals each
+side on its own before checking the two deals together. A seat's legal moves
+never depend on what it cannot see: a Defence Centre may fire at any adjacent
+enemy unit, and a shot at a submerged Submarine misses (§8).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Callable
@@ -156,6 +157,12 @@ def deploy_action(kinds: tuple[int, ...]) -> int:
     return ACTIONS.encode("deploy", *kinds)
 
 
+@functools.cache
+def deploy_actions(hand: tuple[int, ...]) -> tuple[int, ...]:
+    """The sorted deploy actions of the units in ``hand`` (§3c), kept once worked out: a search asks often."""
+    return tuple(sorted(deploy_action(k) for k in arrangements(hand)))
+
+
 def arrangements(hand: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Every distinct order of the unit types in ``hand`` (§3c)."""
     out: set[tuple[int, ...]] = set()
@@ -213,7 +220,7 @@ class TriadGame(Game):
             maximum=1000,
         ),
     )
-    rules_version = "1"
+    rules_version = "2"  # 2: a Defence Centre may fire at a submerged Submarine, and misses (§8)
     mechanics = ("hidden units", "bluffing", "area scoring")
     playing_time = "7 min"
     game_type = GameType(chance=Chance.EXPLICIT, information=Information.IMPERFECT)
@@ -227,6 +234,7 @@ class TriadGame(Game):
         "An ICBM steps forward, straight or diagonally, twice a move; a launched ICBM that cannot move is lost.",
         "Adjacent means the eight surrounding squares, for Submarine attacks and Defence Centre fire.",
         "A Defence Centre firing at an unrevealed ICBM with one ammunition left spends it and misses.",
+        "A Defence Centre may fire at a submerged Submarine: the shot reveals it, misses and spends the ammunition.",
         "Destroying a Spy costs the destroyer an ammunition, paid automatically when it has one; a probed unit's "
         "owner chooses whether to pay.",
         "The ammunition is taken from the Defence Centre holding the most (the left one on a tie).",
@@ -262,6 +270,7 @@ class TriadGame(Game):
 
 class TriadState(PhasedState):
     game: TriadGame
+    copied = ("at", "intact", "ammo", "ammo_cards", "hand", "split", "score", "events", "entries")
 
     def __init__(self, game: TriadGame, num_players: int) -> None:
         super().__init__(game, num_players)
@@ -286,17 +295,8 @@ class TriadState(PhasedState):
         self.phase = "ammo"
 
     def clone(self) -> TriadState:
-        s = super().clone()
+        s = super().clone()  # the lists in ``copied``, shallow
         s.units = [u[:] for u in self.units]
-        s.at = self.at[:]
-        s.intact = self.intact[:]
-        s.ammo = self.ammo[:]
-        s.ammo_cards = self.ammo_cards[:]
-        s.hand = self.hand[:]
-        s.split = self.split[:]
-        s.score = self.score[:]
-        s.events = self.events[:]
-        s.entries = self.entries[:]
         return s
 
     # -- setup (§3) ------------------------------------------------------------------------
@@ -469,8 +469,8 @@ class TriadState(PhasedState):
         return sorted(out) if out else [PASS]
 
     def fire_actions(self, p: int) -> list[int]:
-        """§8: ``p``'s Defence Centre shots, the one part of its legal moves that depends on the enemy's hidden units
-        (no shot at a submerged Submarine)."""
+        """§8: ``p``'s Defence Centre shots: at every adjacent enemy unit, whatever it is, so that the shots never tell
+        ``p`` what an unrevealed unit is (a shot at a submerged Submarine misses, ``_fire``)."""
         out: list[int] = []
         for d in DC_SQUARES[p]:
             if not self.intact[d] or self.ammo[d] <= 0:
@@ -478,16 +478,9 @@ class TriadState(PhasedState):
             for dr, dc in DIRS8:
                 q = step(d, dr, dc)
                 v = self.unit_at(q) if q >= 0 else None
-                if v is not None and v[OWNER] != p and not v[SPENT] and not (v[KIND] == SUB and not v[SURFACED]):
+                if v is not None and v[OWNER] != p and not v[SPENT]:
                     out.append(FIRE + 25 * d + q)
         return out
-
-    def forced(self, p: int) -> bool:
-        """§4b: ``p`` has a launched ICBM that can move, so it must move one (and cannot fire)."""
-        return any(
-            u[OWNER] == p and u[KIND] == ICBM and u[LAUNCHED] and u[SQ] >= 0 and self.unit_moves(i)
-            for i, u in enumerate(self.units)
-        )
 
     # -- resolving a turn (§6-§9) -------------------------------------------------------------------
     def play(self, action: int) -> None:
@@ -661,12 +654,18 @@ class TriadState(PhasedState):
             self._say(f"{head} and destroys {self._name(y)}.")
 
     def _fire(self, d: int, q: int) -> None:
-        """§8: a Defence Centre spends one ammunition (two for an ICBM) to destroy an adjacent enemy unit."""
+        """§8: a Defence Centre spends one ammunition (two for an ICBM) to destroy an adjacent enemy unit; a shot at a
+        submerged Submarine reveals it and misses, the ammunition spent (§8: the shooter could not know)."""
         y = self.unit_at(q)
         assert y is not None
         y[KNOWN] = True
         owner = STRUCTURE[d][0]  # type: ignore[index]
         head = f"{NAMES[owner]}'s Defence Centre at {SQUARES[d]} fires at {SQUARES[q]}"
+        if defender_key(y) not in KILLS[DC_NAME]:
+            self.ammo[d] -= 1
+            why = "is submerged and cannot be hit" if y[KIND] == SUB else "cannot be hit"
+            self._say(f"{head}: {self._name(y)} there {why}; the shot misses.")
+            return
         cost = 2 if y[KIND] == ICBM else 1
         if self.ammo[d] < cost:
             self.ammo[d] = 0
@@ -813,21 +812,18 @@ class TriadState(PhasedState):
         types, the other cards are shuffled over the ammunition and the
         unrevealed starting squares; the history is rewritten to match and
         replayed, and a deal is kept only when its public events come out the
-        same and, for a seat, the seat's own legal moves were the same at every
-        one of its turns (they show, say, which unrevealed enemy unit beside its
-        Defence Centre is a submerged Submarine, §8). A spectator sees both
-        deployments hidden: each side is dealt on its own first (with the other
-        side's real deal), then the two deals are checked together, which is
-        the same rejection sampling made fast. After that many tries, the
-        core's own resample.
+        same (a seat's legal moves depend on nothing else it cannot see, §8). A
+        spectator sees both deployments hidden: each side is dealt on its own
+        first (with the other side's real deal), then the two deals are checked
+        together, which is the same rejection sampling made fast. After that
+        many tries, the core's own resample.
         """
         hidden = [o for o in (0, 1) if o != player and self.entries[o] >= 0]
         if not hidden:
             return self.clone()
-        legal = self._legal_record(player) if player is not None else None
         if len(hidden) == 1:
             for _ in range(RESAMPLE_TRIES):
-                s = self._replay(self._redeal(hidden[0], list(self._history), rng), hidden, legal)
+                s = self._replay(self._redeal(hidden[0], list(self._history), rng), hidden)
                 if s is not None:
                     return s
         else:
@@ -841,7 +837,7 @@ class TriadState(PhasedState):
                         if i >= 0:
                             history[i] = deal[i]
                 else:
-                    s = self._replay(history, hidden, legal)
+                    s = self._replay(history, hidden)
                     if s is not None:
                         return s
         return core_resample(self, player, rng)  # type: ignore[return-value]
@@ -850,23 +846,9 @@ class TriadState(PhasedState):
         """A history with side ``o`` alone redealt that replays to the same events (the other side's real deal)."""
         for _ in range(RESAMPLE_TRIES):
             history = self._redeal(o, list(self._history), rng)
-            if self._replay(history, [o], None, passes=False) is not None:
+            if self._replay(history, [o], passes=False) is not None:
                 return history
         return None
-
-    def _legal_record(self, p: int) -> dict[int, list[int]]:
-        """``p``'s Defence Centre shots at each of its turns in this game's history, by history index: the rest of its
-        legal moves is the same in every world that shows the same positions (§4-§7), and so are its forced turns."""
-        s = self.game.new_initial_state(self.num_players)
-        assert isinstance(s, TriadState)
-        out: dict[int, list[int]] = {}
-        for i, a in enumerate(self._history):
-            if self._actors[i] == p and s.phase == "turn" and not s.forced(p):
-                out[i] = s.fire_actions(p)
-            s._apply(a)
-        if s.current_player() == p and s.phase == "turn" and not s.forced(p):
-            out[len(self._history)] = s.fire_actions(p)  # and now
-        return out
 
     def _redeal(self, o: int, history: list[Any], rng: random.Random) -> list[Any]:
         cards = list(self.game.cards)
@@ -886,12 +868,9 @@ class TriadState(PhasedState):
             history[self.entries[2 + o]] = deploy_action(kinds)
         return history
 
-    def _replay(
-        self, history: list[Any], hidden: list[int], legal: dict[int, list[int]] | None, passes: bool = True
-    ) -> TriadState | None:
-        """Replay ``history``; ``None`` as soon as a hidden side's step is illegal, an event differs or the viewer's
-        Defence Centre shots at one of its turns (``legal``, by history index) differ. ``passes=False`` does not
-        check a hidden side's passes (whether it had nothing legal depends on the other side's units too)."""
+    def _replay(self, history: list[Any], hidden: list[int], passes: bool = True) -> TriadState | None:
+        """Replay ``history``; ``None`` as soon as a hidden side's step is illegal or an event differs. ``passes=False``
+        does not check a hidden side's passes (whether it had nothing legal depends on the other side's units too)."""
         s = self.game.new_initial_state(self.num_players)
         assert isinstance(s, TriadState)
         n = 0
@@ -900,8 +879,6 @@ class TriadState(PhasedState):
             if cp != self._actors[i]:
                 return None
             if cp in hidden and s.phase == "turn" and (passes or a != PASS) and not s._plausible(cp, a):
-                return None
-            if legal is not None and i in legal and s.fire_actions(cp) != legal[i]:
                 return None
             s._apply(a)
             s._history.append(a)
@@ -912,9 +889,6 @@ class TriadState(PhasedState):
                     return None
                 n = m
         if s.events != self.events:
-            return None
-        n = len(history)
-        if legal is not None and n in legal and s.fire_actions(s.current_player()) != legal[n]:
             return None
         s._barrier = self._barrier
         return s
@@ -954,7 +928,7 @@ def _chance_label(s: TriadState, player: int, action: int) -> str | None:
 
 
 def _deploy_legal(s: TriadState, p: int) -> list[int]:
-    return sorted(deploy_action(k) for k in arrangements(s.hand[p])) if p == s.setup_seat else []
+    return list(deploy_actions(s.hand[p])) if p == s.setup_seat else []
 
 
 def _turn_explain(s: TriadState, p: int, action: int) -> str | None:
@@ -968,7 +942,9 @@ def _turn_explain(s: TriadState, p: int, action: int) -> str | None:
             return f"you have no unit at {SQUARES[idx[0]]} (§4)"
         return f"your {UNITS[u[KIND]]} cannot move to {SQUARES[idx[1]]} (§5)"
     if seg == "fire":
-        return "a Defence Centre fires only with ammunition, at an adjacent enemy unit that is not submerged (§8)"
+        return (
+            "a Defence Centre fires only with ammunition, at an enemy unit on one of the eight squares around it (§8)"
+        )
     if seg in ("flip", "attack"):
         return "only your own Submarine flips, and only a surfaced one attacks an adjacent enemy (§4c, §7b)"
     return "make one move, flip, attack or shot (§4)"
