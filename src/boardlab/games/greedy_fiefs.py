@@ -483,23 +483,25 @@ class GreedyFiefsState(PhasedState):
         (§5.3: three troops there, and no enemy)."""
         p, units = self.mover, self.units
         foe = [c != ZERO for c in units[(1 - p) * N : (2 - p) * N]]
-        full = {s for s, c in enumerate(units[p * N : p * N + N]) if c[0] + c[1] + c[2] >= STACK_LIMIT and not foe[s]}
+        full = {
+            s
+            for s, c in enumerate(units[p * N : p * N + N])
+            if c != ZERO and c[0] + c[1] + c[2] >= STACK_LIMIT and not foe[s]
+        }
         return foe, full
 
     def _legal_move(self, player: int) -> list[int]:
         p = self.mover
-        units, base = self.units, p * N
         foe, full = self._move_board()
         moved: dict[int, int] = {}  # square * 4 + troop → how many arrived there this turn (§5.1)
         for _, to, t in self.arrivals:
             moved[to * 4 + t] = moved.get(to * 4 + t, 0) + 1
         out: list[int] = []
-        for s in range(N):
-            c = units[base + s]
+        for s, c in enumerate(self.units[p * N : p * N + N]):
             if c == ZERO:
                 continue
             for t in range(4):
-                if c[t] > moved.get(s * 4 + t, 0):
+                if c[t] and (not moved or c[t] > moved.get(s * 4 + t, 0)):
                     first = MOVE_AT + (t * N + s) * N
                     out += [first + d for d in _destinations(t, s, foe, full)]
         out.sort()
@@ -523,8 +525,11 @@ class GreedyFiefsState(PhasedState):
     def _apply_move(self, a: int) -> None:
         if a == END:  # §5.4: a Hero who ends his movement alone goes back to the reserve
             self.last = ()
+            p, units = self.mover, self.units
             for s in range(N):
-                self._lone_hero(self.mover, s)
+                c = units[p * N + s]
+                if c[HERO] and not (c[0] or c[1] or c[2]):
+                    self._lone_hero(p, s)
             self._start_conflict()
             return
         t, rest = divmod(a - MOVE_AT, N * N)
@@ -553,7 +558,8 @@ class GreedyFiefsState(PhasedState):
     # -- §7, §8 conflict ------------------------------------------------------------------------
     def _start_conflict(self) -> None:
         p = self.mover
-        self.contested = tuple(s for s in range(N) if self.occupied(p, s) and self.occupied(1 - p, s))
+        units = self.units
+        self.contested = tuple(s for s in range(N) if units[p * N + s] != ZERO and units[(1 - p) * N + s] != ZERO)
         self._next_square()
 
     def _next_square(self) -> None:
