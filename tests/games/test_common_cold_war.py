@@ -161,6 +161,7 @@ def test_a_player_who_cannot_place_discards() -> None:
     A hand-made position: the 10 x 10 handkerchief is full (its squares marked as covered), so nothing fits."""
     s = dealt([f"T{k}" for k in range(1, 8)], [f"Q{k}" for k in range(1, 8)], board="10x10")
     s.cells = {y * C.TABLE + x: T["T7"] for y in range(7, 17) for x in range(7, 17)}
+    s.occupied = sum(1 << c for c in s.cells)
     s._start_turn(RED)
     assert s.phase == C.DISCARD and labels(s) == [f"discard T{k}" for k in range(1, 8)]
     assert "must discard" in s.explain_illegal(RED, s.game.action_space.encode("play", T["T1"]))
@@ -303,3 +304,116 @@ def test_the_scene_draws_tiles_with_symbol_pictures() -> None:
     assert len(symbols) == 4 and all(e["stroke"] == C.INKS["F"] for e in symbols)
     text = scene_text(scene, labels(s))
     assert "play Q1" in text
+
+
+# -- the fast rules against the plain ones ------------------------------------------------------------------------
+
+
+def reference_places(cells: dict[int, int], area: tuple[int, int]) -> dict[tuple[int, int], tuple[int, ...]]:
+    """§4.2 from scratch, as the rules were first written: for each tile size lying one way (2 x 1, 1 x 2, 2 x 2),
+    its legal top-left squares, in order: every place next to a covered square that is free and in the area."""
+    lo, hi = area
+    near = set()
+    for c in cells:
+        cx, cy = c % C.TABLE, c // C.TABLE
+        for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+            near.add((cx + dx, cy + dy))
+    out = {}
+    for w, h in ((2, 1), (1, 2), (2, 2)):
+        if not cells:
+            cand = {((lo + hi - w) // 2, (lo + hi - h) // 2)}
+        else:
+            cand = {(nx - dx, ny - dy) for nx, ny in near for dx in range(w) for dy in range(h)}
+        free = [
+            (x, y)
+            for x, y in cand
+            if lo <= x
+            and lo <= y
+            and x + w <= hi
+            and y + h <= hi
+            and not any((y + dy) * C.TABLE + x + dx in cells for dy in range(h) for dx in range(w))
+        ]
+        out[(w, h)] = tuple(sorted(y * C.TABLE + x for x, y in free))
+    return out
+
+
+def reference_legal(s: C.CommonColdWarState) -> list[int]:
+    """The legal actions of the seat to move, worked out from the table alone with :func:`reference_places`."""
+    g = s.game
+    places = reference_places(s.cells, g.area)
+
+    def spots(tile: int) -> dict[int, tuple[int, ...]]:
+        return {q: places[C.size_of(g.sizes[tile], q)] for q in range(4) if places[C.size_of(g.sizes[tile], q)]}
+
+    hand = s.hands[s.to_move]
+    if s.phase == C.PICK:
+        return [g.play_base + t for t in hand if spots(t)]
+    if s.phase == C.TURN:
+        return [g.turn_base + q for q in sorted(spots(s.held))]
+    if s.phase == C.PLACE:
+        return [g.place_base + c for c in spots(s.held)[s.turn]]
+    assert s.phase == C.DISCARD and not any(spots(t) for t in hand)  # §4.4: only when nothing fits
+    return [g.discard_base + t for t in hand]
+
+
+def test_places_on_any_table_match_the_rules_worked_out_from_scratch() -> None:
+    """§4.2: on tables of squares covered at random, up to the table's edges, every shape has the places
+    worked out afresh, for both play areas (the bits do not wrap round from one row to the next)."""
+    rng = random.Random(3)
+    for options in ({}, {"board": "10x10"}):
+        g = game(**options)
+        for k in range(300):
+            lo, hi = (0, C.TABLE) if k % 3 else g.area  # some covered squares outside the handkerchief too
+            cells = {y * C.TABLE + x: 0 for y in range(lo, hi) for x in range(lo, hi) if rng.random() < k / 600}
+            fits = C.fitting(sum(1 << c for c in cells), g.allowed, g.first)
+            expected = reference_places(cells, g.area)
+            assert {size: tuple(C.squares_of(fits[C.SHAPE_OF[size]])) for size in C.SHAPES} == expected
+
+
+@pytest.mark.parametrize("options", [{}, {"board": "10x10"}, {"flip": "mirror"}])
+def test_the_kept_places_match_the_rules_worked_out_from_scratch(options: dict[str, str]) -> None:
+    """§4.2: over many random games, at every step the legal actions are those worked out afresh from the table,
+    in the same order, and the covered squares the state keeps as bits are the squares under its tiles."""
+    for seed in range(40):
+        for _, _, after in random_steps(seed, **options):
+            assert after.occupied == sum(1 << c for c in after.cells)
+            if after.current_player() >= 0:
+                assert after.legal_actions() == reference_legal(after)
+
+
+def test_a_single_action_is_checked_as_the_list_says() -> None:
+    """Every action of the action space is accepted exactly when it is in the legal list, at every kind of step."""
+    for seed in range(3):
+        for _, _, s in random_steps(seed, board="10x10"):
+            if s.current_player() < 0:
+                continue
+            legal = set(s.legal_actions())
+            accepted = {a for a in range(s.game.num_distinct_actions()) if s._is_legal(s.current_player(), a)}
+            assert accepted == legal
+            assert not s._is_legal(s.current_player(), -1)
+
+
+def test_a_copy_and_its_original_go_their_own_ways() -> None:
+    """A clone and its original, played apart, each offer at every step what a fresh replay of its history does."""
+
+    def seen(s: C.CommonColdWarState) -> tuple[object, ...]:
+        return s.legal_actions(), s.observation(None), s.occupied
+
+    rng = random.Random(11)
+    for seed in range(8):
+        for before, _, _ in random_steps(seed):
+            if before.phase != C.PICK or rng.random() < 0.7:
+                continue
+            copy = before.clone()
+            for s in (before, copy):  # different random continuations
+                start, steps = s.move_number(), []
+                while not s.is_terminal():
+                    legal = s.legal_actions() if s.current_player() >= 0 else [a for a, _ in s.chance_outcomes()]
+                    s.apply_action(rng.choice(legal))
+                    steps.append(seen(s))
+                replay = game().new_initial_state()
+                for k, a in enumerate(s.history()):
+                    replay.apply_action(a)
+                    if k >= start:
+                        assert seen(replay) == steps[k - start]
+            break

@@ -13,13 +13,25 @@ from boardlab.core.errors import IllegalActionError
 from boardlab.core.scene import check_scene
 from boardlab.games.elephant_monkey_mice import (
     ACTIONS,
+    ADD,
+    ADJ,
+    ELEPHANT,
     ELEPHANT_RETREAT,
     EXTRA,
+    FORWARD,
+    HOME,
     LABELS,
+    LINES,
+    MONKEY,
     MONKEY_RETREAT,
+    MOUSE,
+    NO,
+    PASS,
+    PATHS,
     TAKE,
     TURN,
     ElephantMonkeyMiceState,
+    N,
     dist,
 )
 
@@ -298,3 +310,73 @@ def test_a_retreat_can_complete_the_other_players_goal() -> None:  # §9.4
     s = position(("e4", "c2"), ("a4", "b1"), (("c3", "d5"), ("d1",)))
     play(s, "mouse c3-c2", "no extra mouse")
     assert s.is_terminal() and s.returns() == [-1.0, 1.0]  # Black's Elephant was pushed home to c1
+
+
+# -- the fast rules against the plain ones ------------------------------------------------------------------------
+
+
+def reference_turn_actions(s: ElephantMonkeyMiceState, p: int) -> list[int]:
+    """§3-§6 as the rules were first written: every action that starts a turn, square by square."""
+    out: list[int] = []
+    e, m = s.elephant[p], s.monkey[p]
+    foe_e = s.elephant[1 - p]
+    for t in ADJ[e]:
+        if s.elephant_can_go(p, t):
+            out.append(ELEPHANT + t)
+    for line in LINES[m]:
+        for t in line[:2]:
+            if t in (NO, foe_e):
+                break
+            if s.monkey_can_go(p, t):
+                out.append(MONKEY + t)
+    for f, _ in s.mice[p]:
+        for t in ADJ[f]:
+            if s.mouse_can_go(p, t, ignore=f) and s._push_ok(p, f, t, vacated=f):
+                out.append(MOUSE + f * N + t)
+    if s.reserve[p]:
+        for x in range(5):
+            t = 5 * HOME[p] + x
+            if s.mouse_can_go(p, t) and s._push_ok(p, t - FORWARD[p] * 5, t):
+                out.append(ADD + t)
+    return sorted(out)
+
+
+@pytest.mark.parametrize("options", [{}, {"mode": "long", "setup": "inner"}, {"flung": "removed"}])
+def test_turn_actions_match_the_rules_worked_out_square_by_square(options: dict[str, str]) -> None:
+    """§3: over many random games, every turn offers what the square-by-square rules offer, in the same order."""
+    g = game(**options, turn_limit=100)
+    rng = random.Random(7)
+    for _ in range(60):
+        s = g.new_initial_state()
+        while not s.is_terminal():
+            if s.phase == TURN:
+                assert s.legal_actions() == (reference_turn_actions(s, s.to_move) or [PASS])
+            s.apply_action(rng.choice(s.legal_actions()))
+
+
+def test_a_single_action_is_checked_as_the_list_says() -> None:
+    """Every action of the action space is accepted exactly when it is in the legal list, in every phase."""
+    g = game(turn_limit=100)
+    rng = random.Random(9)
+    phases = set()
+    for _ in range(4):
+        s = g.new_initial_state()
+        while not s.is_terminal():
+            p = s.current_player()
+            legal = s.legal_actions()
+            assert {a for a in range(-1, g.num_distinct_actions() + 1) if s._is_legal(p, a)} == set(legal)
+            phases.add(s.phase)
+            s.apply_action(rng.choice(legal))
+    assert {TURN, EXTRA} <= phases
+
+
+def test_the_monkey_paths_are_straight_and_short() -> None:
+    """§5.1: the table of Monkey moves: one or two squares in a straight line, each square on the way listed."""
+    for a in range(25):
+        for b in range(25):
+            dx, dy = b % 5 - a % 5, b // 5 - a // 5
+            straight = (dx == 0 or dy == 0 or abs(dx) == abs(dy)) and 1 <= max(abs(dx), abs(dy)) <= 2
+            k = max(abs(dx), abs(dy))
+            ux, uy = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
+            path = tuple(a + j * (ux + 5 * uy) for j in range(1, k + 1)) if straight else ()
+            assert PATHS[a][b] == path, (LABELS[a], LABELS[b])

@@ -3,25 +3,32 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
 import boardlab
 from boardlab.cli.render import scene_text
-from boardlab.core.constants import SIMULTANEOUS, TERMINAL
+from boardlab.core.constants import CHANCE, SIMULTANEOUS, TERMINAL
 from boardlab.core.errors import IllegalActionError
 from boardlab.core.scene import check_scene
 from boardlab.games.greedy_fiefs import (
     ACTIONS,
+    ADJ,
     BUILD,
+    CAV,
     DISCARD,
+    END,
     EXPLORE,
+    HERO,
     KILL,
     LABELS,
     MOVE,
+    MOVE_AT,
     ORDER,
     PLACE,
     REINFORCE,
+    STACK_LIMIT,
     STRIKE,
     GreedyFiefsState,
     kill_options,
@@ -394,3 +401,74 @@ def test_first_turn_cavalry_against_the_keep(layout: str, reachable: bool) -> No
     assert s.mover == RED and s.phase == MOVE
     assert (f"cavalry {village}-{keep}" in moves(s)) is reachable
     assert not any(m.startswith("cavalry") and m.endswith(f"-{keep}") for m in moves(s)) is not reachable
+
+
+# -- the fast rules against the plain ones ------------------------------------------------------------------------
+
+
+def reference_moves(s: GreedyFiefsState) -> list[int]:
+    """§5.1-§5.3 as the rules were first written: every troop that has not moved, square by square, and each
+    of its destinations; then the end of movement."""
+    p, foe = s.mover, 1 - s.mover
+
+    def destinations(t: int, q: int) -> list[int]:
+        out = set(ADJ[q])
+        if t == CAV:
+            for m in ADJ[q]:
+                if not s.occupied(foe, m):
+                    out.update(ADJ[m])
+        out.discard(q)
+        if t == HERO:
+            return sorted(out)
+        return sorted(d for d in out if s.occupied(foe, d) or sum(s.at(p, d)[:3]) < STACK_LIMIT)
+
+    out = []
+    for q in range(25):
+        fresh = s.fresh_units(q)
+        for t in range(4):
+            if fresh[t]:
+                out += [MOVE_AT + (t * 25 + q) * 25 + d for d in destinations(t, q)]
+    return [*sorted(out), END]
+
+
+def random_states(seed: int, **options: object) -> Iterator[GreedyFiefsState]:
+    """Every state of one seeded random game, in order."""
+    rng = random.Random(seed)
+    s = game(**options).new_initial_state()
+    while not s.is_terminal():
+        yield s
+        cp = s.current_player()
+        if cp == CHANCE:
+            s.apply_action(rng.choice([a for a, _ in s.chance_outcomes()]))
+        elif cp == SIMULTANEOUS:
+            s.apply_actions([rng.choice(s.legal_actions(p)) if s.legal_actions(p) else None for p in (0, 1)])
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+
+
+@pytest.mark.parametrize("options", [{}, {"layout": "unique_v1"}])
+def test_moves_match_the_rules_worked_out_square_by_square(options: dict[str, str]) -> None:
+    """§5: over many random games, every movement step offers what the square-by-square rules offer, in order."""
+    steps = 0
+    for seed in range(40):
+        for s in random_states(seed, turn_limit=60, **options):
+            if s.phase == MOVE:
+                assert s.legal_actions() == reference_moves(s)
+                for t in range(4):
+                    for q in range(25):
+                        if s.fresh_units(q)[t]:
+                            assert s.destinations(t, q) == sorted(
+                                (a - MOVE_AT) % 25 for a in reference_moves(s)[:-1] if (a - MOVE_AT) // 25 == t * 25 + q
+                            )
+                steps += 1
+    assert steps > 1000
+
+
+def test_a_single_move_is_checked_as_the_list_says() -> None:
+    """Every action of the action space is accepted during movement exactly when it is in the legal list."""
+    for seed in range(4):
+        for s in random_states(seed, turn_limit=60):
+            if s.phase == MOVE:
+                legal = set(s.legal_actions())
+                p = s.current_player()
+                assert {a for a in range(-1, s.game.num_distinct_actions() + 1) if s._is_legal(p, a)} == legal

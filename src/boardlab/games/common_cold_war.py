@@ -54,8 +54,6 @@ TURNS = ("no turn", "a quarter turn right", "a half turn", "a quarter turn left"
 TABLE = 24
 COLUMNS = "abcdefghijklmnopqrstuvwx"
 CELL_LABELS = tuple(f"{COLUMNS[i % TABLE]}{i // TABLE + 1}" for i in range(TABLE * TABLE))
-#: Unit steps to the north, east, south and west (y grows downward).
-STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))
 MARGIN = 3
 #: Safety cap, not a rule (§6.3): placements and discards in all.
 MAX_PLAYS = 80
@@ -63,6 +61,79 @@ MAX_PLAYS = 80
 PRIORITY = ("D", "R", "F", "O")
 
 DEAL, PICK, TURN, PLACE, DISCARD, OVER = "deal", "pick", "turn", "place", "discard", "over"
+
+# -- tables, computed once ------------------------------------------------------------------------------
+# A set of squares of the table is an int: bit ``y * TABLE + x`` for the square (x, y).
+
+#: The shapes a tile can lie in (columns, rows): a small tile lying across or upright, a large one.
+SHAPES = ((2, 1), (1, 2), (2, 2))
+SHAPE_OF = {size: k for k, size in enumerate(SHAPES)}
+SQUARES = TABLE * TABLE
+FULL = (1 << SQUARES) - 1
+#: The squares not in the west column (x > 0), and not in the east one (x < TABLE - 1).
+NOT_WEST = FULL ^ sum(1 << (y * TABLE) for y in range(TABLE))
+NOT_EAST = FULL ^ sum(1 << (y * TABLE + TABLE - 1) for y in range(TABLE))
+
+
+def _cover(shape: int, square: int) -> tuple[int, ...]:
+    """The squares covered by a tile of ``shape`` whose top-left square is ``square`` (it lies on the table)."""
+    w, h = SHAPES[shape]
+    x, y = square % TABLE, square // TABLE
+    return tuple((y + dy) * TABLE + x + dx for dy in range(h) for dx in range(w))
+
+
+def _sides(shape: int, square: int) -> tuple[tuple[int, ...], ...]:
+    """The squares on the table just beyond each side (N, E, S, W) of such a tile, along the side."""
+    w, h = SHAPES[shape]
+    x, y = square % TABLE, square // TABLE
+    sides = (
+        [(x + i, y - 1) for i in range(w)],
+        [(x + w, y + j) for j in range(h)],
+        [(x + i, y + h) for i in range(w)],
+        [(x - 1, y + j) for j in range(h)],
+    )
+    return tuple(tuple(sy * TABLE + sx for sx, sy in side if 0 <= sx < TABLE and 0 <= sy < TABLE) for side in sides)
+
+
+def _fits_table(shape: int, square: int) -> bool:
+    w, h = SHAPES[shape]
+    return square % TABLE + w <= TABLE and square // TABLE + h <= TABLE
+
+
+#: For each shape and top-left square on the table: the squares covered, that set as bits, the squares beyond
+#: each side (``None`` where the tile would leave the table).
+COVER = tuple(tuple(_cover(k, sq) if _fits_table(k, sq) else None for sq in range(SQUARES)) for k in range(3))
+COVER_BITS = tuple(tuple(sum(1 << c for c in cover) if cover else 0 for cover in row) for row in COVER)
+SIDES = tuple(tuple(_sides(k, sq) if _fits_table(k, sq) else None for sq in range(SQUARES)) for k in range(3))
+#: The set bits of each byte value, lowest first.
+BYTE_BITS = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
+
+
+def squares_of(bits: int, base: int = 0) -> list[int]:
+    """``base`` plus each square in the set ``bits``, in increasing order."""
+    table = BYTE_BITS
+    return [base + 8 * i + o for i, b in enumerate(bits.to_bytes(SQUARES // 8, "little")) if b for o in table[b]]
+
+
+def fitting(occupied: int, allowed: tuple[int, int, int], first: tuple[int, int, int]) -> tuple[int, int, int]:
+    """For each shape, the top-left squares where a tile of that shape may go (§4.2), as bits.
+
+    ``occupied``: the squares covered by tiles; ``allowed``: per shape, the top-left squares that keep the tile
+    in the play area; ``first``: per shape, the one place of the first tile (the middle). A place is free
+    (no square of it covered) and one of its squares is next to a covered square, so it shares a unit edge with
+    a tile.
+    """
+    if not occupied:
+        return first
+    free = FULL ^ occupied
+    near = ((occupied << 1) & NOT_WEST | (occupied >> 1) & NOT_EAST | occupied << TABLE | occupied >> TABLE) & FULL
+    across = free & (free >> 1)  # the square and the one east of it are free
+    near_across = near | (near >> 1)  # the square or the one east of it is near a tile
+    return (
+        across & near_across & allowed[0],
+        free & (free >> TABLE) & (near | near >> TABLE) & allowed[1],
+        across & (across >> TABLE) & (near_across | near_across >> TABLE) & allowed[2],
+    )
 
 
 def _load(name: str) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...], tuple[str, ...]]:
@@ -153,6 +224,20 @@ class CommonColdWarGame(Game):
             self.area = (lo, lo + 10)
         else:
             self.area = (0, TABLE)
+        lo, hi = self.area
+        #: Per shape: the top-left squares that keep a tile inside the play area, and the first tile's place.
+        self.allowed = tuple(
+            sum(1 << (y * TABLE + x) for y in range(lo, hi - h + 1) for x in range(lo, hi - w + 1)) for w, h in SHAPES
+        )
+        self.first = tuple(1 << ((lo + hi - h) // 2 * TABLE + (lo + hi - w) // 2) for w, h in SHAPES)
+        #: Per tile and quarter turn: the shape it lies in and its symbols (§4.1).
+        self.shape = tuple(tuple(SHAPE_OF[size_of(size, q)] for q in range(4)) for size in self.sizes)
+        self.faces = tuple(tuple(turned(e, q) for q in range(4)) for e in self.edges)
+        #: For each set of shapes that fit somewhere (bit k: shape k), per tile: the quarter turns that fit.
+        self.ways = tuple(
+            tuple(tuple(q for q in range(4) if fit >> shapes[q] & 1) for shapes in self.shape) for fit in range(8)
+        )
+        self.mirror = self.params["flip"] == "mirror"
         self.action_space = ActionSpace(
             Segment("play", (("tile", self.names),), "play {tile}"),
             Segment("turn", (("turn", TURNS),), "{turn}"),
@@ -190,12 +275,14 @@ class CommonColdWarState(PhasedState):
         self.hands: list[tuple[int, ...]] = [(), ()]
         self.table: dict[int, Laid] = {}
         self.cells: dict[int, int] = {}  # square → tile
+        self.occupied = 0  # the same squares as bits, kept with cells
         self.phase = DEAL
         self.to_move = 0
         self.held = -1
         self.turn = 0  # the chosen quarter turns
-        self.spots: dict[int, tuple[int, ...]] = {}  # quarter turns → legal top-left squares of the held tile
-        self.options: dict[int, dict[int, tuple[int, ...]]] = {}  # the same for each tile that fits (§4.2)
+        self.fits = (0, 0, 0)  # per shape: the legal top-left squares this turn, as bits (§4.2)
+        self.options: dict[int, tuple[int, ...]] = {}  # each tile of the hand that fits → its quarter turns that fit
+        self.spots: tuple[int, ...] = ()  # the quarter turns of the held tile that fit
         self.plays = 0
         self.last: tuple[int, ...] = ()  # the tile last placed
         self.report = ""  # what the last placement did (§5), in words
@@ -238,52 +325,24 @@ class CommonColdWarState(PhasedState):
         return f"deals {self.game.names[action]} to {NAMES[(self.game.tiles - len(self.pool)) % 2]}"
 
     # -- the table -------------------------------------------------------------------------
-    def _places(self) -> dict[tuple[int, int], tuple[int, ...]]:
-        """For each tile size lying one way (2 x 1, 1 x 2, 2 x 2), its legal top-left squares (§4.2)."""
-        lo, hi = self.game.area
-        near = set()
-        for c in self.cells:
-            cx, cy = c % TABLE, c // TABLE
-            for dx, dy in STEPS:
-                near.add((cx + dx, cy + dy))
-        out = {}
-        for w, h in ((2, 1), (1, 2), (2, 2)):
-            if not self.cells:
-                cand = {((lo + hi - w) // 2, (lo + hi - h) // 2)}
-            else:
-                cand = {(nx - dx, ny - dy) for nx, ny in near for dx in range(w) for dy in range(h)}
-            # a candidate has a square next to a tile, so it touches one unless it lies on one
-            cells = self.cells
-            free = [
-                (x, y)
-                for x, y in cand
-                if lo <= x
-                and lo <= y
-                and x + w <= hi
-                and y + h <= hi
-                and not any((y + dy) * TABLE + x + dx in cells for dy in range(h) for dx in range(w))
-            ]
-            out[(w, h)] = tuple(sorted(y * TABLE + x for x, y in free))
-        return out
-
-    def _spots_of(self, tile: int, places: dict[tuple[int, int], tuple[int, ...]]) -> dict[int, tuple[int, ...]]:
-        """For each quarter turn of ``tile``, its legal top-left squares (§4.1, §4.2)."""
-        size = self.game.sizes[tile]
-        return {q: places[size_of(size, q)] for q in range(4) if places[size_of(size, q)]}
+    def _fits(self) -> tuple[int, int, int]:
+        """For each shape (:data:`SHAPES`), its legal top-left squares as bits (§4.2)."""
+        game = self.game
+        return fitting(self.occupied, game.allowed, game.first)
 
     # -- §4: a turn ------------------------------------------------------------------------------
     def _start_turn(self, p: int) -> None:
         """§4.5: a player with no tiles is skipped; §6: the game ends when both hands are empty."""
-        self.held, self.spots, self.options = -1, {}, {}
+        self.held, self.spots, self.options = -1, (), {}
         if self.plays >= MAX_PLAYS:  # §6.3: the safety cap
             self.phase = OVER
             return
         for seat in (p, 1 - p):
             if self.hands[seat]:
                 self.to_move = seat
-                places = self._places()
-                options = {t: self._spots_of(t, places) for t in self.hands[seat]}
-                self.options = {t: spots for t, spots in options.items() if spots}
+                fits = self.fits = self._fits()
+                ways = self.game.ways[(fits[0] != 0) | (fits[1] != 0) << 1 | (fits[2] != 0) << 2]
+                self.options = {t: ways[t] for t in self.hands[seat] if ways[t]}
                 self.phase = PICK if self.options else DISCARD
                 return
         self.phase = OVER
@@ -291,6 +350,9 @@ class CommonColdWarState(PhasedState):
     def _pick_legal(self, player: int) -> list[int]:
         base = self.game.play_base
         return [base + t for t in sorted(self.options)]
+
+    def _pick_is_legal(self, player: int, action: int) -> bool:
+        return action - self.game.play_base in self.options
 
     def _pick(self, action: int) -> None:
         self.held = action - self.game.play_base
@@ -307,7 +369,11 @@ class CommonColdWarState(PhasedState):
         return f"{game.names[tile]} fits nowhere on the table (§4.2)"
 
     def _turn_legal(self, player: int) -> list[int]:
-        return [self.game.turn_base + q for q in sorted(self.spots)]
+        base = self.game.turn_base
+        return [base + q for q in self.spots]
+
+    def _turn_is_legal(self, player: int, action: int) -> bool:
+        return action - self.game.turn_base in self.spots
 
     def _turn(self, action: int) -> None:
         self.turn = action - self.game.turn_base
@@ -319,16 +385,21 @@ class CommonColdWarState(PhasedState):
         return "turned that way the tile fits nowhere (§4.2)"
 
     def _place_legal(self, player: int) -> list[int]:
-        return [self.game.place_base + c for c in self.spots[self.turn]]
+        game = self.game
+        return squares_of(self.fits[game.shape[self.held][self.turn]], game.place_base)
+
+    def _place_is_legal(self, player: int, action: int) -> bool:
+        game = self.game
+        square = action - game.place_base
+        return 0 <= square < SQUARES and self.fits[game.shape[self.held][self.turn]] >> square & 1 == 1
 
     def _place(self, action: int) -> None:
         game = self.game
         square = action - game.place_base
         tile, q, p = self.held, self.turn, self.to_move
-        w, h = size_of(game.sizes[tile], q)
-        x, y = square % TABLE, square // TABLE
+        w, h = SHAPES[game.shape[tile][q]]
         self.hands[p] = tuple(t for t in self.hands[p] if t != tile)
-        self._lay(tile, (p, x, y, w, h, turned(game.edges[tile], q)))  # §4.3: own colour up
+        self._lay(tile, (p, square % TABLE, square // TABLE, w, h, game.faces[tile][q]))  # §4.3: own colour up
         self.report = self._resolve(tile)
         self.last = (tile,)
         self.plays += 1
@@ -360,6 +431,9 @@ class CommonColdWarState(PhasedState):
         base = self.game.discard_base
         return [base + t for t in self.hands[player]]
 
+    def _discard_is_legal(self, player: int, action: int) -> bool:
+        return action - self.game.discard_base in self.hands[player]
+
     def _discard(self, action: int) -> None:
         tile = action - self.game.discard_base
         p = self.to_move
@@ -379,41 +453,39 @@ class CommonColdWarState(PhasedState):
     def _lay(self, tile: int, laid: Laid) -> None:
         self.table[tile] = laid
         _, x, y, w, h, _ = laid
-        for dy in range(h):
-            for dx in range(w):
-                self.cells[(y + dy) * TABLE + x + dx] = tile
+        shape, square = SHAPE_OF[w, h], y * TABLE + x
+        cells = self.cells
+        for c in COVER[shape][square]:
+            cells[c] = tile
+        self.occupied |= COVER_BITS[shape][square]
 
     def _remove(self, tile: int) -> None:
         _, x, y, w, h, _ = self.table.pop(tile)
-        for dy in range(h):
-            for dx in range(w):
-                del self.cells[(y + dy) * TABLE + x + dx]
+        shape, square = SHAPE_OF[w, h], y * TABLE + x
+        cells = self.cells
+        for c in COVER[shape][square]:
+            del cells[c]
+        self.occupied ^= COVER_BITS[shape][square]
 
     def touching(self, tile: int) -> list[tuple[int, int]]:
         """(side of ``tile``, neighbour) for every tile touching ``tile`` along a unit edge, in side order."""
         _, x, y, w, h, _ = self.table[tile]
+        cells = self.cells
         out: list[tuple[int, int]] = []
-        for side, squares in enumerate(
-            (
-                [(x + i, y - 1) for i in range(w)],
-                [(x + w, y + j) for j in range(h)],
-                [(x + i, y + h) for i in range(w)],
-                [(x - 1, y + j) for j in range(h)],
-            )
-        ):
+        for side, squares in enumerate(SIDES[SHAPE_OF[w, h]][y * TABLE + x]):
             seen: list[int] = []
-            for sx, sy in squares:
-                t = self.cells.get(sy * TABLE + sx) if 0 <= sx < TABLE and 0 <= sy < TABLE else None
+            for c in squares:
+                t = cells.get(c)
                 if t is not None and t not in seen:
                     seen.append(t)
-            out += [(side, t) for t in seen]
+                    out.append((side, t))
         return out
 
     def _resolve(self, placed: int) -> str:
         """§5: the placed tile acts, then every tile it overtakes, in order; returns what happened, in words."""
         game = self.game
         names = game.names
-        mirror = game.params["flip"] == "mirror"
+        mirror = game.mirror
         queue = deque([placed])
         acted = {placed}
         words: list[str] = []
@@ -536,6 +608,7 @@ CommonColdWarState.phases = phase_table(
         PICK,
         _mover,
         legal=CommonColdWarState._pick_legal,
+        is_legal=CommonColdWarState._pick_is_legal,
         apply=CommonColdWarState._pick,
         explain=CommonColdWarState._pick_explain,
         prompt=_prompt,
@@ -544,6 +617,7 @@ CommonColdWarState.phases = phase_table(
         TURN,
         _mover,
         legal=CommonColdWarState._turn_legal,
+        is_legal=CommonColdWarState._turn_is_legal,
         apply=CommonColdWarState._turn,
         explain=CommonColdWarState._turn_explain,
         prompt=_prompt,
@@ -552,6 +626,7 @@ CommonColdWarState.phases = phase_table(
         PLACE,
         _mover,
         legal=CommonColdWarState._place_legal,
+        is_legal=CommonColdWarState._place_is_legal,
         apply=CommonColdWarState._place,
         explain=CommonColdWarState._place_explain,
         seen=CommonColdWarState._place_seen,
@@ -561,6 +636,7 @@ CommonColdWarState.phases = phase_table(
         DISCARD,
         _mover,
         legal=CommonColdWarState._discard_legal,
+        is_legal=CommonColdWarState._discard_is_legal,
         apply=CommonColdWarState._discard,
         explain=CommonColdWarState._discard_explain,
         prompt=_prompt,

@@ -80,6 +80,20 @@ ADJ = tuple(tuple(t for d in KING if (t := step(s, *d)) != NO) for s in range(SI
 #: ``LINES[s]``: for each direction, the squares 1, 2 and 3 steps away (``NO`` off the board).
 LINES = tuple(tuple(tuple(step(s, dx, dy, k) for k in (1, 2, 3)) for dx, dy in KING) for s in range(SIZE * SIZE))
 ROW = tuple(s // SIZE for s in range(SIZE * SIZE))
+#: ``DIST[a][b]``: :func:`dist`, as a table.
+DIST = tuple(tuple(dist(a, b) for b in range(SIZE * SIZE)) for a in range(SIZE * SIZE))
+#: ``REACH[s]``: for each direction, the squares 1 and 2 steps away that are on the board (§5.1).
+REACH = tuple(tuple(tuple(t for t in line[:2] if t != NO) for line in lines) for lines in LINES)
+#: ``BESIDE[s]``: the squares west and east of ``s`` that are on the board (§6.4).
+BESIDE = tuple(tuple(t for dx in (-1, 1) if (t := step(s, dx, 0)) != NO) for s in range(SIZE * SIZE))
+#: ``HOME_ADDS[p]``: for each square of ``p``'s home row, the square behind it a Mouse added there comes from.
+HOME_ADDS = tuple(tuple((sq(x, HOME[p]), sq(x, HOME[p]) - FORWARD[p] * SIZE) for x in range(SIZE)) for p in (0, 1))
+#: ``PATHS[a][b]``: for a square the Monkey on ``a`` can reach in one move (§5.1), the squares it passes
+#: through and stops on; ``()`` where it cannot.
+PATHS = tuple(
+    tuple(next((line[: line.index(b) + 1] for line in REACH[a] if b in line), ()) for b in range(SIZE * SIZE))
+    for a in range(SIZE * SIZE)
+)
 
 ACTIONS = ActionSpace(
     Segment("elephant", (("to", LABELS),), "elephant to {to}"),
@@ -260,26 +274,56 @@ class ElephantMonkeyMiceState(PhasedState):
         """§3: every action that starts a turn for ``p``."""
         out: list[int] = []
         e, m = self.elephant[p], self.monkey[p]
-        foe_e = self.elephant[1 - p]
-        for t in ADJ[e]:  # §4.1
-            if self.elephant_can_go(p, t):
+        foe_e, foe_m = self.elephant[1 - p], self.monkey[1 - p]
+        own = [s for s, _ in self.mice[p]]
+        mice = {s for s, _ in self.mice[1 - p]}
+        mice.update(own)
+        for t in ADJ[e]:  # §4.1: not onto the other Elephant or a Mouse
+            if t != foe_e and t not in mice:
                 out.append(ELEPHANT + t)
-        for line in LINES[m]:  # §5.1
-            for t in line[:2]:
-                if t in (NO, foe_e):
+        far = DIST[foe_e]
+        for line in REACH[m]:  # §5.1, §5.2: not onto or over the other Elephant, nor next to it
+            for t in line:
+                if t == foe_e:
                     break
-                if self.monkey_can_go(p, t):
+                if far[t] >= 2:
                     out.append(MONKEY + t)
-        for f, _ in self.mice[p]:  # §6.1
+        for f in own:  # §6.1, §6.2: not onto the other Monkey, the own Elephant or another own Mouse
             for t in ADJ[f]:
-                if self.mouse_can_go(p, t, ignore=f) and self._push_ok(p, f, t, vacated=f):
+                if t != foe_m and t != e and t not in own and (t != foe_e or self._push_ok(p, f, t, vacated=f)):
                     out.append(MOUSE + f * N + t)
         if self.reserve[p]:  # §6.5
-            for x in range(SIZE):
-                t = sq(x, HOME[p])
-                if self.mouse_can_go(p, t) and self._push_ok(p, t - FORWARD[p] * SIZE, t):
+            for t, frm in HOME_ADDS[p]:
+                if t != foe_m and t != e and t not in own and (t != foe_e or self._push_ok(p, frm, t)):
                     out.append(ADD + t)
-        return sorted(out)
+        out.sort()
+        return out
+
+    def _turn_is_legal(self, p: int, a: int) -> bool:
+        """Whether ``a`` is in :meth:`turn_actions` (or is the pass that stands for none), without listing them."""
+        if a < MONKEY:  # §4.1
+            return a >= 0 and a - ELEPHANT in ADJ[self.elephant[p]] and self.elephant_can_go(p, a - ELEPHANT)
+        if a < MOUSE:  # §5.1, §5.2
+            t = a - MONKEY
+            path, foe_e = PATHS[self.monkey[p]][t], self.elephant[1 - p]
+            return bool(path) and foe_e not in path and DIST[t][foe_e] >= 2
+        if a < ADD:  # §6.1, §6.2, §7.1
+            f, t = divmod(a - MOUSE, N)
+            return (
+                t in ADJ[f]
+                and any(s == f for s, _ in self.mice[p])
+                and self.mouse_can_go(p, t, ignore=f)
+                and self._push_ok(p, f, t, vacated=f)
+            )
+        if a < EXTRA_AT:  # §6.5
+            t = a - ADD
+            return (
+                self.reserve[p] > 0
+                and ROW[t] == HOME[p]
+                and self.mouse_can_go(p, t)
+                and self._push_ok(p, t - FORWARD[p] * SIZE, t)
+            )
+        return a == PASS and not self.turn_actions(p)  # §3.2
 
     def _push_ok(self, p: int, frm: int, t: int, vacated: int = NO) -> bool:
         """§7.1: a Mouse of ``p`` arriving on ``t`` (from ``frm``) may push the opposing Elephant only where it
@@ -294,12 +338,7 @@ class ElephantMonkeyMiceState(PhasedState):
         p = self.to_move
         if not self.reserve[p] and len(self.mice[p]) < 2:
             return []
-        out = []
-        for dx in (-1, 1):
-            t = step(self.origin, dx, 0)
-            if t != NO and self.mouse_can_go(p, t) and self._push_ok(p, self.origin, t):
-                out.append(t)
-        return out
+        return [t for t in BESIDE[self.origin] if self.mouse_can_go(p, t) and self._push_ok(p, self.origin, t)]
 
     def _legal_turn(self, player: int) -> list[int]:
         acts = self.turn_actions(player)
@@ -307,6 +346,9 @@ class ElephantMonkeyMiceState(PhasedState):
 
     def _legal_extra(self, player: int) -> list[int]:
         return [EXTRA_AT + t for t in self.extra_squares()] + [NO_EXTRA]
+
+    def _extra_is_legal(self, player: int, a: int) -> bool:
+        return a == NO_EXTRA or (EXTRA_AT <= a < NO_EXTRA and a - EXTRA_AT in self.extra_squares())
 
     def _legal_take(self, player: int) -> list[int]:
         return sorted(TAKE_AT + s for s in self.mouse_squares(player) if s != self.moved_to)
@@ -317,34 +359,33 @@ class ElephantMonkeyMiceState(PhasedState):
     # -- applying ----------------------------------------------------------------------
     def _apply_turn(self, a: int) -> None:
         p = self.to_move
-        seg, idx = ACTIONS.decode(a)
-        if seg == "pass":  # §3.2
+        if a == PASS:  # §3.2
             self.last = ()
             self._end_turn()
             return
-        if seg == "elephant":  # §4
-            t = idx[0]
+        if a < MONKEY:  # §4
+            t = a - ELEPHANT
             self.last = (self.elephant[p], t)
             self.elephant[p] = t
             self._mark()
             self._scare(1 - p)
             self._continue()
-        elif seg == "monkey":  # §5
-            t = idx[0]
+        elif a < MOUSE:  # §5
+            t = a - MONKEY
             self.last = (self.monkey[p], t)
             self.monkey[p] = t
             self._fling(p, t)
             self._mark()
             self._continue()
-        elif seg == "mouse":  # §6.1
-            f, t = idx
+        elif a < ADD:  # §6.1
+            f, t = divmod(a - MOUSE, N)
             self.mice[p] = tuple((t if s == f else s, r) for s, r in self.mice[p])
             self.last = (f, t)
             self.origin, self.moved_to = f, t
             self._mark()
             self._arrive(p, f, t)
         else:  # add, §6.5
-            t = idx[0]
+            t = a - ADD
             self.reserve[p] -= 1
             self.mice[p] = (*self.mice[p], (t, False))
             self.last = (t,)
@@ -449,24 +490,42 @@ class ElephantMonkeyMiceState(PhasedState):
     def _mark(self) -> None:
         """§8, §9: pieces on the far row turn Royal; goal flags once set stay set."""
         long = self.game.long
+        royal, goals = self.royal, self.goals
         for seat in (0, 1):
-            far, home = HOME[1 - seat], HOME[seat]
-            er, mr = self.royal[seat]
-            er = er or ROW[self.elephant[seat]] == far
-            mr = mr or ROW[self.monkey[seat]] == far
-            self.royal[seat] = (er, mr)
+            far = HOME[1 - seat]
+            e_row, m_row = ROW[self.elephant[seat]], ROW[self.monkey[seat]]
+            er, mr = royal[seat]
+            if (e_row == far and not er) or (m_row == far and not mr):
+                er, mr = er or e_row == far, mr or m_row == far
+                royal[seat] = (er, mr)
             mice = self.mice[seat]
-            if any(ROW[s] == far and not r for s, r in mice):
-                mice = self.mice[seat] = tuple((s, r or ROW[s] == far) for s, r in mice)
-            g = self.goals[seat]
-            goal_row = home if long else far
-            if ROW[self.monkey[seat]] == goal_row and (mr or not long):
-                g |= MONKEY_GOAL
-            if ROW[self.elephant[seat]] == goal_row and (er or not long):
-                g |= ELEPHANT_GOAL
-            if any(ROW[s] == goal_row and (r or not long) for s, r in mice):
-                g |= MOUSE_GOAL
-            self.goals[seat] = g
+            for s, r in mice:
+                if ROW[s] == far and not r:
+                    mice = self.mice[seat] = tuple((s, r or ROW[s] == far) for s, r in mice)
+                    break
+            g = goals[seat]
+            if g == ALL_GOALS:
+                continue
+            if long:
+                goal_row = HOME[seat]
+                if m_row == goal_row and mr:
+                    g |= MONKEY_GOAL
+                if e_row == goal_row and er:
+                    g |= ELEPHANT_GOAL
+                for s, r in mice:
+                    if r and ROW[s] == goal_row:
+                        g |= MOUSE_GOAL
+                        break
+            else:
+                if m_row == far:
+                    g |= MONKEY_GOAL
+                if e_row == far:
+                    g |= ELEPHANT_GOAL
+                for s, _ in mice:
+                    if ROW[s] == far:
+                        g |= MOUSE_GOAL
+                        break
+            goals[seat] = g
 
     def _end_turn(self) -> None:
         """§9: at the end of a turn a player with all three goals wins (the mover first); §10: the limit."""
@@ -686,6 +745,7 @@ PHASES = phase_table(
         TURN,
         _mover,
         legal=ElephantMonkeyMiceState._legal_turn,
+        is_legal=ElephantMonkeyMiceState._turn_is_legal,
         apply=ElephantMonkeyMiceState._apply_turn,
         explain=_explain_turn,
         prompt=_turn_prompt,
@@ -694,6 +754,7 @@ PHASES = phase_table(
         EXTRA,
         _mover,
         legal=ElephantMonkeyMiceState._legal_extra,
+        is_legal=ElephantMonkeyMiceState._extra_is_legal,
         apply=ElephantMonkeyMiceState._apply_extra,
         explain=_explain_extra,
         prompt=_extra_prompt,

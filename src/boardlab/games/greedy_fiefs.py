@@ -164,6 +164,21 @@ ADJ = tuple(
 )
 
 
+def _destinations(t: int, s: int, foe: list[bool], full: set[int]) -> set[int] | tuple[int, ...]:
+    """Where troop ``t`` on ``s`` may move (§5.1-§5.3), unsorted: ``foe`` and ``full`` as
+    :meth:`GreedyFiefsState._move_board` gives them."""
+    if t == CAV:
+        out = set(ADJ[s])
+        for m in ADJ[s]:
+            if not foe[m]:
+                out.update(ADJ[m])
+        out.discard(s)
+        return out - full if full else out
+    if t == HERO:
+        return ADJ[s]
+    return tuple(d for d in ADJ[s] if d not in full) if full else ADJ[s]
+
+
 @cache
 def kill_options(killers: tuple[int, ...], victims: Counts) -> tuple[Counts, ...]:
     """§8.3: every set of victims the ``killers`` can take at once, one distinct victim each, as many as
@@ -365,7 +380,7 @@ class GreedyFiefsState(PhasedState):
         return any(self.units[seat * N + s])
 
     def on_board(self, seat: int) -> int:
-        return sum(sum(self.units[seat * N + s]) for s in range(N))
+        return sum(map(sum, self.units[seat * N : seat * N + N]))
 
     def defender(self) -> int:
         return 1 - self.mover
@@ -461,34 +476,64 @@ class GreedyFiefsState(PhasedState):
     def destinations(self, t: int, s: int) -> list[int]:
         """§5.1, §5.2: one square (cavalry two, stopping on entering the enemy) never into the lake; never more
         than 3 troops on a square the player holds alone (§5.3)."""
-        p, foe = self.mover, 1 - self.mover
-        out = set(ADJ[s])
-        if t == CAV:
-            for m in ADJ[s]:
-                if not self.occupied(foe, m):
-                    out.update(ADJ[m])
-        out.discard(s)
-        if t == HERO:
-            return sorted(out)
-        return sorted(d for d in out if self.occupied(foe, d) or sum(self.at(p, d)[:3]) < STACK_LIMIT)
+        return sorted(_destinations(t, s, *self._move_board()))
+
+    def _move_board(self) -> tuple[list[bool], set[int]]:
+        """Whether the mover's enemy holds each square, and the squares the mover may bring no more troops to
+        (§5.3: three troops there, and no enemy)."""
+        p, units = self.mover, self.units
+        foe = [c != ZERO for c in units[(1 - p) * N : (2 - p) * N]]
+        full = {
+            s
+            for s, c in enumerate(units[p * N : p * N + N])
+            if c != ZERO and c[0] + c[1] + c[2] >= STACK_LIMIT and not foe[s]
+        }
+        return foe, full
 
     def _legal_move(self, player: int) -> list[int]:
-        out = []
-        for s in range(N):
-            f = self.fresh_units(s)
+        p = self.mover
+        foe, full = self._move_board()
+        moved: dict[int, int] = {}  # square * 4 + troop → how many arrived there this turn (§5.1)
+        for _, to, t in self.arrivals:
+            moved[to * 4 + t] = moved.get(to * 4 + t, 0) + 1
+        out: list[int] = []
+        for s, c in enumerate(self.units[p * N : p * N + N]):
+            if c == ZERO:
+                continue
             for t in range(4):
-                if f[t]:
-                    out += [MOVE_AT + (t * N + s) * N + d for d in self.destinations(t, s)]
-        return [*sorted(out), END]
+                if c[t] and (not moved or c[t] > moved.get(s * 4 + t, 0)):
+                    first = MOVE_AT + (t * N + s) * N
+                    out += [first + d for d in _destinations(t, s, foe, full)]
+        out.sort()
+        out.append(END)
+        return out
+
+    def _move_is_legal(self, player: int, a: int) -> bool:
+        if a == END:
+            return True
+        if not MOVE_AT <= a < END:
+            return False
+        t, rest = divmod(a - MOVE_AT, N * N)
+        s, d = divmod(rest, N)
+        if not self.fresh_units(s)[t] or d == s:
+            return False
+        p = self.mover
+        if d not in ADJ[s] and not (t == CAV and any(d in ADJ[m] for m in ADJ[s] if not self.occupied(1 - p, m))):
+            return False
+        return t == HERO or self.occupied(1 - p, d) or sum(self.at(p, d)[:3]) < STACK_LIMIT
 
     def _apply_move(self, a: int) -> None:
         if a == END:  # §5.4: a Hero who ends his movement alone goes back to the reserve
             self.last = ()
+            p, units = self.mover, self.units
             for s in range(N):
-                self._lone_hero(self.mover, s)
+                c = units[p * N + s]
+                if c[HERO] and not (c[0] or c[1] or c[2]):
+                    self._lone_hero(p, s)
             self._start_conflict()
             return
-        t, s, d = ACTIONS.decode(a)[1]
+        t, rest = divmod(a - MOVE_AT, N * N)
+        s, d = divmod(rest, N)
         p = self.mover
         self.put(p, s, add(self.at(p, s), one(t), -1))
         self.put(p, d, add(self.at(p, d), one(t)))
@@ -513,7 +558,8 @@ class GreedyFiefsState(PhasedState):
     # -- §7, §8 conflict ------------------------------------------------------------------------
     def _start_conflict(self) -> None:
         p = self.mover
-        self.contested = tuple(s for s in range(N) if self.occupied(p, s) and self.occupied(1 - p, s))
+        units = self.units
+        self.contested = tuple(s for s in range(N) if units[p * N + s] != ZERO and units[(1 - p) * N + s] != ZERO)
         self._next_square()
 
     def _next_square(self) -> None:
@@ -1047,7 +1093,15 @@ PHASES = phase_table(
     Phase(PLACE, _placing, legal=S._legal_place, apply=S._apply_place, prompt=_prompt, explain=_explain_place),
     Phase(BUILD, _mover, legal=S._legal_build, apply=S._apply_build, prompt=_prompt,
           explain=_generic("you may build only troops that are in your reserve (§4.3)")),
-    Phase(MOVE, _mover, legal=S._legal_move, apply=S._apply_move, prompt=_prompt, explain=_explain_move),
+    Phase(
+        MOVE,
+        _mover,
+        legal=S._legal_move,
+        apply=S._apply_move,
+        prompt=_prompt,
+        explain=_explain_move,
+        is_legal=S._move_is_legal,
+    ),
     Phase(ORDER, lambda s: 1 - s.mover, legal=S._legal_order, apply=S._apply_order, prompt=_prompt,
           explain=_generic("the defender chooses one of the stacks that attacked this square (§7.2)")),
     Phase(STRIKE, SIMULTANEOUS, legal=S._legal_kill, apply=S._apply_kill, prompt=_prompt, explain=_explain_kill),
