@@ -57,6 +57,7 @@ from typing import Any, ClassVar, Self
 from . import hidden
 from .actions import ActionSpace
 from .constants import CHANCE, SIMULTANEOUS, TERMINAL, player_name
+from .driver import draw_outcome, replay
 from .errors import IllegalActionError, OutOfTurnError, UnknownActionString
 from .gametype import GameType, Information, Utility
 from .hidden import Seen
@@ -67,19 +68,6 @@ Action = int
 #: One history entry: an action, or a simultaneous node's actions (a tuple inside
 #: the state, never changed; :meth:`State.history` gives it as a list).
 HistoryEntry = int | tuple[int | None, ...]
-
-
-def draw_outcome(outcomes: Sequence[tuple[int, float]], x: float) -> int:
-    """The chance outcome that a uniform draw ``x`` in [0, 1) picks, by the outcomes' probabilities.
-
-    >>> draw_outcome([(0, 0.5), (1, 0.5)], 0.7)
-    1
-    """
-    for a, p in outcomes:
-        x -= p
-        if x < 0:
-            return a
-    return outcomes[-1][0]
 
 
 class Game:
@@ -190,8 +178,6 @@ class Game:
 
         This is :func:`boardlab.core.driver.replay`; a bad step raises its ``ReplayError``.
         """
-        from .driver import replay
-
         return replay(self, history, num_players)
 
     def state_from_json(self, text: str | Mapping[str, Any]) -> State:
