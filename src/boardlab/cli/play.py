@@ -384,7 +384,7 @@ def play(
         except OSError as e:
             fail(f"could not write the record: {e}", 1)
         console.print(f"Record written to {record}.")
-    elif session.humans and end in ("over", "capped", "quit"):
+    elif session.humans and end in ("over", "capped"):  # quit abandons: nothing to ask
         try:
             answer = session.ask("Save the game record? File name (Enter to skip): ")
         except EndOfInput:
