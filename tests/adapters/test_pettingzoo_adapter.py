@@ -101,6 +101,63 @@ def test_a_random_episode_respects_the_mask_and_ends_with_the_returns(game_id: s
     assert replay.returns() == state.returns()
 
 
+def assert_observations_in_space(env: bpz.raw_env, seed: int) -> None:
+    """A random episode of ``env`` in which every agent's observation, at every step, lies in its declared space."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for agent in env.agent_iter():
+        for other in env.possible_agents:
+            obs = env.observe(other)
+            space = env.observation_space(other)
+            assert space.contains(obs), (
+                f"{other}'s observation leaves its space: {obs['observation'].min()}..{obs['observation'].max()}"
+            )
+        _, _, terminated, truncated, _ = env.last()
+        mask = env.observe(agent)["action_mask"]
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(mask))))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_observation_lies_in_the_declared_space(game_id: str) -> None:
+    """Every registered game: the observation space is ``Box(0, 1)`` and every observation of random games lies in it."""
+    env = bpz.env(game_id, **small(game_id))
+    box = env.observation_space(env.possible_agents[0])["observation"]
+    assert (float(box.low.min()), float(box.high.max())) == (0.0, 1.0) and box.is_bounded()
+    for seed in (1, 2):
+        assert_observations_in_space(env, seed)
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options", "reached"),
+    [
+        ("radius", {}, lambda s: s.passes > 2),  # passes were divided by 2; a blocked seat may pass more often
+        ("blast-radius", {"board_side": 7}, lambda s: max(s.height) > 10),  # heights were divided by 10
+        ("posies", {}, lambda s: s.is_terminal() and min(s.returns()) < 0),  # returns were written as -1..1
+    ],
+    ids=["radius-passes", "blast-radius-7-height", "posies-returns"],
+)
+def test_tensors_stay_in_range_at_the_top_of_a_field(game_id: str, options: dict, reached) -> None:
+    """The fields that once left 0..1: states that reach their top, found by random play, and the space holds them."""
+    env = bpz.env(game_id, **options)
+    for seed in range(40):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for agent in env.agent_iter():
+            _, _, terminated, truncated, _ = env.last()
+            if reached(env.game_state):
+                break
+            mask = env.observe(agent)["action_mask"]
+            env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(mask))))
+        if reached(env.game_state):
+            break
+    state = env.game_state
+    assert reached(state), "no random game reached the case"
+    for seat in [*range(state.num_players), None]:
+        values = np.asarray(state.observation_tensor(seat))
+        assert values.min() >= 0.0 and values.max() <= 1.0
+    assert all(env.observation_space(a).contains(env.observe(a)) for a in env.possible_agents)
+
+
 def test_chance_comes_from_the_reset_seed() -> None:
     """Ant Trails' food tiles are dealt by chance before the first move: inside reset, from its seed."""
     env = bpz.env("ant-trails")

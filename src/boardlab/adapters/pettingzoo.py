@@ -130,7 +130,7 @@ class _Session:
         self.observation_spaces = {
             a: gymnasium.spaces.Dict(
                 {
-                    "observation": gymnasium.spaces.Box(-np.inf, np.inf, shape, dtype=np.float32),
+                    "observation": gymnasium.spaces.Box(0.0, 1.0, shape, dtype=np.float32),
                     "action_mask": gymnasium.spaces.Box(0, 1, (size,), dtype=np.int8),
                 }
             )
