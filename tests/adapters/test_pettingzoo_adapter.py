@@ -18,6 +18,7 @@ from boardlab.core.gametype import Dynamics
 pytest.importorskip("pettingzoo")
 bpz = pytest.importorskip("boardlab.adapters.pettingzoo")
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test  # noqa: E402
+from pettingzoo.utils import wrappers  # noqa: E402
 
 GAMES = boardlab.games()
 SIMULTANEOUS_GAMES = [g for g in GAMES if boardlab.make(g).game_type.dynamics is Dynamics.SIMULTANEOUS]
@@ -258,13 +259,51 @@ def test_an_illegal_action_is_refused_or_loses() -> None:
         env.step(True)
     assert env.game_state.history() == [30] and env.agent_selection == "player_1"
     env.step(np.int64(0))  # numpy integers are action numbers too
-    lose = bpz.env("blast-radius", board_side=5, illegal_action="lose")
+    with pytest.raises(AssertionError, match="action space"):
+        env.step(62)  # not an action of the game: PettingZoo's AssertOutOfBoundsWrapper
+    assert env.game_state.history() == [30, 0]
+    lose = bpz.env("blast-radius", board_side=5, illegal_action="lose")  # PettingZoo's TerminateIllegalWrapper
     lose.reset(seed=0)
     lose.step(30)
     lose.step(30)
-    assert lose.terminations == {"player_0": True, "player_1": True}
+    assert lose.terminations == lose.truncations == {"player_0": True, "player_1": True}
     assert lose._cumulative_rewards == {"player_0": 0.0, "player_1": -1.0}
-    assert lose.infos["player_0"]["illegal_action"] == "player_1"
+    raw = bpz.raw_env("blast-radius", board_side=5, illegal_action="lose")  # the same convention, unwrapped
+    raw.reset(seed=0)
+    raw.step(30)
+    raw.step(30)
+    assert raw.terminations == {"player_0": True, "player_1": True} and not any(raw.truncations.values())
+    assert raw._cumulative_rewards == {"player_0": 0.0, "player_1": -1.0}
+    assert raw.infos["player_0"]["illegal_action"] == "player_1"
+
+
+def test_env_is_wrapped_as_pettingzoos_classic_games_are() -> None:
+    """``env()``: raw_env in TerminateIllegalWrapper (illegal_action="lose"), AssertOutOfBoundsWrapper and
+    OrderEnforcingWrapper, innermost first, as PettingZoo's classic games build theirs."""
+
+    def chain(e) -> list[type]:
+        out = []
+        while hasattr(e, "env"):
+            out.append(type(e))
+            e = e.env
+        return [*out, type(e)]
+
+    plain = bpz.env("blast-radius", board_side=5)
+    assert chain(plain) == [wrappers.OrderEnforcingWrapper, wrappers.AssertOutOfBoundsWrapper, bpz.raw_env]
+    lose = bpz.env("blast-radius", board_side=5, illegal_action="lose", illegal_reward=-2)
+    assert chain(lose) == [
+        wrappers.OrderEnforcingWrapper,
+        wrappers.AssertOutOfBoundsWrapper,
+        wrappers.TerminateIllegalWrapper,
+        bpz.raw_env,
+    ]
+    assert isinstance(plain.unwrapped, bpz.raw_env) and plain.unwrapped.game.id == "blast-radius"
+    with pytest.raises(AttributeError, match="before reset"):
+        _ = plain.agent_selection
+    lose.reset(seed=0)
+    lose.step(30)
+    lose.step(30)
+    assert lose.rewards == {"player_0": 0.0, "player_1": -2.0}
 
 
 def test_render_draws_the_spectators_board() -> None:

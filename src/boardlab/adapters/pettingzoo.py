@@ -14,8 +14,10 @@ True
 >>> env.agent_selection
 'player_1'
 
-* :func:`env` (and :class:`raw_env`, the same class) is PettingZoo's AEC API
-  for every registered game; :func:`parallel_env` its Parallel API, meant for
+* :func:`env` is PettingZoo's AEC API for every registered game: :class:`raw_env`
+  in the wrapper stack of PettingZoo's classic games (``TerminateIllegalWrapper``
+  with ``illegal_action="lose"``, then ``AssertOutOfBoundsWrapper`` and
+  ``OrderEnforcingWrapper``); :func:`parallel_env` its Parallel API, meant for
   games with simultaneous moves (``game.game_type.dynamics`` is
   ``SIMULTANEOUS``: Dragon Fight, Combat, Greedy Fiefs) and accepted for every
   game.
@@ -24,7 +26,7 @@ True
   default otherwise). Every other keyword is a game option.
 * Spaces: ``action_space(agent)`` is ``Discrete(game.num_distinct_actions())``
   (the engine's action numbers, unchanged); ``observation_space(agent)`` is a
-  ``Dict`` of ``"observation"``, a float32 ``Box`` of the game's fixed
+  ``Dict`` of ``"observation"``, a float32 ``Box(0, 1)`` of the game's fixed
   :meth:`~boardlab.core.game.Game.observation_tensor_shape` holding
   :meth:`~boardlab.core.game.State.observation_tensor` of that seat (exactly
   what the seat may know: its own hidden cards, never another's), and
@@ -46,11 +48,17 @@ True
   steps once with ``None`` and leaves ``agents``.
 * An illegal action raises :class:`~boardlab.core.errors.IllegalActionError`
   with the engine's explanation and changes nothing (``illegal_action="raise"``,
-  the default). ``illegal_action="lose"`` is PettingZoo's
-  ``TerminateIllegalWrapper`` convention instead: the game ends at once, the
-  offender gets ``illegal_reward`` (-1) and every other seat 0, and
-  ``infos[agent]["illegal_action"]`` names the offender (what random-action
-  tests without a mask need, such as ``parallel_seed_test``).
+  the default); a number outside the action space fails
+  ``AssertOutOfBoundsWrapper``'s check first (an ``AssertionError``), and
+  ``OrderEnforcingWrapper`` refuses a step before ``reset``.
+  ``illegal_action="lose"`` is PettingZoo's ``TerminateIllegalWrapper``
+  convention instead: the game ends at once, the offender gets
+  ``illegal_reward`` (-1) and every other seat 0. Through :func:`env` the
+  wrapper does it (every agent terminated and truncated, as PettingZoo's
+  classic games end); :class:`raw_env` and :func:`parallel_env` do it
+  themselves, with ``terminations`` only, and ``infos[agent]["illegal_action"]``
+  naming the offender (what random-action tests without a mask need, such as
+  ``parallel_seed_test``).
 * Parallel API: ``step(actions)`` takes one action per seat that decides now
   (an all-zero mask means the seat's action is ignored and may be left out):
   at a simultaneous node every deciding seat, at any other node only the seat
@@ -72,6 +80,7 @@ import gymnasium
 import numpy as np
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils import wrappers
 
 import boardlab
 from boardlab.core.constants import CHANCE, SIMULTANEOUS
@@ -321,11 +330,20 @@ class raw_env(AECEnv):
         pass
 
 
-def env(game_id: str, **kwargs: Any) -> raw_env:
+def env(game_id: str, **kwargs: Any) -> AECEnv:
     """The AEC environment of ``game_id`` (keywords: ``num_players``, ``render_mode``, ``max_game_length``,
-    ``illegal_action``, ``illegal_reward``, and the game's options). It checks its own input, so it needs none of
-    PettingZoo's wrappers."""
-    return raw_env(game_id, **kwargs)
+    ``illegal_action``, ``illegal_reward``, and the game's options), in the wrappers of PettingZoo's classic games.
+
+    :class:`raw_env` wrapped, innermost first, in ``TerminateIllegalWrapper(illegal_reward)`` (only with
+    ``illegal_action="lose"``: with the default ``"raise"`` the environment refuses an illegal action itself),
+    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``. ``env(...).unwrapped`` is the :class:`raw_env`.
+    """
+    e: AECEnv = raw_env(game_id, **kwargs)
+    session = e._s
+    if session.illegal_action == "lose":
+        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=session.illegal_reward)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
 
 
 class parallel_env(ParallelEnv):
