@@ -315,6 +315,39 @@ def test_render_draws_the_spectators_board() -> None:
         bpz.env("blast-radius", render_mode="video")
 
 
+def near(image: np.ndarray, hex_colour: str) -> int:
+    """How many pixels of ``image`` have about the colour ``#rrggbb``."""
+    rgb = np.array([int(hex_colour[i : i + 2], 16) for i in (1, 3, 5)])
+    return int((np.abs(image.astype(int) - rgb).sum(axis=2) < 30).sum())
+
+
+def test_render_rgb_array_draws_the_board_as_an_image() -> None:
+    """``render_mode="rgb_array"``: an HxWx3 uint8 image of the spectator's scene, the same size every frame."""
+    for make in (bpz.env, bpz.parallel_env, bpz.raw_env):
+        assert set(make("blast-radius", board_side=5).metadata["render_modes"]) == {"rgb_array", "ansi", "human"}
+    env = bpz.env("blast-radius", board_side=5, render_mode="rgb_array")
+    env.reset(seed=0)
+    before = env.render()
+    assert isinstance(before, np.ndarray) and before.dtype == np.uint8 and before.ndim == 3 and before.shape[2] == 3
+    assert len(np.unique(before.reshape(-1, 3), axis=0)) > 20, "a drawing, not a blank frame"
+    red = env.game_state.scene(None)["players"][0]["colour"]
+    env.step(30)  # Red's first tower, in the middle of the board
+    after = env.render()
+    assert after.shape == before.shape
+    assert near(after, red) > near(before, red) + 200, "the new tower is drawn in Red's colour"
+    par = bpz.parallel_env("dragon-fight", render_mode="rgb_array")
+    par.reset(seed=0)
+    assert par.render().shape == before.shape
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_game_renders_an_image(game_id: str) -> None:
+    env = bpz.env(game_id, render_mode="rgb_array", **small(game_id))
+    env.reset(seed=0)
+    image = env.render()
+    assert image.shape == (640, 640, 3) and image.dtype == np.uint8 and image.std() > 5
+
+
 def test_the_readme_example_runs() -> None:
     """docs/research/pettingzoo_random.py, the README's "For researchers" example."""
     path = ROOT / "docs" / "research" / "pettingzoo_random.py"

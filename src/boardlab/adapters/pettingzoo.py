@@ -63,8 +63,12 @@ True
   (an all-zero mask means the seat's action is ignored and may be left out):
   at a simultaneous node every deciding seat, at any other node only the seat
   to move (PettingZoo's convention for turn-based games in the Parallel API).
-* ``render_mode="ansi"`` makes :meth:`render` return the spectator's board as
-  text (the terminal front-end's drawing); ``"human"`` prints it.
+* ``render_mode="rgb_array"`` makes :meth:`render` return the spectator's
+  scene drawn as an image, an ``(640, 640, 3)`` ``uint8`` array
+  (:mod:`boardlab.adapters.scene_image`, drawn as the browser draws it; the
+  same size every frame, so an episode makes a video); ``"ansi"`` returns it
+  as text (the terminal front-end's drawing); ``"human"`` prints that text.
+  ``metadata["render_modes"]`` lists the three.
   ``reset(options=…)`` is accepted and ignored: a game's options are fixed
   when the environment is made.
 
@@ -89,7 +93,8 @@ from boardlab.core.errors import IllegalActionError
 from boardlab.core.game import Game, State
 
 ILLEGAL_ACTIONS = ("raise", "lose")
-RENDER_MODES = ["ansi", "human"]
+#: ``"rgb_array"``: an image of the board; ``"ansi"``: the board as text; ``"human"``: that text printed.
+RENDER_MODES = ["rgb_array", "ansi", "human"]
 
 
 def agent_name(seat: int) -> str:
@@ -187,13 +192,20 @@ class _Session:
             raise IllegalActionError(self.state.explain_illegal(seat, a), player=seat, action=a)
         return a
 
-    def render(self) -> str | None:
+    def render(self) -> np.ndarray | str | None:
         if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode; give render_mode='ansi' or 'human'")
+            gymnasium.logger.warn(
+                "render() was called without a render_mode; give render_mode='rgb_array', 'ansi' or 'human'"
+            )
             return None
+        scene = self.state.scene(None)
+        if self.render_mode == "rgb_array":
+            from .scene_image import scene_image  # matplotlib, loaded only when an image is asked for
+
+            return scene_image(scene)
         from boardlab.cli.render import scene_text
 
-        text = scene_text(self.state.scene(None))
+        text = scene_text(scene)
         if self.render_mode == "human":
             print(text)
             return None
@@ -203,7 +215,12 @@ class _Session:
 class raw_env(AECEnv):
     """PettingZoo's AEC API over one boardlab game (see the module's description)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": RENDER_MODES, "name": "boardlab", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": RENDER_MODES,
+        "render_fps": 1,
+        "name": "boardlab",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -323,7 +340,7 @@ class raw_env(AECEnv):
         self._pending = {}
         self._accumulate_rewards()
 
-    def render(self) -> str | None:
+    def render(self) -> np.ndarray | str | None:
         return self._s.render()
 
     def close(self) -> None:
@@ -349,7 +366,7 @@ def env(game_id: str, **kwargs: Any) -> AECEnv:
 class parallel_env(ParallelEnv):
     """PettingZoo's Parallel API over one boardlab game (see the module's description)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": RENDER_MODES, "name": "boardlab"}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": RENDER_MODES, "render_fps": 1, "name": "boardlab"}
 
     def __init__(
         self,
@@ -441,7 +458,7 @@ class parallel_env(ParallelEnv):
         self.agents = []
         return observations, rewards, terms, truncs, infos
 
-    def render(self) -> str | None:
+    def render(self) -> np.ndarray | str | None:
         return self._s.render()
 
     def close(self) -> None:
