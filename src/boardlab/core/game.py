@@ -93,6 +93,9 @@ class Game:
     #: Declared options (name, type, default, allowed values, description).
     options: ClassVar[tuple[Option, ...]] = ()
     rules_version: ClassVar[str] = "1"
+    #: Earlier rules versions whose histories replay unchanged under this one (every action legal then is legal
+    #: now, with the same effect: a rule change that only allows more), so their records, tables and states load.
+    replays_versions: ClassVar[tuple[str, ...]] = ()
     #: Short tags shown by ``boardlab list`` and the lobby.
     mechanics: ClassVar[tuple[str, ...]] = ()
     playing_time: ClassVar[str] = ""
@@ -180,12 +183,22 @@ class Game:
         """
         return replay(self, history, num_players)
 
+    def replays(self, version: str) -> bool:
+        """Whether a history made under rules ``version`` replays under this game's rules (the same version, or
+        one in :attr:`replays_versions`).
+
+        >>> from boardlab.games import make_cached
+        >>> make_cached("triad").replays("1"), make_cached("blast-radius").replays("0")
+        (True, False)
+        """
+        return version == self.rules_version or version in self.replays_versions
+
     def state_from_json(self, text: str | Mapping[str, Any]) -> State:
         """Load a state written by :meth:`State.to_json`."""
         data = json.loads(text) if isinstance(text, str) else dict(text)
         if data.get("game") != self.id:
             raise ValueError(f"this state is of game {data.get('game')!r}, not {self.id!r}")
-        if str(data.get("rules_version", self.rules_version)) != self.rules_version:
+        if not self.replays(str(data.get("rules_version", self.rules_version))):
             raise ValueError(
                 f"state written under rules version {data.get('rules_version')!r}; "
                 f"this is {self.id!r} rules version {self.rules_version!r}"

@@ -494,7 +494,7 @@ class Platform:
             game = self.game_for(row.game, row.options)
         except ValueError as e:
             raise conflict("cannot_restore", f"table {row.id} cannot be resumed: {e}") from None
-        if game.rules_version != row.rules_version:
+        if not game.replays(row.rules_version):
             raise conflict(
                 "cannot_restore",
                 f"table {row.id} was played under {row.game} rules version {row.rules_version}; "
