@@ -1,5 +1,8 @@
 """Import rules of the package's layers, read from the source with ``ast`` (README, "Design").
 
+* the core imports nothing from the games, agents, server, CLI or lab (records find games through a lookup);
+* the server's modules make no import cycle (``tables`` imports ``views``, never the reverse), type-checking
+  imports included;
 * adapters never import the CLI: what they draw comes from a non-CLI module;
 * agents import no private (underscore) name from the lab;
 * no import cycle at run time in the core (the game module imports the driver, which names the game module's
@@ -100,6 +103,35 @@ def test_the_reader_resolves_relative_lazy_and_type_checking_imports() -> None:
     assert ("boardlab.lab.balance", "BalanceReport") in imports("boardlab.lab.report", runtime=False)
     assert ("boardlab.lab.balance", "BalanceReport") not in imports("boardlab.lab.report")
     assert "boardlab.games" in graph()["boardlab.lab.balance"]
+
+
+def test_core_imports_nothing_from_games_or_agents() -> None:
+    outside = ("boardlab.games", "boardlab.agents", "boardlab.server", "boardlab.cli", "boardlab.lab")
+    bad = sorted(
+        f"{name}: {mod}"
+        for name in MODULES
+        if name.startswith("boardlab.core")
+        for mod, _ in imports(name, runtime=False)
+        if mod.startswith(outside)
+    )
+    assert not bad, f"core must not import these: {bad}"
+
+
+def test_the_import_check_sees_relative_and_type_checking_imports() -> None:
+    """So the checks can fail: ``from ..games import make_cached`` resolves, and so does an import under
+    ``if TYPE_CHECKING:`` when type-checking imports are asked for."""
+    assert ("boardlab.games", "make_cached") in imports("boardlab.server.tables")
+    assert ("boardlab.server.live", "LiveTable") in imports("boardlab.server.views", runtime=False)
+
+
+def test_server_modules_import_no_cycle() -> None:
+    g = graph(runtime=False)
+    server = {m for m in g if m.startswith("boardlab.server.")}
+    inside = {m: g[m] & server for m in server}
+    assert "boardlab.server.views" in inside["boardlab.server.tables"]
+    assert "boardlab.server.tables" not in inside["boardlab.server.views"]
+    cycles = sorted(m for m in server if m in reach(inside, m))
+    assert not cycles, f"server modules in an import cycle: {cycles}"
 
 
 def test_adapters_never_import_the_cli() -> None:
