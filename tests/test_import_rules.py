@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import functools
 import pathlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import boardlab
 
@@ -97,6 +97,17 @@ def reach(g: dict[str, set[str]], start: str) -> set[str]:
     return seen
 
 
+def offending(package: str, rule: Callable[[str, str | None], bool]) -> list[str]:
+    """``module imports name`` for every import (type-checking ones too) under ``package`` that ``rule`` flags."""
+    return sorted(
+        f"{name} imports {mod}{'' if what is None else '.' + what}"
+        for name in MODULES
+        if name.startswith(package)
+        for mod, what in imports(name, runtime=False)
+        if rule(mod, what)
+    )
+
+
 def test_the_reader_resolves_relative_lazy_and_type_checking_imports() -> None:
     """So the rules below can fail: relative imports resolve, lazy ones count, type-checking ones only when asked."""
     assert "boardlab.core.driver" in graph()["boardlab.core.game"]
@@ -107,13 +118,7 @@ def test_the_reader_resolves_relative_lazy_and_type_checking_imports() -> None:
 
 def test_core_imports_nothing_from_games_or_agents() -> None:
     outside = ("boardlab.games", "boardlab.agents", "boardlab.server", "boardlab.cli", "boardlab.lab")
-    bad = sorted(
-        f"{name}: {mod}"
-        for name in MODULES
-        if name.startswith("boardlab.core")
-        for mod, _ in imports(name, runtime=False)
-        if mod.startswith(outside)
-    )
+    bad = offending("boardlab.core", lambda mod, _: mod.startswith(outside))
     assert not bad, f"core must not import these: {bad}"
 
 
@@ -135,23 +140,13 @@ def test_server_modules_import_no_cycle() -> None:
 
 
 def test_adapters_never_import_the_cli() -> None:
-    bad = sorted(
-        f"{name} imports {mod}"
-        for name in MODULES
-        if name.startswith("boardlab.adapters")
-        for mod, _ in imports(name, runtime=False)
-        if mod == "boardlab.cli" or mod.startswith("boardlab.cli.")
-    )
+    bad = offending("boardlab.adapters", lambda mod, _: mod == "boardlab.cli" or mod.startswith("boardlab.cli."))
     assert not bad, bad
 
 
 def test_agents_import_no_private_name_from_the_lab() -> None:
-    bad = sorted(
-        f"{name} imports {mod}.{what}"
-        for name in MODULES
-        if name.startswith("boardlab.agents")
-        for mod, what in imports(name, runtime=False)
-        if mod.startswith("boardlab.lab") and ((what or "").startswith("_") or "._" in mod)
+    bad = offending(
+        "boardlab.agents", lambda mod, what: mod.startswith("boardlab.lab") and (what or "").startswith("_")
     )
     assert not bad, bad
 
