@@ -501,10 +501,18 @@ def engine_places(s: F.FencesState) -> dict[tuple[int, int, int], bool]:
         for lay in start.legal_actions():
             t = start.clone()
             t.apply_action(lay)
+            shapes = t.game.shapes
+            under = {(x + cx, y + cy): c for c, (sh, x, y) in t.table.items() for cx, cy in shapes[sh].cells}
             for place in t.legal_actions():
                 at = t.place_of(place)
                 assert at is not None
                 out[(t.shape, *at)] = t._square(*at) in t.closing.get(t.shape, ())
+                if under:  # named from the lowest-numbered card it touches (§4.2)
+                    mine = [(at[0] + cx, at[1] + cy) for cx, cy in shapes[t.shape].cells]
+                    touched = {
+                        under[(a + dx, b + dy)] for a, b in mine for dx, dy in STEPS if (a + dx, b + dy) in under
+                    }
+                    assert t.game.action_space.decode(place)[1][0] == min(touched)
     return out
 
 
