@@ -887,9 +887,15 @@ class FencesState(PhasedState):
         if (x0, y0, stride) == (0, 0, self.stride):
             self.rows = rows
             return
+        self.rows = rows
+        if stride == self.stride:  # the same numbering, moved: every segment number shifts alike
+            off = 2 * (y0 * stride + x0)
+            self.table = {card: (sh, x - x0, y - y0) for card, (sh, x, y) in table.items()}
+            self.lines = [{s - off: cards for s, cards in lines.items()} for lines in self.lines]
+            return
         self.table = {}
         self.lines = [{} for _ in COLOUR_KEYS]
-        self.stride, self.rows = stride, rows
+        self.stride = stride
         for card, (sh, x, y) in sorted(table.items()):
             self._put(card, sh, x - x0, y - y0)
 
