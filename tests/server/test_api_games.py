@@ -23,7 +23,7 @@ def test_lists_every_registered_game(client) -> None:
         assert g["perfect_information"] == (t["information"] == "perfect")
     posies = next(g for g in data["games"] if g["id"] == "posies")["game_type"]
     assert posies["information"] == "perfect"
-    assert "hidden information when variant is hidden_colour" in [v["text"] for v in posies["variants"]]
+    assert "hidden information with variant: A secret colour worth triple" in [v["text"] for v in posies["variants"]]
     assert "random" in data["agents"]["all"]
     assert data["agents"]["default"] in data["agents"]["all"]
 

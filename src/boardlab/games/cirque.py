@@ -174,6 +174,10 @@ class CirqueGame(Game):
             ("own_stones", "any_stones"),
             "A bonus stone for filling a shape with your own stones only, or for placing the last stone of "
             "any shape (§6).",
+            labels={
+                "own_stones": "Fill a shape with your own stones",
+                "any_stones": "Place the last stone of any shape",
+            },
         ),
         Option("exact_five", bool, False, (False, True), "Only exactly five in a row wins; six or more do not (§8)."),
     )

@@ -182,8 +182,16 @@ class MataMoscaGame(Game):
             "flies_win",
             ("flies_win", "pass"),
             "A spider that cannot move loses, or passes (§8.3).",
+            labels={"flies_win": "The Spider loses", "pass": "The Spider passes"},
         ),
-        Option("flies_stuck", str, "pass", ("pass", "lose"), "Flies that cannot move pass, or lose the game (§10)."),
+        Option(
+            "flies_stuck",
+            str,
+            "pass",
+            ("pass", "lose"),
+            "Flies that cannot move pass, or lose the game (§10).",
+            labels={"pass": "The Flies pass", "lose": "The Flies lose"},
+        ),
         Option("turn_limit", int, 200, (100, 200, 400), "Turns (of both sides) after which the game is a draw (§11)."),
     )
     rules_version = "1"
