@@ -205,5 +205,5 @@ def test_online_table_from_the_lobby_with_invites_and_a_spectator(server, new_pa
     for p in (guest, watcher):
         p.wait_for_selector("#table-root[data-revision='1']")
     assert guest.get_attribute("#table-root", "data-your-turn") == "1"
-    assert watcher.inner_text("#banner-title").startswith("Waiting for Player 2")
+    assert watcher.inner_text("#banner-title").startswith("Waiting for Blue")
     shot(watcher, "blast-radius-spectator")

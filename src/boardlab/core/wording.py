@@ -24,16 +24,34 @@ _CLAUSE_IN_BRACKETS = re.compile(r"\s*\((?:see )?§[^)]*\)")
 _CLAUSE_LEADING = re.compile(r"(?:(?<=^)|(?<=[.;:!?]\s))§[\w.\-]+(?:,\s*§[\w.\-]+)*:\s*")
 _CLAUSE_BARE = re.compile(r"\s*§[\w.\-]*\w")
 _SEAT = re.compile(r"\b[Ss]eat (\d+)\b")
+#: The colours games call seats by: where a player chose a name, it replaces the game's colour word for that seat.
+COLOUR_WORDS = frozenset({"Red", "Orange", "Yellow", "Green", "Blue", "Pink", "Purple", "Black", "White"})
 
 
-def for_players(text: str, names: Sequence[str | None] = ()) -> str:
-    """``text`` without clause references, each "seat N" replaced by ``names[N]`` (kept where that is ``None``)."""
+def for_players(text: str, names: Sequence[str | None] = (), colours: Sequence[str | None] = ()) -> str:
+    """``text`` without clause references, each "seat N" replaced by ``names[N]`` (kept where that is ``None``).
+
+    ``colours`` are the colours the game calls the seats by ("Orange"): where a seat's name is another (a name its
+    player chose), the game's colour word for it reads as that name, so each seat has one name in every text, and a
+    name the text then says twice ("Blue (seat 0)" for a seat called Blue) is said once.
+
+    >>> for_players("Orange's hand; Blue wins: Orange admitted the Assassin.", ["Alice", "Blue"], ["Orange", "Blue"])
+    "Alice's hand; Blue wins: Alice admitted the Assassin."
+    >>> for_players("Blue (seat 0) wins, largest group 5.", ["Blue", "Orange"], ["Blue", "Orange"])
+    'Blue wins, largest group 5.'
+    """
     if "§" in text:
         text = _CLAUSE_IN_BRACKETS.sub("", text)
         text = _CLAUSE_LEADING.sub("", text)
         text = _CLAUSE_BARE.sub("", text)
+    renamed = {c: n for c, n in zip(colours, names) if c and n and c in COLOUR_WORDS and n != c}
+    if renamed:
+        words = re.compile(r"\b(?:" + "|".join(re.escape(c) for c in renamed) + r")\b")
+        text = words.sub(lambda m: renamed[m.group(0)], text)
     if names and ("seat" in text or "Seat" in text):
         text = _SEAT.sub(lambda m: _name(names, int(m.group(1))) or m.group(0), text)
+        for n in {n for n in names if n}:
+            text = text.replace(f"{n} ({n})", n)
     return text
 
 
