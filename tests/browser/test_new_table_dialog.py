@@ -69,6 +69,7 @@ def test_an_option_value_is_sent_as_its_code_word(server: Any, new_page: Any) ->
     page.click("#more-options > summary")
     labels = page.eval_on_selector_all("#opt-dispersing option", "os => os.map((o) => o.textContent)")
     assert labels[0] == "Neither may grow, one must fall (standard)" and "Both must fall" in labels
+    assert page.inner_text("label[for='opt-phase1_no_new_contact']") == "Phase 1 no new contact"  # an option's name
     page.select_option("#opt-dispersing", label="Both must fall")
     assert "1 rule changed" in page.inner_text("#more-summary")
     with page.expect_request(lambda r: r.url.endswith("/api/tables") and r.method == "POST") as req:

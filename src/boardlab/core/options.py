@@ -50,8 +50,8 @@ class Option:
 
     @property
     def title(self) -> str:
-        """The option's name in words: ``"when stuck"`` for ``when_stuck``."""
-        return self.name.replace("_", " ")
+        """The option's name in words: ``"when stuck"`` for ``when_stuck``, ``"phase 1 …"`` for ``phase1_…``."""
+        return re.sub(r"([a-z])(\d)", r"\1 \2", self.name.replace("_", " "))
 
     def describe(self) -> dict[str, Any]:
         """A JSON-able description (used by the CLI, the lobby and the API)."""

@@ -81,9 +81,9 @@ function drawSeats() {
   $("seats").replaceChildren(...rows);
 }
 
-// An option's name in players' words: "when_stuck" reads "When stuck".
+// An option's name in players' words: "when_stuck" reads "When stuck", "phase1_no_new_contact" "Phase 1 no new contact".
 function optionTitle(o) {
-  const words = o.name.replaceAll("_", " ");
+  const words = o.name.replaceAll("_", " ").replace(/([a-z])(\d)/g, "$1 $2");
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
