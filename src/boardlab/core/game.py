@@ -61,7 +61,7 @@ from .driver import draw_outcome, replay
 from .errors import IllegalActionError, OutOfTurnError, UnknownActionString
 from .gametype import GameType, Information, Utility
 from .hidden import Seen
-from .options import Option, validate_options
+from .options import Option, in_players_words, validate_options
 from .tensor import Tensor
 
 Action = int
@@ -256,9 +256,12 @@ class Game:
             "perfect_information": self.perfect_information,
             "cooperative": self.cooperative,
             # This object's type, with the variants the class declares (what other option values change).
-            "game_type": {**self.game_type.describe(), "variants": type(self).game_type.describe()["variants"]},
+            "game_type": {
+                **self.game_type.describe(),
+                "variants": type(self).game_type.describe(self.options)["variants"],
+            },
             "rules_version": self.rules_version,
-            "inventions": list(self.inventions),
+            "inventions": [in_players_words(x, self.options) for x in self.inventions],
             "options": [o.describe() for o in self.options],
             "params": dict(self.params),
         }
