@@ -217,7 +217,8 @@ class FencesGame(Game):
             str,
             "default_v1",
             ("default_v1",),
-            "The line art of the seven cards (§1): default_v1 is our design, the designer's art being missing.",
+            "The line art of the seven cards (§1): ours, since the designer's art is missing.",
+            labels={"default_v1": "Our seven cards (a stand-in: the designer's art is missing)"},
         ),
         Option(
             "fence_cards",
@@ -226,6 +227,10 @@ class FencesGame(Game):
             ("shortest_cycle", "whole_component"),
             "Which cards a completed fence takes (§5.2): those drawing the shortest closed loop through the new "
             "line, or every card drawing part of the connected line of that colour.",
+            labels={
+                "shortest_cycle": "The cards of the shortest loop",
+                "whole_component": "Every card of the connected line",
+            },
         ),
         Option(
             "turn_limit",
@@ -244,16 +249,16 @@ class FencesGame(Game):
     playing_time = "5 min"
     seat_names = NAMES
     inventions = (
-        "The line art of the cards is missing: the seven cards of card set default_v1 (fourteen sides, each with "
+        "The line art of the cards is missing: the seven cards of our card set (fourteen sides, each with "
         "one L- or U-shaped path per colour) are our design, kept as data so the real cards can be added.",
-        "On every side of default_v1 one path runs only along the card's edge instead of entering and leaving the "
+        "On every side of our cards one path runs only along the card's edge instead of entering and leaving the "
         "card (on a 2 x 3 card at most three paths can cross the inside), and the colours are not equally easy to "
         "close.",
         "Seat colours are fixed: the first player is Red, then Blue, Green and Yellow; Red starts.",
         "Places on the table are named from a card they touch: the new card's top-left corner so many squares "
         "right or left and down or up from that card's, counted from the first card (in card order) it touches.",
-        "Which cards make a fence: the cards drawing the shortest closed loop through the new line (option "
-        "fence_cards).",
+        "Which cards make a fence: the cards drawing the shortest closed loop through the new line (the "
+        "option “fence cards” offers every card of the connected line instead).",
         "A player who has a card to play but no legal place for it skips the turn and keeps the card.",
         "When the card can both complete a fence of the player's and be laid without completing one, the player "
         "is first asked which.",
