@@ -26,7 +26,9 @@ these hooks; copy its layout for a new game):
   (or at a simultaneous node)
 * ``_is_legal(player, action)``: optional, whether one action is legal now; the
   default searches ``_legal_actions(player)``, so a game whose test is cheaper
-  (Blast Radius: two table look-ups) overrides it to speed up ``apply_action``
+  (Blast Radius: two table look-ups) overrides it to speed up ``apply_action``; when
+  ``legal_actions()`` was just asked on the same position, ``apply_action`` checks
+  against that list instead and calls neither
 * ``_chance_outcomes()``: ``[(action, probability)]`` at chance nodes
 * ``_apply(action)``: apply a validated seat or chance action
 * ``_apply_joint(actions)``: apply validated simultaneous actions (one per seat)
@@ -276,6 +278,13 @@ class State:
     #: place. ``None`` makes :meth:`clone` a deep copy (always right, but slow).
     copied: ClassVar[tuple[str, ...] | None] = None
 
+    #: The legal actions that :meth:`legal_actions` last computed, as ``(history length, {seat: actions})``: the
+    #: check of :meth:`apply_action` / :meth:`apply_actions` on the same position reads them instead of asking the
+    #: game again (the usual caller asks for the list, then plays one of it). Only these two checks read it;
+    #: a position differs from the memo's only after an action, which lengthens the history, and a copy
+    #: (:meth:`clone`) starts without it.
+    _legal_memo: tuple[int, dict[int, tuple[int, ...]]] | None = None
+
     def __init__(self, game: Game, num_players: int) -> None:
         self.game = game
         self.num_players = num_players
@@ -416,7 +425,11 @@ class State:
         """
         cp = self.current_player()
         if cp >= 0:  # one seat decides: the usual case, first
-            return self._legal_actions(cp) if player is None or player == cp else []
+            if player is not None and player != cp:
+                return []
+            legal = self._legal_actions(cp)
+            self._legal_memo = (len(self._history), {cp: tuple(legal)})
+            return legal
         if player is None:
             player = cp
         if cp == TERMINAL:
@@ -426,7 +439,14 @@ class State:
         if cp == SIMULTANEOUS:
             if player < 0:
                 raise ValueError("at a simultaneous node, ask legal_actions(seat) for each seat")
-            return self._legal_actions(player) if player < self.num_players else []
+            if player >= self.num_players:
+                return []
+            legal = self._legal_actions(player)
+            n, memo = len(self._history), self._legal_memo
+            if memo is None or memo[0] != n:
+                memo = self._legal_memo = (n, {})
+            memo[1][player] = tuple(legal)
+            return legal
         return []
 
     def legal_moves(self, player: int | None = None) -> list[tuple[int, str]]:
@@ -463,7 +483,12 @@ class State:
             else:
                 raise IllegalActionError(f"{action!r} is not an action number", player=cp, action=action)
         if cp >= 0:
-            if not self._is_legal(cp, action):
+            memo = self._legal_memo
+            if memo is not None and memo[0] == len(self._history) and cp in memo[1]:
+                legal = action in memo[1][cp]
+            else:
+                legal = self._is_legal(cp, action)
+            if not legal:
                 raise IllegalActionError(self.explain_illegal(cp, action), player=cp, action=action)
         elif cp == CHANCE:
             for a, _ in self._chance_outcomes():  # a plain loop: no generator on every chance step
@@ -517,8 +542,10 @@ class State:
                 action=list(actions),
             )
         joint: list[int | None] = []  # the game's hook may keep it; the history keeps a tuple
+        memo = self._legal_memo
+        known = memo[1] if memo is not None and memo[0] == len(self._history) else {}
         for seat, a in enumerate(actions):
-            legal = self._legal_actions(seat)
+            legal = known[seat] if seat in known else self._legal_actions(seat)
             if not legal:
                 if a is not None:
                     raise IllegalActionError(
@@ -554,10 +581,13 @@ class State:
         containers calls ``super().clone()`` and copies those deeper itself.
         """
         if self.copied is None:
-            return copy.deepcopy(self, {id(self.game): self.game})
+            s = copy.deepcopy(self, {id(self.game): self.game})
+            s.__dict__.pop("_legal_memo", None)
+            return s
         s = object.__new__(type(self))
         d = s.__dict__
         d.update(self.__dict__)
+        d.pop("_legal_memo", None)
         d["_history"] = self._history[:]  # entries are ints and tuples: shared safely
         d["_actors"] = self._actors[:]
         for name in self.copied:
