@@ -12,7 +12,7 @@ import random
 import pytest
 
 import boardlab
-from boardlab.core.constants import SIMULTANEOUS, TERMINAL
+from boardlab.core.constants import CHANCE, SIMULTANEOUS, TERMINAL
 from boardlab.core.errors import IllegalActionError
 from boardlab.core.game import Game, State
 
@@ -59,6 +59,60 @@ class CountState(State):
 
 
 CountGame.state_class = CountState
+
+
+class DiceState(CountState):
+    """Count, with a die (1-3) thrown before every move: the mover takes what it shows or one less."""
+
+    outcome_calls = 0
+
+    def __init__(self, game: Game, num_players: int) -> None:
+        super().__init__(game, num_players)
+        self.die = 0
+
+    def current_player(self) -> int:
+        if self.pile <= 0:
+            return TERMINAL
+        return CHANCE if self.die == 0 else self.turn
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        type(self).outcome_calls += 1
+        return [(1, 1 / 3), (2, 1 / 3), (3, 1 / 3)]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return sorted({max(1, self.die - 1), min(self.die, self.pile)})
+
+    def _apply(self, action: int) -> None:
+        if self.die == 0:
+            self.die = action
+            return
+        self.pile -= action
+        self.turn, self.die = 1 - self.turn, 0
+
+
+class DiceGame(CountGame):
+    id = "test-dice"
+
+
+DiceGame.state_class = DiceState
+
+
+def test_one_outcome_list_per_chance_step() -> None:
+    DiceState.outcome_calls = 0
+    s = DiceGame().new_initial_state()
+    rng = random.Random(2)
+    throws = 0
+    while s.current_player() != TERMINAL:
+        if s.current_player() == CHANCE:
+            outcomes = s.chance_outcomes()
+            outcomes.append((9, 0.5))  # the caller's list is its own
+            with pytest.raises(IllegalActionError):
+                s.apply_action(9)
+            s.apply_action(rng.choice(outcomes[:-1])[0])
+            throws += 1
+        else:
+            s.apply_action(s.legal_actions()[0])
+    assert DiceState.outcome_calls == throws > 3
 
 
 def fresh() -> State:

@@ -25,10 +25,11 @@ these hooks; copy its layout for a new game):
 * ``_legal_actions(player)``: sorted legal actions of a seat at its decision
   (or at a simultaneous node)
 * ``_is_legal(player, action)``: optional, whether one action is legal now; the
-  default searches ``_legal_actions(player)``, so a game whose test is cheaper
-  (Blast Radius: two table look-ups) overrides it to speed up ``apply_action``; when
-  ``legal_actions()`` was just asked on the same position, ``apply_action`` checks
-  against that list instead and calls neither
+  default searches the list ``legal_actions()`` just gave on the same position (or
+  ``_legal_actions(player)`` when it gave none), so a game whose test is cheaper
+  (Blast Radius: two table look-ups) overrides it to speed up ``apply_action``;
+  ``apply_action`` likewise checks a chance outcome against the list
+  ``chance_outcomes()`` just gave
 * ``_chance_outcomes()``: ``[(action, probability)]`` at chance nodes
 * ``_apply(action)``: apply a validated seat or chance action
 * ``_apply_joint(actions)``: apply validated simultaneous actions (one per seat)
@@ -278,12 +279,21 @@ class State:
     #: place. ``None`` makes :meth:`clone` a deep copy (always right, but slow).
     copied: ClassVar[tuple[str, ...] | None] = None
 
-    #: The legal actions that :meth:`legal_actions` last computed, as ``(history length, {seat: actions})``: the
+    #: The legal actions that :meth:`legal_actions` last computed, as ``(history length, {seat: actions})``, and
+    #: under ``CHANCE`` the outcomes :meth:`chance_outcomes` last gave (``(action, probability)`` pairs): the
     #: check of :meth:`apply_action` / :meth:`apply_actions` on the same position reads them instead of asking the
     #: game again (the usual caller asks for the list, then plays one of it). Only these two checks read it;
     #: a position differs from the memo's only after an action, which lengthens the history, and a copy
     #: (:meth:`clone`) starts without it.
-    _legal_memo: tuple[int, dict[int, tuple[int, ...]]] | None = None
+    _legal_memo: tuple[int, dict[int, tuple[Any, ...]]] | None = None
+    #: Whether this class's :meth:`_is_legal` searches the legal list (the default, or one that declares
+    #: ``_is_legal_searches = True``), so that :meth:`legal_actions` keeps its list for the check; set per class.
+    _memo_legal: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        owner = next(k for k in cls.__mro__ if "_is_legal" in vars(k))
+        cls._memo_legal = owner is State or bool(vars(owner).get("_is_legal_searches", False))
 
     def __init__(self, game: Game, num_players: int) -> None:
         self.game = game
@@ -323,6 +333,9 @@ class State:
         return str(action)
 
     def _is_legal(self, player: int, action: int) -> bool:
+        memo = self._legal_memo  # the list legal_actions() just gave on this position, if it did
+        if memo is not None and memo[0] == len(self._history) and player in memo[1]:
+            return action in memo[1][player]
         return action in self._legal_actions(player)
 
     def _explain(self, player: int, action: int) -> str | None:
@@ -428,7 +441,8 @@ class State:
             if player is not None and player != cp:
                 return []
             legal = self._legal_actions(cp)
-            self._legal_memo = (len(self._history), {cp: tuple(legal)})
+            if self._memo_legal:
+                self._legal_memo = (len(self._history), {cp: tuple(legal)})
             return legal
         if player is None:
             player = cp
@@ -459,7 +473,9 @@ class State:
         """``[(action, probability)]`` at a chance node, else ``[]``."""
         if self.current_player() != CHANCE:
             return []
-        return self._chance_outcomes()
+        outcomes = self._chance_outcomes()
+        self._legal_memo = (len(self._history), {CHANCE: tuple(outcomes)})
+        return outcomes
 
     def is_chance_node(self) -> bool:
         return self.current_player() == CHANCE
@@ -483,15 +499,15 @@ class State:
             else:
                 raise IllegalActionError(f"{action!r} is not an action number", player=cp, action=action)
         if cp >= 0:
-            memo = self._legal_memo
-            if memo is not None and memo[0] == len(self._history) and cp in memo[1]:
-                legal = action in memo[1][cp]
-            else:
-                legal = self._is_legal(cp, action)
-            if not legal:
+            if not self._is_legal(cp, action):
                 raise IllegalActionError(self.explain_illegal(cp, action), player=cp, action=action)
         elif cp == CHANCE:
-            for a, _ in self._chance_outcomes():  # a plain loop: no generator on every chance step
+            memo = self._legal_memo
+            if memo is not None and memo[0] == len(self._history) and CHANCE in memo[1]:
+                outcomes = memo[1][CHANCE]
+            else:
+                outcomes = self._chance_outcomes()
+            for a, _ in outcomes:  # a plain loop: no generator on every chance step
                 if a == action:
                     break
             else:
