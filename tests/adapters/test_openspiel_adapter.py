@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import numpy as np
@@ -179,6 +180,46 @@ def test_simultaneous_games_in_turn_based_form(game_id: str) -> None:
     s.apply_action(s.legal_actions(1)[0])
     assert len(s.boardlab_state.history()) == len(before) + 1
     assert s.boardlab_state.history()[-1][0] in (first, None)  # seat 0's part (None where it had to pass)
+
+
+@pytest.mark.parametrize("game_id", SIMULTANEOUS)
+def test_flat_joint_actions_at_simultaneous_nodes(game_id: str) -> None:
+    """OpenSpiel's convention: at a simultaneous node ``legal_actions()`` lists the flat joint actions (mixed radix
+    over each seat's legal actions, seat 0 the lowest digit), and ``apply_action`` takes one as that joint action."""
+    game = bos.load(game_id, **SMALL.get(game_id, {}))
+    s = game.new_initial_state()
+    rng = np.random.RandomState(3)
+    nodes = 0
+    while not s.is_terminal() and nodes < 4 and s.move_number() < 400:
+        if not s.is_simultaneous_node():
+            random_play(s, rng, 1)
+            continue
+        nodes += 1
+        seats = [s.legal_actions(p) for p in range(s.num_players())]
+        count = int(np.prod([len(a) for a in seats]))
+        assert s.legal_actions() == list(range(count))
+        # seat 0's choice varies fastest: the product of the seats' lists, last seat first, each tuple reversed
+        joints = [list(reversed(j)) for j in itertools.product(*reversed(seats))] if count <= 5000 else None
+        flat = int(rng.randint(count))
+        joint = joints[flat] if joints else s.flat_joint_action_to_actions(flat)
+        assert s.flat_joint_action_to_actions(flat) == joint
+        sim = pyspiel.PlayerId.SIMULTANEOUS
+        assert (
+            s.action_to_string(sim, flat)
+            == "[" + ", ".join(s.action_to_string(p, a) for p, a in enumerate(joint)) + "]"
+        )
+        by_joint, by_flat = s.clone(), s.clone()
+        by_joint.apply_actions(joint)
+        by_flat.apply_action(flat)
+        assert by_flat.history() == by_joint.history()  # each seat's action, not the flat number
+        assert bos.from_spiel(by_flat).history() == bos.from_spiel(by_joint).history()
+        assert bos.from_spiel(s.child(flat)).history() == bos.from_spiel(by_joint).history()  # OpenSpiel's C++ path
+        before = bos.from_spiel(s).history()
+        with pytest.raises(IllegalActionError, match="joint action"):
+            s.apply_action(count)
+        assert bos.from_spiel(s).history() == before and s.legal_actions() == list(range(count))
+        s = by_flat
+    assert nodes > 0, f"{game_id}: no simultaneous node reached"
 
 
 @pytest.mark.parametrize("game_id", GAMES)

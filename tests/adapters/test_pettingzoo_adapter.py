@@ -18,6 +18,7 @@ from boardlab.core.gametype import Dynamics
 pytest.importorskip("pettingzoo")
 bpz = pytest.importorskip("boardlab.adapters.pettingzoo")
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test  # noqa: E402
+from pettingzoo.utils import wrappers  # noqa: E402
 
 GAMES = boardlab.games()
 SIMULTANEOUS_GAMES = [g for g in GAMES if boardlab.make(g).game_type.dynamics is Dynamics.SIMULTANEOUS]
@@ -99,6 +100,63 @@ def test_a_random_episode_respects_the_mask_and_ends_with_the_returns(game_id: s
     assert again == history, "the same seed must play the same episode (chance included)"
     replay = env.game.state_from_history(history, state.num_players)
     assert replay.returns() == state.returns()
+
+
+def assert_observations_in_space(env: bpz.raw_env, seed: int) -> None:
+    """A random episode of ``env`` in which every agent's observation, at every step, lies in its declared space."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for agent in env.agent_iter():
+        for other in env.possible_agents:
+            obs = env.observe(other)
+            space = env.observation_space(other)
+            assert space.contains(obs), (
+                f"{other}'s observation leaves its space: {obs['observation'].min()}..{obs['observation'].max()}"
+            )
+        _, _, terminated, truncated, _ = env.last()
+        mask = env.observe(agent)["action_mask"]
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(mask))))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_observation_lies_in_the_declared_space(game_id: str) -> None:
+    """Every registered game: the observation space is ``Box(0, 1)`` and every observation of random games lies in it."""
+    env = bpz.env(game_id, **small(game_id))
+    box = env.observation_space(env.possible_agents[0])["observation"]
+    assert (float(box.low.min()), float(box.high.max())) == (0.0, 1.0) and box.is_bounded()
+    for seed in (1, 2):
+        assert_observations_in_space(env, seed)
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options", "reached"),
+    [
+        ("radius", {}, lambda s: s.passes > 2),  # passes were divided by 2; a blocked seat may pass more often
+        ("blast-radius", {"board_side": 7}, lambda s: max(s.height) > 10),  # heights were divided by 10
+        ("posies", {}, lambda s: s.is_terminal() and min(s.returns()) < 0),  # returns were written as -1..1
+    ],
+    ids=["radius-passes", "blast-radius-7-height", "posies-returns"],
+)
+def test_tensors_stay_in_range_at_the_top_of_a_field(game_id: str, options: dict, reached) -> None:
+    """The fields that once left 0..1: states that reach their top, found by random play, and the space holds them."""
+    env = bpz.env(game_id, **options)
+    for seed in range(40):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for agent in env.agent_iter():
+            _, _, terminated, truncated, _ = env.last()
+            if reached(env.game_state):
+                break
+            mask = env.observe(agent)["action_mask"]
+            env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(mask))))
+        if reached(env.game_state):
+            break
+    state = env.game_state
+    assert reached(state), "no random game reached the case"
+    for seat in [*range(state.num_players), None]:
+        values = np.asarray(state.observation_tensor(seat))
+        assert values.min() >= 0.0 and values.max() <= 1.0
+    assert all(env.observation_space(a).contains(env.observe(a)) for a in env.possible_agents)
 
 
 def test_chance_comes_from_the_reset_seed() -> None:
@@ -201,13 +259,51 @@ def test_an_illegal_action_is_refused_or_loses() -> None:
         env.step(True)
     assert env.game_state.history() == [30] and env.agent_selection == "player_1"
     env.step(np.int64(0))  # numpy integers are action numbers too
-    lose = bpz.env("blast-radius", board_side=5, illegal_action="lose")
+    with pytest.raises(AssertionError, match="action space"):
+        env.step(62)  # not an action of the game: PettingZoo's AssertOutOfBoundsWrapper
+    assert env.game_state.history() == [30, 0]
+    lose = bpz.env("blast-radius", board_side=5, illegal_action="lose")  # PettingZoo's TerminateIllegalWrapper
     lose.reset(seed=0)
     lose.step(30)
     lose.step(30)
-    assert lose.terminations == {"player_0": True, "player_1": True}
+    assert lose.terminations == lose.truncations == {"player_0": True, "player_1": True}
     assert lose._cumulative_rewards == {"player_0": 0.0, "player_1": -1.0}
-    assert lose.infos["player_0"]["illegal_action"] == "player_1"
+    raw = bpz.raw_env("blast-radius", board_side=5, illegal_action="lose")  # the same convention, unwrapped
+    raw.reset(seed=0)
+    raw.step(30)
+    raw.step(30)
+    assert raw.terminations == {"player_0": True, "player_1": True} and not any(raw.truncations.values())
+    assert raw._cumulative_rewards == {"player_0": 0.0, "player_1": -1.0}
+    assert raw.infos["player_0"]["illegal_action"] == "player_1"
+
+
+def test_env_is_wrapped_as_pettingzoos_classic_games_are() -> None:
+    """``env()``: raw_env in TerminateIllegalWrapper (illegal_action="lose"), AssertOutOfBoundsWrapper and
+    OrderEnforcingWrapper, innermost first, as PettingZoo's classic games build theirs."""
+
+    def chain(e) -> list[type]:
+        out = []
+        while hasattr(e, "env"):
+            out.append(type(e))
+            e = e.env
+        return [*out, type(e)]
+
+    plain = bpz.env("blast-radius", board_side=5)
+    assert chain(plain) == [wrappers.OrderEnforcingWrapper, wrappers.AssertOutOfBoundsWrapper, bpz.raw_env]
+    lose = bpz.env("blast-radius", board_side=5, illegal_action="lose", illegal_reward=-2)
+    assert chain(lose) == [
+        wrappers.OrderEnforcingWrapper,
+        wrappers.AssertOutOfBoundsWrapper,
+        wrappers.TerminateIllegalWrapper,
+        bpz.raw_env,
+    ]
+    assert isinstance(plain.unwrapped, bpz.raw_env) and plain.unwrapped.game.id == "blast-radius"
+    with pytest.raises(AttributeError, match="before reset"):
+        _ = plain.agent_selection
+    lose.reset(seed=0)
+    lose.step(30)
+    lose.step(30)
+    assert lose.rewards == {"player_0": 0.0, "player_1": -2.0}
 
 
 def test_render_draws_the_spectators_board() -> None:
@@ -217,6 +313,39 @@ def test_render_draws_the_spectators_board() -> None:
     assert isinstance(text, str) and "a1" in text
     with pytest.raises(ValueError, match="render_mode"):
         bpz.env("blast-radius", render_mode="video")
+
+
+def near(image: np.ndarray, hex_colour: str) -> int:
+    """How many pixels of ``image`` have about the colour ``#rrggbb``."""
+    rgb = np.array([int(hex_colour[i : i + 2], 16) for i in (1, 3, 5)])
+    return int((np.abs(image.astype(int) - rgb).sum(axis=2) < 30).sum())
+
+
+def test_render_rgb_array_draws_the_board_as_an_image() -> None:
+    """``render_mode="rgb_array"``: an HxWx3 uint8 image of the spectator's scene, the same size every frame."""
+    for make in (bpz.env, bpz.parallel_env, bpz.raw_env):
+        assert set(make("blast-radius", board_side=5).metadata["render_modes"]) == {"rgb_array", "ansi", "human"}
+    env = bpz.env("blast-radius", board_side=5, render_mode="rgb_array")
+    env.reset(seed=0)
+    before = env.render()
+    assert isinstance(before, np.ndarray) and before.dtype == np.uint8 and before.ndim == 3 and before.shape[2] == 3
+    assert len(np.unique(before.reshape(-1, 3), axis=0)) > 20, "a drawing, not a blank frame"
+    red = env.game_state.scene(None)["players"][0]["colour"]
+    env.step(30)  # Red's first tower, in the middle of the board
+    after = env.render()
+    assert after.shape == before.shape
+    assert near(after, red) > near(before, red) + 200, "the new tower is drawn in Red's colour"
+    par = bpz.parallel_env("dragon-fight", render_mode="rgb_array")
+    par.reset(seed=0)
+    assert par.render().shape == before.shape
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_game_renders_an_image(game_id: str) -> None:
+    env = bpz.env(game_id, render_mode="rgb_array", **small(game_id))
+    env.reset(seed=0)
+    image = env.render()
+    assert image.shape == (640, 640, 3) and image.dtype == np.uint8 and image.std() > 5
 
 
 def test_the_readme_example_runs() -> None:

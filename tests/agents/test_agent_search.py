@@ -20,13 +20,11 @@ from minigames import (
 )
 
 import boardlab
-from boardlab.agents import LEVELS, MCTSAgent, agent_names, level_spec, make_agent
+from boardlab.agents import LEVELS, MCTSAgent, agent_names, level_seconds, level_spec, make_agent
 from boardlab.agents.rollout import random_rollout
 from boardlab.core.gametype import GameType, Information
 from boardlab.core.play import play_game
 from boardlab.core.view import SeatView
-
-REFERENCE_GAMES = ("blast-radius", "hamlet", "dragon-fight", "new-rule")
 
 
 def decide(spec: str, state: boardlab.State, seat: int, seed: int = 1) -> int:
@@ -173,9 +171,12 @@ def test_time_budget_is_kept() -> None:
     assert isinstance(agent, MCTSAgent) and agent.last["iterations"] >= 1
 
 
-@pytest.mark.parametrize("game_id", [g for g in REFERENCE_GAMES if g in boardlab.games()])
-def test_expert_answers_within_two_seconds(game_id: str) -> None:
-    """The first seat decision of each reference game (the widest search) is answered in under 2 s."""
+@pytest.mark.parametrize("game_id", ["blast-radius", "hamlet"])
+def test_expert_answers_within_its_cpu_cap(game_id: str) -> None:
+    """The first seat decision (the widest search) of a perfect- and a hidden-information game ends at expert's cap.
+
+    (``tests/agents/test_level_budgets.py`` holds every level to its cap in a game of any speed.)
+    """
     game = boardlab.make(game_id)
     s = game.new_initial_state()
     rng = random.Random(0)
@@ -185,9 +186,9 @@ def test_expert_answers_within_two_seconds(game_id: str) -> None:
         s.current_player() if s.current_player() >= 0 else next(p for p in range(s.num_players) if s.legal_actions(p))
     )
     agent = make_agent("expert", game, seat, 1)
-    start = time.perf_counter()
+    start = time.process_time()
     action = agent.step(SeatView(s, seat))
-    assert time.perf_counter() - start < 2.0
+    assert time.process_time() - start < level_seconds("expert") + 0.5
     assert action in s.legal_actions(seat)
 
 

@@ -78,15 +78,16 @@ def test_a_co_operative_game_reports_win_rates_per_player_count() -> None:
     assert easy.points == easy.games == 2  # both pick 2: found by the search every time
     assert rnd.games == 2 and report.target_vs_random is None and report.ceiling is None
     block = strength_markdown(report)
-    assert "| 2 | easy | `mcts:plies=1500` | 2 of 2 | 1.000 |" in block
+    assert "| 2 | easy | `mcts:plies=1500,seconds=0.25,clock=cpu` | 2 of 2 | 1.000 |" in block
 
 
-def test_cpu_clock_counts_expert_s_cap_in_cpu_seconds_and_keeps_the_level_s_name() -> None:
+def test_the_levels_caps_count_cpu_seconds_and_the_table_says_so() -> None:
     report = measure_strength(KuhnGame(), ["easy", "expert"], games=2, seed=1, target="easy", cpu_clock=True)
-    assert set(report.tournament["agents"]) == {"random", "easy", "expert:clock=cpu"}
+    assert set(report.tournament["agents"]) == {"random", "easy", "expert"}
     block = strength_markdown(report)
-    assert "| expert | `mcts:plies=250000,seconds=1.5,clock=cpu` |" in block
-    assert "1.5 s of CPU time" in block and "load average" in block
+    assert "| expert | `mcts:plies=250000,seconds=3,clock=cpu` |" in block
+    assert "capped by CPU seconds a move (`easy` 0.25 s, `medium` 0.5 s, `hard` 1.5 s, `expert` 3 s" in block
+    assert "load average" in block
 
 
 def test_the_mcts_clock_is_wall_or_cpu() -> None:
@@ -95,7 +96,8 @@ def test_the_mcts_clock_is_wall_or_cpu() -> None:
 
     game = make_cached("blast-radius")
     assert make_agent("mcts:seconds=0.01,clock=cpu", game, 0, seed=1).clock is time.process_time
-    assert make_agent("expert", game, 0, seed=1).clock is time.perf_counter
+    assert make_agent("mcts:seconds=0.01", game, 0, seed=1).clock is time.perf_counter
+    assert all(make_agent(level, game, 0, seed=1).clock is time.process_time for level in ("easy", "expert"))
     with pytest.raises(ValueError, match="clock must be one of wall, cpu"):
         make_agent("mcts:clock=sundial", game, 0, seed=1)
 

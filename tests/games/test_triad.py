@@ -336,6 +336,26 @@ def test_spectator_resample_redeals_both_sides_without_the_core_search(monkeypat
             random_step(s, rng)
 
 
+def test_games_recorded_under_rules_version_1_replay_unchanged() -> None:
+    """Version 2 only allows a shot version 1 refused, so a version-1 record replays to the same end (§8).
+
+    The hard self-play samples in docs/balance were recorded under version 1."""
+    import pathlib
+
+    from boardlab.core.record import GameRecord
+
+    samples = sorted((pathlib.Path(__file__).parents[2] / "docs/balance/samples").glob("triad.hard-*.json"))
+    assert samples
+    for path in samples:
+        rec = GameRecord.from_json(path.read_text())
+        assert rec.rules_version == "1"
+        state = rec.replay()
+        assert state.is_terminal() and state.history() == rec.history
+    rec.rules_version = "0"
+    with pytest.raises(ValueError, match="rules version 0"):
+        rec.replay()
+
+
 # -- the turn's legal list against the square-by-square rules ----------------------------------------------------
 
 

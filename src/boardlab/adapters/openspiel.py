@@ -16,7 +16,13 @@ loaded game (nothing is guessed, by playing or from the mechanics text):
 
 * *dynamics*: ``SIMULTANEOUS`` or ``SEQUENTIAL`` as declared. At a
   simultaneous node a seat with nothing to decide has the single legal
-  action ``0``, read as "pass" (OpenSpiel wants one action per seat). A
+  action ``0``, read as "pass" (OpenSpiel wants one action per seat). As
+  in OpenSpiel's own simultaneous-move games, ``legal_actions()`` with no
+  seat lists the *flat joint actions* there, ``0 .. n0 * n1 * ... - 1``
+  (mixed radix over each seat's legal actions, seat 0's the lowest digit;
+  :func:`flat_joint_to_actions`), ``apply_action`` takes one as that joint
+  action (the history then holds each seat's action) and
+  ``action_to_string(SIMULTANEOUS, a)`` names it ``[seat 0's, seat 1's]``. A
   simultaneous game loaded with ``turn_based=True`` is ``SEQUENTIAL``
   instead: the seats decide one after another, each blind to the earlier
   choices at that node (:class:`TurnBasedSpielState`), so OpenSpiel's
@@ -69,6 +75,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import random
 from collections.abc import Callable
 from typing import Any
@@ -150,6 +157,34 @@ def game_type(game: Game, obs_size: int | None, info_size: int | None, turn_base
         provides_observation_tensor=obs_size is not None,
         parameter_specification=spec,
     )
+
+
+def flat_joint_count(seat_actions: list[list[int]]) -> int:
+    """How many flat joint actions a simultaneous node has: the product of the seats' numbers of legal actions."""
+    return math.prod(len(a) for a in seat_actions)
+
+
+def flat_joint_to_actions(seat_actions: list[list[int]], flat: int) -> list[int]:
+    """The joint action a flat joint action stands for, OpenSpiel's mixed-radix numbering.
+
+    Seat 0's choice is the lowest digit: ``flat = i0 + n0 * (i1 + n1 * (i2 + ...))``
+    where ``ik`` indexes seat ``k``'s legal actions, ``nk`` of them
+    (``SimMoveState::FlatJointActionToActions``).
+
+    >>> flat_joint_to_actions([[3, 5], [0, 1, 2]], 3)
+    [5, 1]
+    """
+    total = flat_joint_count(seat_actions)
+    if isinstance(flat, bool) or not isinstance(flat, int | np.integer) or not 0 <= flat < total:
+        raise IllegalActionError(
+            f"{flat!r} is not a joint action here (flat joint actions are 0-{total - 1})", action=flat
+        )
+    out = []
+    rest = int(flat)
+    for legal in seat_actions:
+        rest, digit = divmod(rest, len(legal))
+        out.append(legal[digit])
+    return out
 
 
 class SamplerRandom(random.Random):
@@ -262,7 +297,7 @@ class BoardlabSpielState(pyspiel.State):
         if cp >= 0:
             return s.legal_actions(player)
         if cp == SIMULTANEOUS:
-            return super().legal_actions() if player is None else self._legal_actions(player)
+            return self._legal_actions(SIMULTANEOUS if player is None else player)
         if cp == CHANCE and (player is None or player == CHANCE):
             return [a for a, _ in s.chance_outcomes()]
         return []
@@ -275,17 +310,45 @@ class BoardlabSpielState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         s = self._box.state
-        legal = s.legal_actions(player)
-        if not legal and s.current_player() == SIMULTANEOUS:
-            return [0]  # "pass" for a seat with nothing to decide
-        return legal
+        if s.current_player() == SIMULTANEOUS:
+            if player == SIMULTANEOUS:  # the flat joint actions (OpenSpiel's convention at a simultaneous node)
+                return list(range(flat_joint_count(self._seat_actions())))
+            return s.legal_actions(player) or [0]  # [0]: "pass" for a seat with nothing to decide
+        return s.legal_actions(player)
+
+    def _seat_actions(self) -> list[list[int]]:
+        """At a simultaneous node: each seat's legal actions, ``[0]`` (a pass) for a seat with nothing to decide."""
+        s = self._box.state
+        return [s.legal_actions(p) or [0] for p in range(s.num_players)]
+
+    def flat_joint_action_to_actions(self, action: int) -> list[int]:
+        """At a simultaneous node: the joint action (one per seat) that the flat joint action ``action`` stands for."""
+        s = self._box.state
+        if s.current_player() != SIMULTANEOUS:
+            raise IllegalActionError("this is not a simultaneous decision", player=s.current_player(), action=action)
+        return flat_joint_to_actions(self._seat_actions(), action)
+
+    def apply_action(self, action: int) -> None:
+        """Apply ``action``; at a simultaneous node a flat joint action, applied as the seats' joint action.
+
+        As in OpenSpiel's simultaneous-move games, the history then holds each
+        seat's action, not the flat number. (A C++ caller's flat action reaches
+        :meth:`_apply_action` and is applied the same way, but OpenSpiel's C++
+        history records it as one flat entry.)
+        """
+        if self.is_simultaneous_node():
+            self.apply_actions(self.flat_joint_action_to_actions(action))
+        else:
+            super().apply_action(action)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return self._box.state.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
         box = self._box
-        if box.seens is None:
+        if box.state.current_player() == SIMULTANEOUS:  # a flat joint action from a C++ caller
+            self._apply_actions(self.flat_joint_action_to_actions(action))
+        elif box.seens is None:
             box.state.apply_action(action)  # checked: an illegal action is refused, nothing changes
         else:
             self._apply_kept(action)
@@ -316,8 +379,12 @@ class BoardlabSpielState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         s = self._box.state
-        if player >= 0 and s.current_player() == SIMULTANEOUS and not s.legal_actions(player):
-            return "pass"
+        if s.current_player() == SIMULTANEOUS:
+            if player == SIMULTANEOUS:  # a flat joint action: "[seat 0's, seat 1's, ...]", as OpenSpiel writes it
+                joint = self.flat_joint_action_to_actions(action)
+                return "[" + ", ".join(self._action_to_string(p, a) for p, a in enumerate(joint)) + "]"
+            if player >= 0 and not s.legal_actions(player):
+                return "pass"
         return s.action_to_string(player, action)
 
     def is_terminal(self) -> bool:

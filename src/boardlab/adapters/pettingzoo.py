@@ -14,8 +14,10 @@ True
 >>> env.agent_selection
 'player_1'
 
-* :func:`env` (and :class:`raw_env`, the same class) is PettingZoo's AEC API
-  for every registered game; :func:`parallel_env` its Parallel API, meant for
+* :func:`env` is PettingZoo's AEC API for every registered game: :class:`raw_env`
+  in the wrapper stack of PettingZoo's classic games (``TerminateIllegalWrapper``
+  with ``illegal_action="lose"``, then ``AssertOutOfBoundsWrapper`` and
+  ``OrderEnforcingWrapper``); :func:`parallel_env` its Parallel API, meant for
   games with simultaneous moves (``game.game_type.dynamics`` is
   ``SIMULTANEOUS``: Dragon Fight, Combat, Greedy Fiefs) and accepted for every
   game.
@@ -24,7 +26,7 @@ True
   default otherwise). Every other keyword is a game option.
 * Spaces: ``action_space(agent)`` is ``Discrete(game.num_distinct_actions())``
   (the engine's action numbers, unchanged); ``observation_space(agent)`` is a
-  ``Dict`` of ``"observation"``, a float32 ``Box`` of the game's fixed
+  ``Dict`` of ``"observation"``, a float32 ``Box(0, 1)`` of the game's fixed
   :meth:`~boardlab.core.game.Game.observation_tensor_shape` holding
   :meth:`~boardlab.core.game.State.observation_tensor` of that seat (exactly
   what the seat may know: its own hidden cards, never another's), and
@@ -46,17 +48,27 @@ True
   steps once with ``None`` and leaves ``agents``.
 * An illegal action raises :class:`~boardlab.core.errors.IllegalActionError`
   with the engine's explanation and changes nothing (``illegal_action="raise"``,
-  the default). ``illegal_action="lose"`` is PettingZoo's
-  ``TerminateIllegalWrapper`` convention instead: the game ends at once, the
-  offender gets ``illegal_reward`` (-1) and every other seat 0, and
-  ``infos[agent]["illegal_action"]`` names the offender (what random-action
-  tests without a mask need, such as ``parallel_seed_test``).
+  the default); a number outside the action space fails
+  ``AssertOutOfBoundsWrapper``'s check first (an ``AssertionError``), and
+  ``OrderEnforcingWrapper`` refuses a step before ``reset``.
+  ``illegal_action="lose"`` is PettingZoo's ``TerminateIllegalWrapper``
+  convention instead: the game ends at once, the offender gets
+  ``illegal_reward`` (-1) and every other seat 0. Through :func:`env` the
+  wrapper does it (every agent terminated and truncated, as PettingZoo's
+  classic games end); :class:`raw_env` and :func:`parallel_env` do it
+  themselves, with ``terminations`` only, and ``infos[agent]["illegal_action"]``
+  naming the offender (what random-action tests without a mask need, such as
+  ``parallel_seed_test``).
 * Parallel API: ``step(actions)`` takes one action per seat that decides now
   (an all-zero mask means the seat's action is ignored and may be left out):
   at a simultaneous node every deciding seat, at any other node only the seat
   to move (PettingZoo's convention for turn-based games in the Parallel API).
-* ``render_mode="ansi"`` makes :meth:`render` return the spectator's board as
-  text (the terminal front-end's drawing); ``"human"`` prints it.
+* ``render_mode="rgb_array"`` makes :meth:`render` return the spectator's
+  scene drawn as an image, an ``(640, 640, 3)`` ``uint8`` array
+  (:mod:`boardlab.adapters.scene_image`, drawn as the browser draws it; the
+  same size every frame, so an episode makes a video); ``"ansi"`` returns it
+  as text (the terminal front-end's drawing); ``"human"`` prints that text.
+  ``metadata["render_modes"]`` lists the three.
   ``reset(options=…)`` is accepted and ignored: a game's options are fixed
   when the environment is made.
 
@@ -72,6 +84,7 @@ import gymnasium
 import numpy as np
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils import wrappers
 
 import boardlab
 from boardlab.core.constants import CHANCE, SIMULTANEOUS
@@ -80,7 +93,8 @@ from boardlab.core.errors import IllegalActionError
 from boardlab.core.game import Game, State
 
 ILLEGAL_ACTIONS = ("raise", "lose")
-RENDER_MODES = ["ansi", "human"]
+#: ``"rgb_array"``: an image of the board; ``"ansi"``: the board as text; ``"human"``: that text printed.
+RENDER_MODES = ["rgb_array", "ansi", "human"]
 
 
 def agent_name(seat: int) -> str:
@@ -130,7 +144,7 @@ class _Session:
         self.observation_spaces = {
             a: gymnasium.spaces.Dict(
                 {
-                    "observation": gymnasium.spaces.Box(-np.inf, np.inf, shape, dtype=np.float32),
+                    "observation": gymnasium.spaces.Box(0.0, 1.0, shape, dtype=np.float32),
                     "action_mask": gymnasium.spaces.Box(0, 1, (size,), dtype=np.int8),
                 }
             )
@@ -178,13 +192,20 @@ class _Session:
             raise IllegalActionError(self.state.explain_illegal(seat, a), player=seat, action=a)
         return a
 
-    def render(self) -> str | None:
+    def render(self) -> np.ndarray | str | None:
         if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode; give render_mode='ansi' or 'human'")
+            gymnasium.logger.warn(
+                "render() was called without a render_mode; give render_mode='rgb_array', 'ansi' or 'human'"
+            )
             return None
-        from boardlab.cli.render import scene_text
+        scene = self.state.scene(None)
+        if self.render_mode == "rgb_array":
+            from .scene_image import scene_image  # matplotlib, loaded only when an image is asked for
 
-        text = scene_text(self.state.scene(None))
+            return scene_image(scene)
+        from boardlab.terminal import scene_text
+
+        text = scene_text(scene)
         if self.render_mode == "human":
             print(text)
             return None
@@ -194,7 +215,12 @@ class _Session:
 class raw_env(AECEnv):
     """PettingZoo's AEC API over one boardlab game (see the module's description)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": RENDER_MODES, "name": "boardlab", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": RENDER_MODES,
+        "render_fps": 1,
+        "name": "boardlab",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -314,24 +340,33 @@ class raw_env(AECEnv):
         self._pending = {}
         self._accumulate_rewards()
 
-    def render(self) -> str | None:
+    def render(self) -> np.ndarray | str | None:
         return self._s.render()
 
     def close(self) -> None:
         pass
 
 
-def env(game_id: str, **kwargs: Any) -> raw_env:
+def env(game_id: str, **kwargs: Any) -> AECEnv:
     """The AEC environment of ``game_id`` (keywords: ``num_players``, ``render_mode``, ``max_game_length``,
-    ``illegal_action``, ``illegal_reward``, and the game's options). It checks its own input, so it needs none of
-    PettingZoo's wrappers."""
-    return raw_env(game_id, **kwargs)
+    ``illegal_action``, ``illegal_reward``, and the game's options), in the wrappers of PettingZoo's classic games.
+
+    :class:`raw_env` wrapped, innermost first, in ``TerminateIllegalWrapper(illegal_reward)`` (only with
+    ``illegal_action="lose"``: with the default ``"raise"`` the environment refuses an illegal action itself),
+    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``. ``env(...).unwrapped`` is the :class:`raw_env`.
+    """
+    e: AECEnv = raw_env(game_id, **kwargs)
+    session = e._s
+    if session.illegal_action == "lose":
+        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=session.illegal_reward)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
 
 
 class parallel_env(ParallelEnv):
     """PettingZoo's Parallel API over one boardlab game (see the module's description)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": RENDER_MODES, "name": "boardlab"}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": RENDER_MODES, "render_fps": 1, "name": "boardlab"}
 
     def __init__(
         self,
@@ -423,7 +458,7 @@ class parallel_env(ParallelEnv):
         self.agents = []
         return observations, rewards, terms, truncs, infos
 
-    def render(self) -> str | None:
+    def render(self) -> np.ndarray | str | None:
         return self._s.render()
 
     def close(self) -> None:

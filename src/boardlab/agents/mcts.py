@@ -44,7 +44,9 @@ it depends on the machine's speed, as it must. ``clock="wall"`` (the default)
 counts ``seconds`` on the wall clock, which is what a player waits for;
 ``clock="cpu"`` counts the searching process's CPU seconds instead, so that a
 measurement of strength on a busy machine gives the agent the search it would
-have on an idle one (the lab's ``boardlab strength --cpu-clock``).
+have on an idle one (the playing levels count theirs so). ``wall_seconds``, an
+attribute rather than a spec parameter, adds a cap on the wall clock whatever
+``clock`` counts: the server's per-move limit, which a player waits for.
 
 **Modelling the other seats as random** (``opponents="random"``): every seat
 but the searching one chooses uniformly among its legal moves inside the tree,
@@ -232,6 +234,7 @@ class MCTSAgent:
         name: str = "mcts",
         clock: str = "wall",
         opponents: str = "search",
+        wall_seconds: float | None = None,
     ) -> None:
         if iterations is None and seconds is None and plies is None:
             iterations = 1000
@@ -241,6 +244,8 @@ class MCTSAgent:
             raise ValueError(f"mcts plies must be at least 1; got {plies}")
         if seconds is not None and seconds <= 0:
             raise ValueError(f"mcts seconds must be positive; got {seconds}")
+        if wall_seconds is not None and wall_seconds <= 0:
+            raise ValueError(f"mcts wall_seconds must be positive; got {wall_seconds}")
         if c < 0:
             raise ValueError(f"mcts exploration constant c must be >= 0; got {c}")
         if depth is None:  # the game's own choice (0, to the end, unless it has an evaluation worth cutting to)
@@ -256,6 +261,8 @@ class MCTSAgent:
         self.name = name
         self.iterations = iterations
         self.seconds = seconds
+        #: A cap on the wall clock whatever ``clock`` counts (a server's per-move limit; ``None``: none).
+        self.wall_seconds = wall_seconds
         self.plies = plies
         self.clock = CLOCKS[clock]
         self.c = c
@@ -320,6 +327,9 @@ class MCTSAgent:
         if start is None:
             start = self.clock()
         deadline = math.inf if self.seconds is None else start + self.seconds
+        # The wall-clock cap (a server's per-move limit) beside ``seconds`` on the agent's own clock.
+        wall = time.perf_counter
+        wall_deadline = math.inf if self.wall_seconds is None else wall() + self.wall_seconds
         limit = self.iterations if self.iterations is not None else 1 << 62
         ply_limit = self.plies if self.plies is not None else 1 << 62
         settle = self.iterations is not None or self.plies is not None
@@ -342,7 +352,7 @@ class MCTSAgent:
                 self._iterate(root, d, perfect)
                 plies += max(1, d.move_number() - base)
             done += 1
-            if clock() >= deadline:
+            if clock() >= deadline or (wall_deadline < math.inf and wall() >= wall_deadline):
                 break
             if root.value is not None:  # solved
                 break

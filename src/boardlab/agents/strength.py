@@ -35,7 +35,7 @@ from ..core.driver import agents_choose, play
 from ..core.game import Game
 from ..games import make_cached
 from ..lab.stats import wilson
-from ..lab.tournament import TournamentResult, _seed, run_tournament
+from ..lab.tournament import TournamentResult, run_tournament, stable_seed
 from .base import make_agent
 from .cheating import CheatingMCTS
 from .levels import LEVELS, level_spec
@@ -109,11 +109,13 @@ def ceiling_game(game: Game, num_players: int, seed: int, index: int, budget: st
     The cheater sits in seat ``index % num_players``; the chance seed is shared by the rotations of a round.
     """
     cheat_seat = index % num_players
-    chance = random.Random(_seed(seed, "chance", 0, index // num_players))
-    kwargs: dict[str, Any] = {k: (float(v) if k == "seconds" else int(v)) for k, v in LEVELS[budget].items()}
+    chance = random.Random(stable_seed(seed, "chance", 0, index // num_players))
+    kwargs: dict[str, Any] = {
+        k: (float(v) if k == "seconds" else v if k == "clock" else int(v)) for k, v in LEVELS[budget].items()
+    }
     agents: list[Any] = []
     for s in range(num_players):
-        agent_seed = _seed(seed, "agent", "ceiling", index, s)
+        agent_seed = stable_seed(seed, "agent", "ceiling", index, s)
         if s == cheat_seat:
             agents.append(CheatingMCTS(game, s, agent_seed, name="cheating-" + budget, **kwargs))
         else:
@@ -167,8 +169,9 @@ def measure_strength(
     whose budget the all-seeing ceiling agent gets. ``schedule`` is ``"ladder"`` (each level against the next
     weaker one, and ``target`` against ``random``: every rating linked at a fraction of the games) or
     ``"all"`` (every pair); see :func:`pairings`. ``log`` is told each part's result as it ends (a long run
-    shows its progress). With ``cpu_clock`` a level's time cap (``expert``'s 1.5 s) counts the searching
-    process's CPU seconds (``mcts:clock=cpu``), so that a busy machine does not cut its search short.
+    shows its progress). The levels' time caps count the searching process's CPU seconds (``clock=cpu``), so
+    that a busy machine does not cut a search short; ``cpu_clock`` makes a level whose cap counted the wall clock
+    count CPU seconds too (:func:`clocked`; every level counts CPU seconds now).
     """
     say = log or (lambda _line: None)
     if schedule not in SCHEDULES:
@@ -236,10 +239,23 @@ CPU_CLOCK = "clock=cpu"
 def clocked(level: str) -> str:
     """``level``, with its time cap (if it has one) counted in CPU seconds.
 
+    The levels count their caps so already, so a level is itself:
+
     >>> clocked("expert"), clocked("hard")
-    ('expert:clock=cpu', 'hard')
+    ('expert', 'hard')
     """
-    return f"{level}:{CPU_CLOCK}" if "seconds" in LEVELS.get(level, {}) else level
+    budget = LEVELS.get(level, {})
+    return f"{level}:{CPU_CLOCK}" if "seconds" in budget and budget.get("clock") != "cpu" else level
+
+
+def _budget_sentence() -> str:
+    """What the levels' budgets mean for the table (plies, capped in CPU seconds)."""
+    caps = ", ".join(f"`{lv}` {float(b['seconds']):g} s" for lv, b in LEVELS.items() if "seconds" in b)
+    return (
+        f"The budgets are plies, capped by CPU seconds a move ({caps}; counted for the searching process alone, "
+        "so other jobs on the machine do not shorten a search): where the plies fit in the cap, the moves do not "
+        "depend on the machine's speed."
+    )
 
 
 def level_name(spec: str) -> str:
@@ -269,13 +285,8 @@ def strength_markdown(report: StrengthReport) -> str:
         f"({report.seconds / 60:.1f} minutes of wall time; options: {opts}; "
         f"Python {platform.python_version()}; {os.cpu_count()} CPUs"
         + (f", load average {report.load:.1f} at the end" if report.load is not None else "")
-        + "). The budgets are plies, so the moves do not depend on the machine's speed, except that `expert` "
-        + (
-            "also stops at 1.5 s of CPU time a move (counted for the searching process alone, so other jobs "
-            "on the machine do not shorten its search)."
-            if report.cpu_clock
-            else "also stops at 1.5 s a move (on the wall clock: on a busy machine it searches less)."
-        ),
+        + "). "
+        + _budget_sentence(),
         "",
     ]
     t = report.tournament

@@ -41,7 +41,7 @@ def strength_command(
         bool,
         typer.Option(
             "--cpu-clock",
-            help="Count expert's time cap in CPU seconds of its process (a fair measure on a busy machine).",
+            help="Count the levels' time caps in CPU seconds of their process (they do so already; kept for old commands).",
         ),
     ] = False,
     write: Annotated[

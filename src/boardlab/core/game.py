@@ -60,6 +60,7 @@ from typing import Any, ClassVar, Self
 from . import hidden
 from .actions import ActionSpace
 from .constants import CHANCE, SIMULTANEOUS, TERMINAL, player_name
+from .driver import draw_outcome, replay
 from .errors import IllegalActionError, OutOfTurnError, UnknownActionString
 from .gametype import GameType, Information, Utility
 from .hidden import Seen
@@ -70,19 +71,6 @@ Action = int
 #: One history entry: an action, or a simultaneous node's actions (a tuple inside
 #: the state, never changed; :meth:`State.history` gives it as a list).
 HistoryEntry = int | tuple[int | None, ...]
-
-
-def draw_outcome(outcomes: Sequence[tuple[int, float]], x: float) -> int:
-    """The chance outcome that a uniform draw ``x`` in [0, 1) picks, by the outcomes' probabilities.
-
-    >>> draw_outcome([(0, 0.5), (1, 0.5)], 0.7)
-    1
-    """
-    for a, p in outcomes:
-        x -= p
-        if x < 0:
-            return a
-    return outcomes[-1][0]
 
 
 class Game:
@@ -108,6 +96,9 @@ class Game:
     #: Declared options (name, type, default, allowed values, description).
     options: ClassVar[tuple[Option, ...]] = ()
     rules_version: ClassVar[str] = "1"
+    #: Earlier rules versions whose histories replay unchanged under this one (every action legal then is legal
+    #: now, with the same effect: a rule change that only allows more), so their records, tables and states load.
+    replays_versions: ClassVar[tuple[str, ...]] = ()
     #: Short tags shown by ``boardlab list`` and the lobby.
     mechanics: ClassVar[tuple[str, ...]] = ()
     playing_time: ClassVar[str] = ""
@@ -193,16 +184,24 @@ class Game:
 
         This is :func:`boardlab.core.driver.replay`; a bad step raises its ``ReplayError``.
         """
-        from .driver import replay
-
         return replay(self, history, num_players)
+
+    def replays(self, version: str) -> bool:
+        """Whether a history made under rules ``version`` replays under this game's rules (the same version, or
+        one in :attr:`replays_versions`).
+
+        >>> from boardlab.games import make_cached
+        >>> make_cached("triad").replays("1"), make_cached("blast-radius").replays("0")
+        (True, False)
+        """
+        return version == self.rules_version or version in self.replays_versions
 
     def state_from_json(self, text: str | Mapping[str, Any]) -> State:
         """Load a state written by :meth:`State.to_json`."""
         data = json.loads(text) if isinstance(text, str) else dict(text)
         if data.get("game") != self.id:
             raise ValueError(f"this state is of game {data.get('game')!r}, not {self.id!r}")
-        if str(data.get("rules_version", self.rules_version)) != self.rules_version:
+        if not self.replays(str(data.get("rules_version", self.rules_version))):
             raise ValueError(
                 f"state written under rules version {data.get('rules_version')!r}; "
                 f"this is {self.id!r} rules version {self.rules_version!r}"

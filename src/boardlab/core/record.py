@@ -148,7 +148,7 @@ class GameRecord:
     def game_of(self, make: GameMaker | None = None) -> Game:
         """The record's game (found by ``make``, default the registry); ``ValueError`` if its rules version differs."""
         game = (make or registry())(self.game, **self.options)
-        if self.rules_version != game.rules_version:
+        if not game.replays(self.rules_version):
             raise ValueError(
                 f"record made under {self.game} rules version {self.rules_version}; this is version {game.rules_version}"
             )

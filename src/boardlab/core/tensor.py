@@ -6,6 +6,10 @@ numbers of a fixed shape. A game writes its tensor in
 :class:`Tensor`, always the same fields in the same order, so the layout is
 the same in every state of one game (with its options and player count).
 
+Every value is in 0..1 (bits, one-hot rows, counts divided by their
+maximum, scalars scaled so): the research adapters declare that range
+(PettingZoo's ``Box(0, 1)``), and the builder refuses a value outside it.
+
 The tensor must hold exactly what ``player`` may know: never anything that
 ``resample(player)`` could change (the conformance suite checks this), and
 enough to tell apart the positions the seat can tell apart.
@@ -25,6 +29,10 @@ enough to tell apart the positions the seat can tell apart.
 Traceback (most recent call last):
 ...
 ValueError: field 'bad': index 3 outside 0..2
+>>> t.counts("passes", [3], 2)
+Traceback (most recent call last):
+...
+ValueError: field 'passes': count 3 outside 0..2
 """
 
 from __future__ import annotations
@@ -61,14 +69,21 @@ class Tensor:
         self.values.extend(row)
 
     def scalars(self, name: str, values: Iterable[float]) -> None:
-        """Numbers as given (scale them to about 0..1: counts divided by their maximum)."""
+        """Numbers in 0..1 (scale them: counts divided by their maximum); one outside is refused."""
         row = [float(v) for v in values]
+        for v in row:
+            if not 0.0 <= v <= 1.0:  # NaN too
+                raise ValueError(f"field {name!r}: value {v} outside 0..1")
         self._field(name, len(row))
         self.values.extend(row)
 
     def counts(self, name: str, values: Iterable[int], maximum: int) -> None:
-        """Whole numbers 0..``maximum``, each divided by ``maximum``."""
-        self.scalars(name, (v / maximum for v in values))
+        """Whole numbers 0..``maximum``, each divided by ``maximum`` (one outside is refused)."""
+        row = list(values)
+        for v in row:
+            if not 0 <= v <= maximum:
+                raise ValueError(f"field {name!r}: count {v} outside 0..{maximum}")
+        self.scalars(name, (v / maximum for v in row))
 
     def layout(self) -> list[tuple[str, int, int]]:
         """``[(field name, offset, size)]`` in order."""

@@ -34,7 +34,6 @@ from ..core.wording import and_list
 from ..geometry.hexgrid import HexBoard, bounding_box
 
 COLOUR_NAMES = ("Red", "Blue")
-HEIGHT_SCALE = 10  # tower heights in the observation tensor are divided by this
 Table = tuple[tuple[tuple[int, ...], ...], ...]
 _BOARDS: dict[int, tuple[HexBoard, Table, Table]] = {}
 _RING_SETS: dict[int, tuple[tuple[frozenset[int], ...], ...]] = {}
@@ -393,7 +392,8 @@ class BlastRadiusState(State):
         me = 0 if player is None else player
         t.bits("own_pieces", [o == me for o in self.owner])
         t.bits("other_pieces", [o == 1 - me for o in self.owner])
-        t.counts("height", self.height, HEIGHT_SCALE)
+        # A tower taller than the board's diameter would have blasted every other tower (§5): the game is over.
+        t.counts("height", self.height, 2 * (self.game.params["board_side"] - 1))
         t.bits("exclusion_zone", [c > 0 for c in self.cover])
         t.one_hot("to_move", None if self.winner >= 0 else (self.to_move - me) % 2, 2)
         t.one_hot("plays_red", 0 if self.red == me else 1, 2)

@@ -539,7 +539,7 @@ class PosiesState(PhasedState):
             h = self.hidden[seat]
             t.one_hot(f"hidden_posy_{k}", h if h >= 0 and (over or seat == v) else None, len(COLOURS))
         t.counts("bag", [len(self.bag)], len(COLOURS))
-        t.scalars("returns", [self._returns[seat] if over else 0.0 for seat in order])
+        t.scalars("returns", [(self._returns[seat] + 1) / 2 if over else 0.0 for seat in order])  # -1..1 as 0..1
 
     def resample(self, player: int | None, rng: random.Random) -> PosiesState:
         """A state ``player`` cannot tell apart from this one: the others' drawn posies redrawn (§8.2).

@@ -582,7 +582,9 @@ class RadiusState(State):
         t.bits("placed_this_turn", [i in turn for i in range(n)])
         t.counts("stones_left", [self.left if self.phase == STONES else 0], 6)
         t.bits("must_hit_empty", [self.phase == STONES and self.left == 1 and not self.hit_empty])
-        t.counts("passes", [self.passes], 2)
+        # Each pass is followed by the other seat's move (§6), and each move puts a stone on an empty cell (§5), so
+        # there are fewer passes than cells.
+        t.counts("passes", [self.passes], n)
         g = [self.groups(me), self.groups(1 - me)]
         t.counts("scores", [self.score(me, g[0]), self.score(1 - me, g[1])], n)
         t.one_hot("winner", (self.winner - me) % 2 if self.winner in (0, 1) else None, 2)

@@ -231,6 +231,7 @@ class TriadGame(Game):
         ),
     )
     rules_version = "2"  # 2: a Defence Centre may fire at a submerged Submarine, and misses (§8)
+    replays_versions = ("1",)  # version 2 only allows a shot version 1 refused: a version-1 game replays unchanged
     mechanics = ("hidden units", "bluffing", "area scoring")
     playing_time = "7 min"
     game_type = GameType(chance=Chance.EXPLICIT, information=Information.IMPERFECT)

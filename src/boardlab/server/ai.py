@@ -40,7 +40,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..agents import MCTSAgent, agent_names, level_names, make_agent, parse_agent_spec
+from ..agents import MCTSAgent, agent_names, level_names, level_seconds, make_agent, parse_agent_spec
 from ..core.driver import replay
 from ..core.game import HistoryEntry
 from ..core.view import SeatView
@@ -110,8 +110,10 @@ def choose(
 ) -> int:
     """The agent's action for ``seat`` in the position after ``history`` (runs in a worker).
 
-    ``seconds`` caps an MCTS agent's search (a level is one): when it runs
-    out, the best move found so far is played. With ``table``, the worker
+    ``seconds`` caps an MCTS agent's search (a level is one) on the wall
+    clock, beside the agent's own cap (a level's counts CPU seconds,
+    :mod:`boardlab.agents.levels`): when either runs out, the best move found so
+    far is played. With ``table``, the worker
     keeps the seat's agent between its moves (:func:`kept_agent`), so a search
     tree is re-rooted along the moves played since and its work reused (MCTS
     keeps its tree with perfect information only); when the history is not an
@@ -129,7 +131,8 @@ def choose(
         if isinstance(agent, MCTSAgent):
             agent.rng.seed(seed)
     if seconds is not None and isinstance(agent, MCTSAgent):
-        agent.seconds = min(agent.seconds if agent.seconds is not None else math.inf, seconds)
+        # on the wall clock, which a player waits for, beside the agent's own cap (a level's counts CPU seconds)
+        agent.wall_seconds = min(agent.wall_seconds if agent.wall_seconds is not None else math.inf, seconds)
     action = agent.step(SeatView(state, seat))
     return int(action)
 
@@ -179,6 +182,18 @@ def server_agents() -> dict[str, Any]:
     allowed = set(a["levels"]) | set(SERVER_AGENTS)
     others = [n for n in a["agents"] if n in allowed]
     return {**a, "agents": others, "all": a["levels"] + others}
+
+
+def level_think_seconds(max_seconds: float) -> dict[str, float]:
+    """The most seconds each level thinks a move on a server whose per-move limit is ``max_seconds``.
+
+    A level's own cap (CPU seconds, :func:`boardlab.agents.level_seconds`), or the server's limit where that is
+    lower; what the lobby shows beside each level.
+
+    >>> level_think_seconds(5.0)["hard"], level_think_seconds(1.0)["expert"]
+    (1.5, 1.0)
+    """
+    return {level: min(level_seconds(level), max_seconds) for level in level_names()}
 
 
 def check_server_agent(spec: str, max_seconds: float) -> None:

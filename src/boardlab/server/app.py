@@ -64,7 +64,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
 
-from ..agents import level_ratings
+from ..agents import level_figures
 from ..core.wording import for_players
 from ..docs import balance_verdict
 from ..games import game_class, make_cached
@@ -271,9 +271,14 @@ _LISTINGS: dict[str, dict[str, Any]] = {}
 
 
 def level_elo(game_id: str) -> dict[str, float]:
-    """Measured Elo (against ``random`` = 0) of each AI level in this game, where the agents package has it."""
+    """The measured Elo (against ``random`` = 0) of the AI levels in this game that the lobby may show.
+
+    Only the levels whose 95% interval separates them from the levels beside them
+    (:func:`boardlab.agents.level_figures`): a figure where the measurement cannot
+    order two levels would claim an order the data do not support.
+    """
     try:
-        return {str(k): float(v) for k, v in level_ratings(game_id).items()}
+        return {str(k): float(v) for k, v in level_figures(game_id).items()}
     except Exception:  # measurements are optional: the lobby then names levels without a rating
         return {}
 

@@ -32,6 +32,8 @@ class AgentsOut(_Out):
     default: str
     only_random: bool
     bounds: dict[str, float]
+    #: The most seconds each level thinks a move here (its own cap, or the server's limit where lower).
+    think_seconds: dict[str, float]
 
 
 class GameOut(_Out):
@@ -46,6 +48,8 @@ class GameOut(_Out):
     rules_version: str
     options: list[dict[str, Any]]
     has_rules: bool
+    #: Each level's measured Elo (``random`` = 0), only where its interval separates it from the levels beside it.
+    level_elo: dict[str, float]
 
 
 class GamesOut(_Out):

@@ -61,6 +61,7 @@ from .ai import (
     AIPool,
     MoveTimeout,
     check_server_agent,
+    level_think_seconds,
     seed_for,
     server_agents,
 )
@@ -494,7 +495,7 @@ class Platform:
             game = self.game_for(row.game, row.options)
         except ValueError as e:
             raise conflict("cannot_restore", f"table {row.id} cannot be resumed: {e}") from None
-        if game.rules_version != row.rules_version:
+        if not game.replays(row.rules_version):
             raise conflict(
                 "cannot_restore",
                 f"table {row.id} was played under {row.game} rules version {row.rules_version}; "
@@ -1278,9 +1279,10 @@ class Platform:
 
     # -- replays --------------------------------------------------------------
     def agents(self) -> dict[str, Any]:
-        """The agents a seat here may name (levels first), with this server's bounds."""
+        """The agents a seat here may name (levels first), with this server's bounds and each level's think time."""
         return {
             **server_agents(),
+            "think_seconds": level_think_seconds(self.settings.ai_move_seconds),
             "bounds": {
                 "seconds": self.settings.ai_move_seconds,
                 "iterations": MAX_ITERATIONS,

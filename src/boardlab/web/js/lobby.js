@@ -6,11 +6,16 @@ const $ = (id) => document.getElementById(id);
 let agents = { levels: [], agents: ["random"], all: ["random"], default: "random", only_random: true };
 let current = null; // the game being set up
 
+// A level's entry: its name, how long it may think, and its measured Elo where the server gives one (it gives a
+// figure only where the measurement separates the level from the levels beside it, so the figures never contradict
+// the names).
 function aiChoices(g) {
   const elo = (g && g.level_elo) || {};
+  const think = agents.think_seconds || {};
   return agents.all.map((name) => {
     const rated = elo[name] !== undefined ? ` (Elo ${Math.round(elo[name])})` : "";
-    return { value: `ai:${name}`, text: agents.levels.includes(name) ? `AI · ${name}${rated}` : `AI · ${name} agent${rated}` };
+    const time = think[name] !== undefined ? ` · up to ${Number(think[name].toPrecision(2))} s a move` : "";
+    return { value: `ai:${name}`, text: agents.levels.includes(name) ? `AI · ${name}${time}${rated}` : `AI · ${name} agent${rated}` };
   });
 }
 

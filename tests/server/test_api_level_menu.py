@@ -1,0 +1,36 @@
+"""What the lobby's level menu is fed: each level's think time, and Elo figures only where they order the levels."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+import boardlab
+from boardlab.agents import level_names, level_seconds
+from boardlab.server.app import create_app
+from boardlab.server.limits import NO_QUOTAS
+from boardlab.server.tables import Settings
+
+
+def test_no_game_serves_figures_that_contradict_the_level_order(client) -> None:
+    games = client.get("/api/games").json()["games"]
+    assert [g["id"] for g in games] == boardlab.games()
+    for g in games:
+        one = client.get(f"/api/games/{g['id']}").json()
+        assert one["level_elo"] == g["level_elo"]
+        shown = [g["level_elo"][level] for level in level_names() if level in g["level_elo"]]
+        assert shown == sorted(shown) and len(set(shown)) == len(shown), (g["id"], g["level_elo"])
+    # Cirque's measurements cannot order its levels (every interval overlaps its neighbours'): no figure at all
+    assert client.get("/api/games/cirque").json()["level_elo"] == {}
+
+
+def test_the_agents_carry_each_level_s_think_time(client) -> None:
+    agents = client.get("/api/agents").json()
+    assert agents["think_seconds"] == {level: level_seconds(level) for level in level_names()}
+    assert client.get("/api/games").json()["agents"]["think_seconds"] == agents["think_seconds"]
+
+
+def test_a_lower_server_limit_is_the_think_time_it_shows(tmp_path) -> None:
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'db'}", ai_workers=1, ai_move_seconds=1.0, quotas=NO_QUOTAS)
+    with TestClient(create_app(settings)) as c:
+        think = c.get("/api/agents").json()["think_seconds"]
+    assert think["expert"] == 1.0 and think["easy"] == level_seconds("easy")
