@@ -1,11 +1,14 @@
-"""Run every benchmark in bench/ (files named bench_*.py) and print one table per file.
+"""Run the benchmarks in bench/ (files named bench_*.py) and print one table per file.
 
-Each bench module defines ``run(quick: bool) -> list[dict]``; every dict is one row.
-Results are also written to bench/results/latest.json. ``--quick`` shortens every run.
+    python bench/run.py [--quick] [NAME ...]      e.g. ``python bench/run.py playouts``; ``--help`` lists the names
+
+Each bench module defines ``run(quick: bool) -> list[dict]``; every dict is one row. With no NAME every benchmark
+runs. Results are also written to bench/results/latest.json. ``--quick`` shortens every run.
 """
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import json
 import pathlib
@@ -28,13 +31,32 @@ def machine() -> str:
     return f"{cpu}; Python {platform.python_version()}; {platform.system()} {platform.machine()}"
 
 
+def benchmarks() -> dict[str, pathlib.Path]:
+    """The benchmark files by name (``bench_playouts.py`` is ``playouts``)."""
+    return {path.stem.removeprefix("bench_"): path for path in sorted(HERE.glob("bench_*.py"))}
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    names = list(benchmarks())
+    parser = argparse.ArgumentParser(
+        prog="bench/run.py",
+        description="Run the benchmarks in bench/ and print one table per benchmark (all of them unless named).",
+    )
+    parser.add_argument("names", nargs="*", metavar="NAME", help=f"one of: {', '.join(names)}")
+    parser.add_argument("--quick", action="store_true", help="shorten every run")
+    args = parser.parse_args(argv)
+    unknown = [n for n in args.names if n not in names]
+    if unknown:
+        parser.error(f"unknown benchmark {', '.join(unknown)} (choose from {', '.join(names)})")
+    return args
+
+
 def main(argv: list[str]) -> int:
-    quick = "--quick" in argv
-    only = [a for a in argv if not a.startswith("--")]
+    args = parse_args(argv)
+    quick, only = args.quick, args.names
     results: dict[str, list[dict]] = {}
     print(f"machine: {machine()}")
-    for path in sorted(HERE.glob("bench_*.py")):
-        name = path.stem.removeprefix("bench_")
+    for name, path in benchmarks().items():
         if only and name not in only:
             continue
         spec = importlib.util.spec_from_file_location(path.stem, path)

@@ -387,3 +387,54 @@ def test_clone_is_independent() -> None:
     c = s.clone()
     play(c, "a2-b2")
     assert s.first == edge(s, "b1-b2") and s.areas == [] and c.areas and s.free[edge(s, "a1-b2")]
+
+
+class _ReferenceChevrons(ChevronsState):
+    """§5 as first written: every triangle beside the new edges searched from scratch."""
+
+    def _apply(self, action: int) -> None:
+        if self.first < 0:
+            self.first = action
+            return
+        b = self.game.board
+        p = self.to_move
+        e, f = self.first, action - self.game.second0
+        self.first = -1
+        self.owner[e] = p
+        self.owner[f] = p
+        self._close(e)
+        self._close(f)
+        self.last = (e, f)
+        self.placements += 1
+        seen: set[int] = set()
+        for x in (e, f):
+            for t in b.lattice.edge_triangles[x]:
+                if t not in seen and self.area[t] < 0:
+                    comp = self._enclosed_area(t)
+                    if comp is not None:
+                        seen.update(comp)
+                        self._claim(comp)
+        if not self.starts:
+            self.over = True
+        self.to_move = 1 - p
+
+
+@pytest.mark.parametrize("options", [{}, {"board_side": 3}, {"count_internal_edges": True}])
+def test_areas_match_the_search_from_every_triangle(options: dict[str, object]) -> None:
+    game = boardlab.make("chevrons", **options)
+    claims = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        s = game.new_initial_state()
+        ref = s.clone()
+        ref.__class__ = _ReferenceChevrons
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            assert legal == ref.legal_actions(), (seed, s.move_number())
+            a = rng.choice(legal)
+            s.apply_action(a)
+            ref.apply_action(a)
+            assert (s.areas, s.area, s.score, s.free) == (ref.areas, ref.area, ref.score, ref.free)
+        assert ref.is_terminal() and s.returns() == ref.returns()
+        claims += len(s.areas)
+    assert claims > 200

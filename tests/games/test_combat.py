@@ -12,7 +12,7 @@ from boardlab.cli.render import scene_text
 from boardlab.core.constants import CHANCE, SIMULTANEOUS
 from boardlab.core.errors import IllegalActionError
 from boardlab.core.scene import check_scene
-from boardlab.games.combat import ACTIONS, SLOTS, TROOPS, CombatState
+from boardlab.games.combat import ACTIONS, SLOTS, TROOPS, CombatState, acting_step
 from state_checks import random_step
 
 ORANGE, BLUE = 0, 1
@@ -481,3 +481,29 @@ def test_a_refused_choice_changes_nothing() -> None:
     assert "no decision to make now" in s.explain_illegal(BLUE, ACTIONS.encode("grant", 0))
     assert "now your back-row Swordsman gives first strike" in s.explain_illegal(ORANGE, ACTIONS.encode("heal", 0))
     assert s.current_player() == SIMULTANEOUS
+
+
+def reference_attackers(s: CombatState, step: int) -> list[tuple[int, int]]:
+    """§7e as first written: every troop's step from :func:`acting_step`."""
+    return [
+        (p, slot)
+        for p in (0, 1)
+        for slot in range(6)
+        if s.grid[p][slot] >= 0
+        and s.wounds[p][slot] == 0
+        and acting_step(s.grid[p][slot], slot, s.first_strike[p][slot]) == step
+    ]
+
+
+def test_attackers_match_the_troop_by_troop_rules() -> None:
+    checked = 0
+    for seed in range(150):
+        rng = random.Random(seed)
+        s = boardlab.make("combat").new_initial_state()
+        assert isinstance(s, CombatState)
+        while not s.is_terminal():
+            for step in (0, 1, 2, 3):
+                assert s.attackers(step) == reference_attackers(s, step), (seed, s.move_number())
+            checked += 1
+            random_step(s, rng)
+    assert checked > 3000

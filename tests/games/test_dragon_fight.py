@@ -13,6 +13,7 @@ from boardlab.core.errors import IllegalActionError, OutOfTurnError
 from boardlab.core.play import random_playout
 from boardlab.games.dragon_fight import (
     ATTACKS,
+    DIRS,
     FACE_BASE,
     INK,
     MOVES,
@@ -484,3 +485,34 @@ def test_random_games_end_and_seats_are_balanced() -> None:
         r = s.returns()
         wins[0 if r[0] > 0 else 1 if r[1] > 0 else 2] += 1
     assert abs(wins[0] - wins[1]) < 60 and wins[2] > 0
+
+
+def reference_legal(s: DragonFightState, player: int) -> list[int]:
+    """§2, §3a, §6a as first written: every token tested against the owned bits."""
+    if s.over or not 0 <= player < 2:
+        return []
+    if s.choosing_facing:
+        return [FACE_BASE + f for f in range(len(DIRS))]
+    owned = s.owned[player]
+    if s.pending[0] or s.pending[1]:
+        if not s.pending[player]:
+            return []
+        return [WOUND_BASE + m for m in range(len(MOVES)) if owned >> m & 1]
+    return [4 * m + k for m in range(len(MOVES)) if owned >> m & 1 for k in range(len(ATTACKS))]
+
+
+@pytest.mark.parametrize("options", [{}, {"initial_facing": "chosen"}])
+def test_legal_lists_match_the_token_by_token_rules(options: dict[str, object]) -> None:
+    seen: set[tuple[int, ...]] = set()
+    for seed in range(300):
+        rng = random.Random(seed)
+        s = new(**options)
+        while s.current_player() != TERMINAL:
+            lists = [s.legal_actions(p) for p in (0, 1)]
+            assert lists == [reference_legal(s, p) for p in (0, 1)], (seed, s.move_number())
+            seen.update(tuple(x) for x in lists)
+            if s.current_player() == SIMULTANEOUS:
+                s.apply_actions([rng.choice(x) if x else None for x in lists])
+            else:
+                s.apply_action(rng.choice(s.legal_actions()))
+    assert len(seen) > 20

@@ -481,3 +481,47 @@ def test_dispersing_always_loosens_and_touching_matches_the_pairs() -> None:  # 
             if before[1] and s.moves > before[2] and s.dispersing:
                 e2, c2 = s.touching()
                 assert sum(e2) + sum(c2) < before[0]
+
+
+# -- destinations against the rules written test by test -------------------------------------------------------
+
+
+def reference_destinations(s: FlockOfSheepState, t: int, first_only: bool = False) -> tuple[int, ...]:
+    """§4-§8 as first written: the path (``_path_free``), then the landing rules and repetition (``_ok``)."""
+    a = s.pos[t]
+    before = None
+    if s.dispersing:
+        before = (s._shared_edge(a), s._corner_touches(a), s._touched(t, a))
+    out = []
+    for d, sweeps in s.game.board.sweeps[a]:
+        if s._path_free(d, sweeps) and s._ok(t, d, before):
+            out.append(d)
+            if first_only:
+                break
+    return tuple(out)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"board_lines": 13, "jump_allowed": True},
+        {"dispersing": "edges_first", "phase1_no_new_contact": True},
+        {"dispersing": "strict_both", "who_moves": "own_colour", "when_stuck": "pass"},
+    ],
+)
+def test_destinations_match_the_rules_test_by_test(options: dict[str, object]) -> None:
+    g = game(**options)
+    checked = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        s = g.new_initial_state()
+        while s.current_player() != TERMINAL:
+            if s.current_player() != CHANCE and s.pos[0] >= 0:
+                for t in range(12):
+                    for first in (False, True):
+                        assert s._destinations(t, first) == reference_destinations(s, t, first), (seed, t)
+                checked += 1
+            legal = s.legal_actions() if s.current_player() != CHANCE else [a for a, _ in s.chance_outcomes()]
+            s.apply_action(rng.choice(legal))
+    assert checked > 100

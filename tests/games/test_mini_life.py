@@ -18,12 +18,15 @@ from boardlab.games.mini_life import (
     DIRECT,
     DIRECTION_NAMES,
     EMPTY,
+    FRONT,
     LABELS,
+    RAYS,
     RED,
     MiniLifeState,
     grow,
     kill,
 )
+from boardlab.games.mini_life import N as SQUARES
 
 N_, NE, E, SE, S, SW, W, NW = range(8)
 
@@ -283,3 +286,54 @@ def test_the_scene_shows_pointing_cells() -> None:
     assert facing == {"b2": 45.0, "d2": 315.0, "f6": 180.0}
     text = scene_text(scene, labels_of(s))
     assert "Move, turn or raise" in text
+
+
+# -- the legal lists against the square-by-square rules -------------------------------------------------------
+
+
+def reference_legal(s: MiniLifeState, player: int) -> list[int]:
+    """The placement and decision lists as first written: every square and direction tested from scratch."""
+    g = s.game
+    if s.phase == "place":
+        return [g.place0 + 8 * i + d for i in range(SQUARES) if s.owner[i] == EMPTY for d in range(8)]
+    if s.phase != "decide":
+        return s._legal_actions(player)
+    pointed = [0] * SQUARES
+    for j in range(SQUARES):
+        p = s.owner[j]
+        if p >= 0 and (not g.raise_own or p == player):
+            f = FRONT[j][s.facing[j]]
+            if f >= 0:
+                pointed[f] += 1
+    out = []
+    for i in range(SQUARES):
+        if s.owner[i] == player:
+            for ray in RAYS[i]:
+                for j in ray:
+                    if s.owner[j] != EMPTY:
+                        break
+                    out.append(g.move0 + SQUARES * i + j)
+                    if not g.rook:
+                        break
+            out += [g.turn0 + 8 * i + d for d in range(8) if d != s.facing[i]]
+        elif s.owner[i] == EMPTY and pointed[i] >= 2:
+            out += [g.raise0 + 8 * i + d for d in range(8)]
+    return sorted(out)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"move": "rook"}, {"raise_by": "own"}, {"move": "rook", "raise_by": "own", "moves_per_phase": 18}],
+)
+def test_legal_lists_match_the_square_by_square_rules(options: dict[str, object]) -> None:
+    g = game(**options, generation_limit=20)
+    steps = 0
+    for seed in range(200):
+        rng = random.Random(seed)
+        s = g.new_initial_state()
+        while s.current_player() != TERMINAL:
+            legal = s.legal_actions()
+            assert legal == reference_legal(s, s.current_player()), (seed, s.move_number())
+            s.apply_action(rng.choice(legal))
+            steps += 1
+    assert steps > 2000

@@ -12,6 +12,7 @@ from boardlab.cli.render import scene_text
 from boardlab.core.constants import CHANCE
 from boardlab.core.errors import IllegalActionError
 from boardlab.core.scene import check_scene
+from boardlab.games import triad as tr
 from boardlab.games.triad import PAIRS, UNITS, TriadGame, TriadState, arrangements
 from state_checks import random_step
 
@@ -353,3 +354,114 @@ def test_games_recorded_under_rules_version_1_replay_unchanged() -> None:
     rec.rules_version = "0"
     with pytest.raises(ValueError, match="rules version 0"):
         rec.replay()
+
+
+# -- the turn's legal list against the square-by-square rules ----------------------------------------------------
+
+
+def ref_step(sq: int, dr: int, dc: int) -> int:
+    r, c = divmod(sq, 5)
+    r, c = r + dr, c + dc
+    return r * 5 + c if 0 <= r < 5 and 0 <= c < 5 else -1
+
+
+def ref_unit_moves(s: TriadState, i: int) -> list[int]:
+    """§5 as first written: every step computed with divmod, every square asked through the state's helpers."""
+    u = s.units[i]
+    if u[tr.SQ] < 0 or u[tr.SPENT]:
+        return []
+    p, k, sq = u[tr.OWNER], u[tr.KIND], u[tr.SQ]
+    out: list[int] = []
+    if k == tr.ICBM:
+        f = tr.forward(p)
+        seen: set[int] = set()
+        for d1 in (-1, 0, 1):
+            q1 = ref_step(sq, f, d1)
+            if q1 < 0 or s.blocked(q1, p):
+                continue
+            if s.unit_at(q1) is not None or s.enemy_structure(q1, p):
+                seen.add(q1)
+                continue
+            for d2 in (-1, 0, 1):
+                q2 = ref_step(q1, f, d2)
+                if q2 >= 0 and not s.blocked(q2, p):
+                    seen.add(q2)
+        out = sorted(seen)
+    elif k in (tr.AIRCRAFT, tr.FLEET):
+        for dr, dc in tr.DIAG if k == tr.AIRCRAFT else tr.ORTHO:
+            q = ref_step(sq, dr, dc)
+            if q >= 0 and not s.blocked(q, p):
+                out.append(q)
+    elif k == tr.SUB:
+        if not u[tr.SURFACED]:
+            for dr, dc in tr.DIRS8:
+                q = ref_step(sq, dr, dc)
+                if q >= 0 and s.at[q] < 0:
+                    out.append(q)
+    else:
+        for dr, dc in tr.DIRS8:
+            q = ref_step(sq, dr, dc)
+            while q >= 0 and not s.blocked(q, p):
+                out.append(q)
+                if s.at[q] >= 0 or s.enemy_structure(q, p):
+                    break
+                q = ref_step(q, dr, dc)
+    return sorted(out)
+
+
+def ref_turn_actions(s: TriadState, p: int) -> list[int]:
+    """§4, §7b, §8 as first written."""
+    units = s.units
+    launched = [
+        i
+        for i, u in enumerate(units)
+        if u[tr.OWNER] == p and u[tr.KIND] == tr.ICBM and u[tr.LAUNCHED] and u[tr.SQ] >= 0
+    ]
+    out: list[int] = []
+    if launched:
+        for i in launched:
+            out += [tr.MOVE + 25 * units[i][tr.SQ] + q for q in ref_unit_moves(s, i)]
+        if out:
+            return sorted(out)
+    for i, u in enumerate(units):
+        if u[tr.OWNER] != p or u[tr.SQ] < 0 or u[tr.SPENT]:
+            continue
+        sq = u[tr.SQ]
+        out += [tr.MOVE + 25 * sq + q for q in ref_unit_moves(s, i)]
+        if u[tr.KIND] == tr.SUB:
+            out.append(tr.FLIP + sq)
+            if u[tr.SURFACED]:
+                for dr, dc in tr.DIRS8:
+                    q = ref_step(sq, dr, dc)
+                    if q < 0:
+                        continue
+                    v = s.unit_at(q)
+                    if (v is not None and v[tr.OWNER] != p and not v[tr.SPENT]) or (
+                        v is None and s.enemy_structure(q, p)
+                    ):
+                        out.append(tr.ATTACK + 25 * sq + q)
+    for d in tr.DC_SQUARES[p]:
+        if not s.intact[d] or s.ammo[d] <= 0:
+            continue
+        for dr, dc in tr.DIRS8:
+            q = ref_step(d, dr, dc)
+            v = s.unit_at(q) if q >= 0 else None
+            if v is not None and v[tr.OWNER] != p and not v[tr.SPENT]:
+                out.append(tr.FIRE + 25 * d + q)
+    return sorted(out) if out else [tr.PASS]
+
+
+def test_turn_lists_match_the_square_by_square_rules() -> None:
+    turns = 0
+    for seed in range(60):
+        s = TriadGame(**({"mix": "I2S2A1F1P1"} if seed % 2 else {})).new_initial_state()  # two Submarines
+        assert isinstance(s, TriadState)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            if s.phase == "turn":
+                p = s.current_player()
+                assert s.legal_actions() == ref_turn_actions(s, p), (seed, s.move_number())
+                assert all(s.unit_moves(i) == ref_unit_moves(s, i) for i in range(len(s.units)))
+                turns += 1
+            random_step(s, rng)
+    assert turns > 4000

@@ -25,8 +25,11 @@ these hooks; copy its layout for a new game):
 * ``_legal_actions(player)``: sorted legal actions of a seat at its decision
   (or at a simultaneous node)
 * ``_is_legal(player, action)``: optional, whether one action is legal now; the
-  default searches ``_legal_actions(player)``, so a game whose test is cheaper
-  (Blast Radius: two table look-ups) overrides it to speed up ``apply_action``
+  default searches the list ``legal_actions()`` just gave on the same position (or
+  ``_legal_actions(player)`` when it gave none), so a game whose test is cheaper
+  (Blast Radius: two table look-ups) overrides it to speed up ``apply_action``;
+  ``apply_action`` likewise checks a chance outcome against the list
+  ``chance_outcomes()`` just gave
 * ``_chance_outcomes()``: ``[(action, probability)]`` at chance nodes
 * ``_apply(action)``: apply a validated seat or chance action
 * ``_apply_joint(actions)``: apply validated simultaneous actions (one per seat)
@@ -278,6 +281,22 @@ class State:
     #: place. ``None`` makes :meth:`clone` a deep copy (always right, but slow).
     copied: ClassVar[tuple[str, ...] | None] = None
 
+    #: The legal actions that :meth:`legal_actions` last computed, as ``(history length, {seat: actions})``, and
+    #: under ``CHANCE`` the outcomes :meth:`chance_outcomes` last gave (``(action, probability)`` pairs): the
+    #: check of :meth:`apply_action` / :meth:`apply_actions` on the same position reads them instead of asking the
+    #: game again (the usual caller asks for the list, then plays one of it). Only these two checks read it;
+    #: a position differs from the memo's only after an action, which lengthens the history, and a copy
+    #: (:meth:`clone`) starts without it.
+    _legal_memo: tuple[int, dict[int, tuple[Any, ...]]] | None = None
+    #: Whether this class's :meth:`_is_legal` searches the legal list (the default, or one that declares
+    #: ``_is_legal_searches = True``), so that :meth:`legal_actions` keeps its list for the check; set per class.
+    _memo_legal: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        owner = next(k for k in cls.__mro__ if "_is_legal" in vars(k))
+        cls._memo_legal = owner is State or bool(vars(owner).get("_is_legal_searches", False))
+
     def __init__(self, game: Game, num_players: int) -> None:
         self.game = game
         self.num_players = num_players
@@ -316,6 +335,9 @@ class State:
         return str(action)
 
     def _is_legal(self, player: int, action: int) -> bool:
+        memo = self._legal_memo  # the list legal_actions() just gave on this position, if it did
+        if memo is not None and memo[0] == len(self._history) and player in memo[1]:
+            return action in memo[1][player]
         return action in self._legal_actions(player)
 
     def _explain(self, player: int, action: int) -> str | None:
@@ -418,7 +440,12 @@ class State:
         """
         cp = self.current_player()
         if cp >= 0:  # one seat decides: the usual case, first
-            return self._legal_actions(cp) if player is None or player == cp else []
+            if player is not None and player != cp:
+                return []
+            legal = self._legal_actions(cp)
+            if self._memo_legal:
+                self._legal_memo = (len(self._history), {cp: tuple(legal)})
+            return legal
         if player is None:
             player = cp
         if cp == TERMINAL:
@@ -428,7 +455,14 @@ class State:
         if cp == SIMULTANEOUS:
             if player < 0:
                 raise ValueError("at a simultaneous node, ask legal_actions(seat) for each seat")
-            return self._legal_actions(player) if player < self.num_players else []
+            if player >= self.num_players:
+                return []
+            legal = self._legal_actions(player)
+            n, memo = len(self._history), self._legal_memo
+            if memo is None or memo[0] != n:
+                memo = self._legal_memo = (n, {})
+            memo[1][player] = tuple(legal)
+            return legal
         return []
 
     def legal_moves(self, player: int | None = None) -> list[tuple[int, str]]:
@@ -441,7 +475,9 @@ class State:
         """``[(action, probability)]`` at a chance node, else ``[]``."""
         if self.current_player() != CHANCE:
             return []
-        return self._chance_outcomes()
+        outcomes = self._chance_outcomes()
+        self._legal_memo = (len(self._history), {CHANCE: tuple(outcomes)})
+        return outcomes
 
     def is_chance_node(self) -> bool:
         return self.current_player() == CHANCE
@@ -468,7 +504,12 @@ class State:
             if not self._is_legal(cp, action):
                 raise IllegalActionError(self.explain_illegal(cp, action), player=cp, action=action)
         elif cp == CHANCE:
-            for a, _ in self._chance_outcomes():  # a plain loop: no generator on every chance step
+            memo = self._legal_memo
+            if memo is not None and memo[0] == len(self._history) and CHANCE in memo[1]:
+                outcomes = memo[1][CHANCE]
+            else:
+                outcomes = self._chance_outcomes()
+            for a, _ in outcomes:  # a plain loop: no generator on every chance step
                 if a == action:
                     break
             else:
@@ -519,8 +560,10 @@ class State:
                 action=list(actions),
             )
         joint: list[int | None] = []  # the game's hook may keep it; the history keeps a tuple
+        memo = self._legal_memo
+        known = memo[1] if memo is not None and memo[0] == len(self._history) else {}
         for seat, a in enumerate(actions):
-            legal = self._legal_actions(seat)
+            legal = known[seat] if seat in known else self._legal_actions(seat)
             if not legal:
                 if a is not None:
                     raise IllegalActionError(
@@ -556,10 +599,13 @@ class State:
         containers calls ``super().clone()`` and copies those deeper itself.
         """
         if self.copied is None:
-            return copy.deepcopy(self, {id(self.game): self.game})
+            s = copy.deepcopy(self, {id(self.game): self.game})
+            s.__dict__.pop("_legal_memo", None)
+            return s
         s = object.__new__(type(self))
         d = s.__dict__
         d.update(self.__dict__)
+        d.pop("_legal_memo", None)
         d["_history"] = self._history[:]  # entries are ints and tuples: shared safely
         d["_actors"] = self._actors[:]
         for name in self.copied:

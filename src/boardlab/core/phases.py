@@ -121,6 +121,8 @@ class PhasedState(State):
 
     phases: ClassVar[Mapping[str, Phase]] = {}
     phase: str
+    #: A phase without ``is_legal`` searches its legal list (``State._is_legal``, which reuses the one just given).
+    _is_legal_searches: ClassVar[bool] = True
 
     def current_phase(self) -> Phase:
         """The :class:`Phase` the game is in."""
@@ -138,7 +140,7 @@ class PhasedState(State):
         phase = self.phases[self.phase]
         if phase.is_legal is not None:
             return phase.is_legal(self, player, action)
-        return phase.legal is not None and action in phase.legal(self, player)
+        return phase.legal is not None and State._is_legal(self, player, action)
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         outcomes = self.phases[self.phase].outcomes

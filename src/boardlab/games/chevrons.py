@@ -276,12 +276,13 @@ class ChevronsState(State):
         self._close(f)
         self.last = (e, f)
         self.placements += 1
-        # §5: only areas touching the new edges can have changed.
+        # §5: only areas touching the new edges can have changed. A triangle reached from an open area is in it.
         seen: set[int] = set()
+        open_: set[int] = set()
         for x in (e, f):
             for t in b.lattice.edge_triangles[x]:
-                if t not in seen and self.area[t] < 0:
-                    comp = self._enclosed_area(t)
+                if t not in seen and t not in open_ and self.area[t] < 0:
+                    comp = self._enclosed_area(t, open_)
                     if comp is not None:
                         seen.update(comp)
                         self._claim(comp)
@@ -302,8 +303,11 @@ class ChevronsState(State):
             if m == 0 and self.free[g]:
                 starts.remove(g)
 
-    def _enclosed_area(self, t: int) -> list[int] | None:
-        """The area of triangle ``t`` if it is enclosed (§5), else ``None`` (stops at the first open border)."""
+    def _enclosed_area(self, t: int, reached: set[int] | None = None) -> list[int] | None:
+        """The area of triangle ``t`` if it is enclosed (§5), else ``None`` (stops at the first open border).
+
+        When the area is open, the triangles visited (all in the same open area) are added to ``reached``.
+        """
         links = self.game.board.tri_links
         owner = self.owner
         comp = [t]
@@ -313,6 +317,8 @@ class ChevronsState(State):
             for e, u in links[comp[i]]:
                 if owner[e] < 0:
                     if u < 0:
+                        if reached is not None:
+                            reached |= seen
                         return None  # an uncovered border edge: the area is open
                     if u not in seen:
                         seen.add(u)

@@ -130,6 +130,10 @@ def acting_step(troop: int, slot: int, first_strike: bool) -> int:
     return 2 if row_of(slot) == FRONT else 3
 
 
+#: ``ACTING[troop][slot][first_strike]``: :func:`acting_step` for every troop, slot and first-strike flag, computed once.
+ACTING = tuple(tuple((acting_step(t, s, False), acting_step(t, s, True)) for s in range(6)) for t in range(len(TROOPS)))
+
+
 def troop_list(troops: tuple[int, ...] | list[int]) -> str:
     return ", ".join(TROOPS[t] for t in sorted(troops)) or "no troops"
 
@@ -384,7 +388,8 @@ class CombatState(PhasedState):
         for p in (0, 1):
             g, w, fs = self.grid[p], self.wounds[p], self.first_strike[p]
             for s in range(6):
-                if g[s] >= 0 and w[s] == 0 and acting_step(g[s], s, fs[s]) == step:
+                t = g[s]
+                if t >= 0 and w[s] == 0 and ACTING[t][s][fs[s]] == step:
                     out.append((p, s))
         return out
 

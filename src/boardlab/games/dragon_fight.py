@@ -61,6 +61,14 @@ ACTIONS_WITH_FACING = ActionSpace(_ORDER, _WOUND, Segment("face", (("facing", FA
 N_ORDERS = _ORDER.size  # 24
 WOUND_BASE = ACTIONS.offset("wound")  # actions 24..29 give up a movement token
 FACE_BASE = ACTIONS_WITH_FACING.offset("face")  # actions 30..33 choose a starting facing (option initial_facing)
+#: The legal lists by the set of movement tokens a seat still owns (a bit per token), computed once: ``ORDERS[owned]``
+#: the orders of §3a (each token with each attack), ``WOUNDS[owned]`` the tokens it may give up (§6a).
+ORDERS = tuple(
+    tuple(4 * m + k for m in range(len(MOVES)) if owned >> m & 1 for k in range(len(ATTACKS)))
+    for owned in range(1 << len(MOVES))
+)
+WOUNDS = tuple(tuple(WOUND_BASE + m for m in range(len(MOVES)) if owned >> m & 1) for owned in range(1 << len(MOVES)))
+FACINGS = tuple(FACE_BASE + f for f in range(len(DIRS)))
 START = ((2, 0, 0), (2, SIZE - 1, 2))  # §2: (x, y, facing) of Red and Green
 POINTS_TO_WIN = 3  # §7a
 TURN_EVENTS = ("attacks", "flight", "collision", "swap collision")  # what a turn led to (turn_event)
@@ -277,13 +285,13 @@ class DragonFightState(State):
         if self.over or not 0 <= player < 2:
             return []
         if self.choosing_facing:
-            return [FACE_BASE + f for f in range(len(DIRS))]
+            return list(FACINGS)
         owned = self.owned[player]
         if self.pending[0] or self.pending[1]:
             if not self.pending[player]:
                 return []
-            return [WOUND_BASE + m for m in range(len(MOVES)) if owned >> m & 1]
-        return [4 * m + k for m in range(len(MOVES)) if owned >> m & 1 for k in range(len(ATTACKS))]
+            return list(WOUNDS[owned])
+        return list(ORDERS[owned])
 
     def _explain(self, player: int, action: int) -> str | None:
         if self.choosing_facing:

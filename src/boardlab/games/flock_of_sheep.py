@@ -501,17 +501,54 @@ class FlockOfSheepState(PhasedState):
         return not self._repeats(t, d, f if flock else 1 - f)
 
     def _destinations(self, t: int, first_only: bool = False) -> tuple[int, ...]:
-        """Tile ``t``'s legal destinations (§4-§8); with ``first_only``, at most the first found."""
+        """Tile ``t``'s legal destinations (§4-§8); with ``first_only``, at most the first found.
+
+        The path test (§4.2) and, outside dispersing, the flip and repetition tests (§6.2, §8) are those of
+        :meth:`_path_free`, :meth:`_ok` and :meth:`_repeats`, written out in the loop.
+        """
         a = self.pos[t]
-        before = None
+        game, board = self.game, self.game.board
+        occ, jump, tile_mask = self.occ, game.jump, board.tile_mask
+        out = []
         if self.dispersing:
             before = (self._shared_edge(a), self._corner_touches(a), self._touched(t, a))
-        out = []
-        for d, sweeps in self.game.board.sweeps[a]:
-            if self._path_free(d, sweeps) and self._ok(t, d, before):
-                out.append(d)
-                if first_only:
-                    break
+            for d, sweeps in board.sweeps[a]:
+                if jump:
+                    if occ & tile_mask[d]:
+                        continue
+                else:
+                    for m in sweeps:
+                        if not occ & m:
+                            break
+                    else:
+                        continue
+                if self._ok(t, d, before):
+                    out.append(d)
+                    if first_only:
+                        break
+            return tuple(out)
+        f = self.face[t]
+        zobrist, seen, side_mask = board.zobrist, self.seen, board.side_mask
+        k = 2 * (t % KINDS)
+        lifted = self.key - zobrist[a][k + f]  # the key without tile ``t``
+        flocking = self.occf[f]
+        for d, sweeps in board.sweeps[a]:
+            if jump:
+                if occ & tile_mask[d]:
+                    continue
+            else:
+                for m in sweeps:
+                    if not occ & m:
+                        break
+                else:
+                    continue
+            face = f if flocking & side_mask[d] else 1 - f  # §6.2: no flip when it flocks
+            old = seen.get((lifted + zobrist[d][k + face]) & MASK)
+            if old is not None and old == self._exact(t, d, face):
+                continue  # §8: an earlier position
+            out.append(d)
+            if first_only:
+                break
         return tuple(out)
 
     def _candidates(self, p: int) -> list[list[int]]:

@@ -94,6 +94,10 @@ def _rays() -> tuple[tuple[tuple[int, ...], ...], ...]:
 
 
 RAYS = _rays()
+#: The orthogonal neighbours of each square in increasing order (§4.2 with ``move = one``: where a cell may step).
+STEPS = tuple(tuple(sorted(ORTHOGONAL[i])) for i in range(N))
+#: ``POINTERS[i]``: the ``(square, direction)`` pairs of cells that point at square ``i`` (§4.4).
+POINTERS = tuple(tuple((j, d) for j in range(N) for d in range(8) if FRONT[j][d] == i) for i in range(N))
 
 
 def grow(owner: list[int], facing: list[int]) -> dict[str, Any]:
@@ -259,6 +263,14 @@ class MiniLifeGame(Game):
         self.any_dir = self.params["grow_dir"] == "owner_any"
         self.moves = int(self.params["moves_per_phase"])
         self.limit = int(self.params["generation_limit"])
+        # The action numbers per square, computed once: placements and raises in every direction, turns to every
+        # direction but the current one, one-square moves to each neighbour (in increasing order).
+        self.place_of = tuple(tuple(self.place0 + 8 * i + d for d in range(8)) for i in range(N))
+        self.raise_of = tuple(tuple(self.raise0 + 8 * i + d for d in range(8)) for i in range(N))
+        self.turn_of = tuple(
+            tuple(tuple(self.turn0 + 8 * i + d for d in range(8) if d != f) for f in range(8)) for i in range(N)
+        )
+        self.step_of = tuple(tuple((j, self.move0 + N * i + j) for j in STEPS[i]) for i in range(N))
         self._cells = GRID.scene_cells(fill=GRID.chess_fill)
 
     def max_game_length(self) -> int:
@@ -309,8 +321,12 @@ class MiniLifeState(PhasedState):
 
     # -- placement (§3) -------------------------------------------------------------
     def _place_legal(self, player: int) -> list[int]:
-        base = self.game.place0
-        return [base + 8 * i + d for i in range(N) if self.owner[i] == EMPTY for d in range(8)]
+        place_of, owner = self.game.place_of, self.owner
+        out: list[int] = []
+        for i in range(N):
+            if owner[i] == EMPTY:
+                out += place_of[i]
+        return out
 
     def _place(self, action: int) -> None:
         i, d = divmod(action - self.game.place0, 8)
@@ -353,16 +369,34 @@ class MiniLifeState(PhasedState):
         return out
 
     def _decide_legal(self, player: int) -> list[int]:
-        game = self.game
-        pointed = self._pointed(player)
-        out = []
+        """§4.2-§4.4: moves, then turns, then raises (the segments' order, so the list comes out sorted)."""
+        game, owner, facing = self.game, self.owner, self.facing
+        moves: list[int] = []
+        turns: list[int] = []
+        raises: list[int] = []
+        own = game.raise_own
+        turn_of, raise_of = game.turn_of, game.raise_of
+        move0 = game.move0
         for i in range(N):
-            if self.owner[i] == player:
-                out += [game.move0 + N * i + j for j in self._destinations(i)]
-                out += [game.turn0 + 8 * i + d for d in range(8) if d != self.facing[i]]
-            elif self.owner[i] == EMPTY and pointed[i] >= 2:
-                out += [game.raise0 + 8 * i + d for d in range(8)]
-        return sorted(out)
+            o = owner[i]
+            if o == player:
+                if game.rook:
+                    base = move0 + N * i
+                    moves += sorted(base + j for j in self._destinations(i))
+                else:
+                    for j, a in game.step_of[i]:
+                        if owner[j] == EMPTY:
+                            moves.append(a)
+                turns += turn_of[i][facing[i]]
+            elif o == EMPTY:
+                n = 0
+                for j, d in POINTERS[i]:
+                    p = owner[j]
+                    if p >= 0 and facing[j] == d and (not own or p == player):
+                        n += 1
+                if n >= 2:
+                    raises += raise_of[i]
+        return moves + turns + raises
 
     def _decide(self, action: int) -> None:
         game, p = self.game, self.mover()

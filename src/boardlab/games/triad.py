@@ -108,6 +108,16 @@ def step(sq: int, dr: int, dc: int) -> int:
     return r * SIZE + c if 0 <= r < SIZE and 0 <= c < SIZE else -1
 
 
+#: ``STEP_TABLE[dr, dc][sq]``: :func:`step` for every square, computed once.
+STEP_TABLE: dict[tuple[int, int], tuple[int, ...]] = {
+    (dr, dc): tuple(step(sq, dr, dc) for sq in range(SIZE * SIZE)) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+}
+#: The step tables of the eight, the diagonal and the orthogonal directions, in the order of ``DIRS8``, ``DIAG``
+#: and ``ORTHO``.
+DIRS8_STEPS = tuple(STEP_TABLE[d] for d in DIRS8)
+DIAG_STEPS = tuple(STEP_TABLE[d] for d in DIAG)
+ORTHO_STEPS = tuple(STEP_TABLE[d] for d in ORTHO)
+
 #: ``STRUCTURE[sq]``: ``(owner, column)`` of the home-row structure on ``sq``, or ``None`` (§1b).
 STRUCTURE: tuple[tuple[int, int] | None, ...] = tuple(
     (0, s % SIZE) if s // SIZE == 0 else (1, s % SIZE) if s // SIZE == SIZE - 1 else None for s in range(SIZE * SIZE)
@@ -409,41 +419,60 @@ class TriadState(PhasedState):
         if u[SQ] < 0 or u[SPENT]:
             return []
         p, k, sq = u[OWNER], u[KIND], u[SQ]
+        at, units, intact = self.at, self.units, self.intact
         out: list[int] = []
         if k == ICBM:  # §5a: two steps, each one row forward, straight or diagonally
             f = forward(p)
             seen: set[int] = set()
             for d1 in (-1, 0, 1):
-                q1 = step(sq, f, d1)
-                if q1 < 0 or self.blocked(q1, p):
+                q1 = STEP_TABLE[f, d1][sq]
+                if q1 < 0:
                     continue
-                if self.unit_at(q1) is not None or self.enemy_structure(q1, p):
+                j = at[q1]
+                if j >= 0:
+                    v = units[j]
+                    if v[OWNER] == p or v[SPENT]:
+                        continue  # blocked
                     seen.add(q1)  # it detonates there
                     continue
+                st = STRUCTURE[q1]
+                if st is not None and st[0] != p and intact[q1]:
+                    seen.add(q1)
+                    continue
                 for d2 in (-1, 0, 1):
-                    q2 = step(q1, f, d2)
-                    if q2 >= 0 and not self.blocked(q2, p):
-                        seen.add(q2)
-            out = sorted(seen)
-        elif k in (AIRCRAFT, FLEET):  # §5b, §5c
-            for dr, dc in DIAG if k == AIRCRAFT else ORTHO:
-                q = step(sq, dr, dc)
-                if q >= 0 and not self.blocked(q, p):
-                    out.append(q)
+                    q2 = STEP_TABLE[f, d2][q1]
+                    if q2 >= 0:
+                        j = at[q2]
+                        if j < 0 or not (units[j][OWNER] == p or units[j][SPENT]):
+                            seen.add(q2)
+            return sorted(seen)
+        if k in (AIRCRAFT, FLEET):  # §5b, §5c
+            for line in DIAG_STEPS if k == AIRCRAFT else ORTHO_STEPS:
+                q = line[sq]
+                if q >= 0:
+                    j = at[q]
+                    if j < 0 or not (units[j][OWNER] == p or units[j][SPENT]):
+                        out.append(q)
         elif k == SUB:  # §5d: submerged only, onto squares without units
             if not u[SURFACED]:
-                for dr, dc in DIRS8:
-                    q = step(sq, dr, dc)
-                    if q >= 0 and self.at[q] < 0:
+                for line in DIRS8_STEPS:
+                    q = line[sq]
+                    if q >= 0 and at[q] < 0:
                         out.append(q)
         else:  # §5e: the Spy slides like a chess queen
-            for dr, dc in DIRS8:
-                q = step(sq, dr, dc)
-                while q >= 0 and not self.blocked(q, p):
-                    out.append(q)
-                    if self.at[q] >= 0 or self.enemy_structure(q, p):
+            for line in DIRS8_STEPS:
+                q = line[sq]
+                while q >= 0:
+                    j = at[q]
+                    if j >= 0:
+                        if not (units[j][OWNER] == p or units[j][SPENT]):
+                            out.append(q)
                         break
-                    q = step(q, dr, dc)
+                    out.append(q)
+                    st = STRUCTURE[q]
+                    if st is not None and st[0] != p and intact[q]:
+                        break
+                    q = line[q]
         return sorted(out)
 
     def turn_actions(self, p: int) -> list[int]:
@@ -465,8 +494,8 @@ class TriadState(PhasedState):
             if u[KIND] == SUB:
                 out.append(FLIP + sq)
                 if u[SURFACED]:  # §7b
-                    for dr, dc in DIRS8:
-                        q = step(sq, dr, dc)
+                    for line in DIRS8_STEPS:
+                        q = line[sq]
                         if q < 0:
                             continue
                         v = self.unit_at(q)
@@ -484,8 +513,8 @@ class TriadState(PhasedState):
         for d in DC_SQUARES[p]:
             if not self.intact[d] or self.ammo[d] <= 0:
                 continue
-            for dr, dc in DIRS8:
-                q = step(d, dr, dc)
+            for line in DIRS8_STEPS:
+                q = line[d]
                 v = self.unit_at(q) if q >= 0 else None
                 if v is not None and v[OWNER] != p and not v[SPENT]:
                     out.append(FIRE + 25 * d + q)
@@ -686,14 +715,8 @@ class TriadState(PhasedState):
 
     def _end_turn(self, p: int) -> None:
         """§4b launched ICBMs that cannot move are lost; §10 the end."""
-        for u in self.units:
-            if (
-                u[KIND] == ICBM
-                and u[LAUNCHED]
-                and u[SQ] >= 0
-                and not u[SPENT]
-                and not self.unit_moves(self.units.index(u))
-            ):
+        for i, u in enumerate(self.units):
+            if u[KIND] == ICBM and u[LAUNCHED] and u[SQ] >= 0 and not u[SPENT] and not self.unit_moves(i):
                 self._say(f"{self._name(u)} at {SQUARES[u[SQ]]} has nowhere to go and is lost.")
                 self._destroy(u)
         self.turns += 1
