@@ -1,0 +1,211 @@
+"""The move log speaks players' words: every line is a sentence (what the seat named before it did: "places a stone
+on c5"), never the bare notation of the move ("c5", "to c4", "done"), while the notation typed and parsed by the CLI
+and records (``action_to_string``) stays as it was; and a log line or status that names a board coordinate is shown
+on a board that draws its coordinates. Parametrised over the registry, so a game added later is checked too; then
+one test per game whose log was worded anew (Cirque, Trivalent, Mata Mosca, Radius, Ant Trails, Flock of Sheep)."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+import boardlab
+from boardlab.core.constants import CHANCE, SIMULTANEOUS
+
+GAMES = boardlab.games()
+#: A coordinate or a move in coordinates: ``c5``, ``k15``, ``c2-c3``.
+COORD = re.compile(r"^[a-z]{1,2}\d{1,3}(-[a-z]{1,2}\d{1,3})?$")
+TOKEN = re.compile(r"[^\s,;:.()!?]+")
+#: Irregular verbs (the regular ones end in -s or -ed: "places", "passed").
+VERBS = {"is", "are", "was", "were", "has", "have", "had", "can", "cannot", "may", "must", "become", "dealt",
+         "drew", "threw", "chose", "took", "gave", "laid", "put", "held", "won", "lost", "made", "came", "went",
+         "fell", "flock", "flee", "die", "grow"}  # fmt: skip
+#: Games whose log still reads as notation in places (not yet worded): the test for them fails, and must be
+#: taken off this list when their log is worded.
+NOT_YET: set[str] = {
+    "blast-radius",
+    "chevrons",
+    "common-cold-war",
+    "dragon-fight",
+    "elephant-monkey-mice",
+    "fences",
+    "greedy-fiefs",
+    "hamlet",
+    "kasta",
+    "mini-life",
+    "minopoly",
+    "monster-piles",
+    "new-rule",
+    "posies",
+    "tower-builders",
+    "triad",
+}
+
+
+def sentence_problem(text: str) -> str | None:
+    """Why ``text`` (a log line, after the seat's name) is not a sentence, or ``None``."""
+    tokens = TOKEN.findall(text)
+    if len(tokens) < 3:
+        return "a couple of words at most"
+    if COORD.match(tokens[0].lower()):
+        return "begins with a coordinate"
+    words = [t for t in tokens if re.fullmatch(r"[A-Za-z][a-z']+", t)]
+    if not any(w.lower() in VERBS or (len(w) > 3 and w.endswith(("s", "ed"))) for w in words):
+        return "no verb"
+    return None
+
+
+def test_sentence_problem() -> None:
+    assert sentence_problem("c5") and sentence_problem("to c4") and sentence_problem("done")
+    assert sentence_problem("sheep g13") and sentence_problem("c2-c3: claims 2 triangles")
+    assert sentence_problem("place at i10") == "no verb"
+    assert sentence_problem("places a stone on c5") is None
+    assert sentence_problem("The fly on e6 moves to c4") is None
+
+
+def random_game(game_id: str, seed: int = 1, steps: int = 250) -> boardlab.State:
+    """A random game of ``game_id`` (to its end, or ``steps`` decisions in)."""
+    s = boardlab.make(game_id).new_initial_state()
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if s.is_terminal():
+            break
+        cp = s.current_player()
+        if cp == CHANCE:
+            s.apply_action(rng.choice([a for a, _ in s.chance_outcomes()]))
+        elif cp == SIMULTANEOUS:
+            s.apply_actions(
+                [rng.choice(s.legal_actions(p)) if s.legal_actions(p) else None for p in range(s.num_players)]
+            )
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+    return s
+
+
+def log_texts(s: boardlab.State) -> list[str]:
+    """Every line of the spectators' log (each seat's part of a simultaneous step on its own)."""
+    out = []
+    for line in s.move_log(None):
+        if line["actor"] == SIMULTANEOUS:
+            out += [t for t in line["parts"] if t]
+        else:
+            out.append(line["text"])
+    return out
+
+
+@pytest.mark.parametrize(
+    "game_id", [pytest.param(g, marks=pytest.mark.xfail(strict=True)) if g in NOT_YET else g for g in GAMES]
+)
+def test_every_log_line_is_a_sentence(game_id: str) -> None:
+    lines = log_texts(random_game(game_id))
+    assert lines
+    bad = {t: p for t in lines if (p := sentence_problem(t))}
+    assert not bad, f"{game_id}: {list(bad.items())[:5]}"
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_coordinate_in_the_log_or_status_is_drawn_on_the_board(game_id: str) -> None:
+    s = random_game(game_id)
+    scene = s.scene(None)
+    cells = {c["id"]: c for c in scene.get("cells", [])}
+    named = set()
+    for text in [*log_texts(s), *scene.get("status", [])]:
+        for token in TOKEN.findall(text):
+            named |= {part for part in token.split("-") if part in cells and COORD.match(part)}
+    unlabelled = sorted(c for c in named if not cells[c].get("label"))
+    assert not unlabelled, f"{game_id}: the log names {unlabelled[:5]}, which the board does not label"
+
+
+# -- the games worded anew -------------------------------------------------------------------------------------
+
+
+def play(s: boardlab.State, *moves: str) -> None:
+    for m in moves:
+        s.apply_action(s.string_to_action(None, m))
+
+
+def last_line(s: boardlab.State) -> str:
+    return s.move_log(None)[-1]["text"]
+
+
+def until_turn(s: boardlab.State, seed: int = 2) -> None:
+    """Past any opening chance (a deal), to the first seat's decision."""
+    rng = random.Random(seed)
+    while s.current_player() == CHANCE:
+        s.apply_action(rng.choice([a for a, _ in s.chance_outcomes()]))
+
+
+def test_cirque_words_each_stone() -> None:
+    s = boardlab.make("cirque").new_initial_state()
+    assert s.action_to_string(None, s.string_to_action(None, "e5")) == "e5"  # the notation is the square's name
+    play(s, "e5")
+    assert last_line(s) == "places a stone on e5"
+    lines = log_texts(random_game("cirque"))
+    assert re.fullmatch(r"places a stone on [a-j]\d+ and has five in a row", lines[-1])
+
+
+def test_trivalent_words_whose_stone_and_the_swap() -> None:
+    s = boardlab.make("trivalent").new_initial_state()
+    first = s.legal_actions()[0]
+    label = s.action_to_string(None, first)
+    s.apply_action(first)
+    assert last_line(s) == f"places a Blue stone on {label}" and re.fullmatch(r"[a-z]\d+", label)
+    while len(s.move_log(None)) < 3:
+        s.apply_action(s.legal_actions()[0])
+    assert re.fullmatch(r"places the opponent's stone, Orange, on [a-z]\d+, ending the turn", last_line(s))
+    play(s, "swap")
+    assert last_line(s) == "swaps sides and takes over Blue and its stones"
+
+
+def test_mata_mosca_words_the_flies_and_the_spider() -> None:
+    s = random_game("mata-mosca", steps=3)
+    lines = log_texts(s)
+    assert re.fullmatch(r"The fly on [a-z]\d+ is picked to move", lines[0])
+    assert re.fullmatch(r"The fly on [a-z]\d+ moves to [a-z]\d+", lines[1])
+    assert re.fullmatch(r"The spider moves from [a-z]\d+ to [a-z]\d+", lines[2])
+    assert s.action_to_string(None, s.legal_actions()[0]) == s.game.board.labels[s.legal_actions()[0]]
+
+
+def test_radius_words_the_setup_the_leap_and_the_stones() -> None:
+    lines = log_texts(random_game("radius", steps=7))
+    assert all(re.fullmatch(r"puts a pawn on [a-z]\d+", t) for t in lines[:4])
+    assert re.fullmatch(r"picks the pawn on [a-z]\d+ to move", lines[4])
+    assert re.fullmatch(r"moves the pawn from [a-z]\d+ to [a-z]\d+: \d stones? to place", lines[5])
+    assert re.fullmatch(r"places a stone on [a-z]\d+(, removing the opponent's stone there)?", lines[6])
+
+
+def test_ant_trails_words_ants_food_and_the_end_of_a_turn() -> None:
+    s = boardlab.make("ant-trails").new_initial_state()
+    until_turn(s)
+    first = s.legal_actions()[0]
+    where = s.action_to_string(None, first)
+    s.apply_action(first)
+    assert last_line(s) == f"places an ant on {where}"
+    assert s.action_to_string(None, s.game.done_action) == "done"  # the notation is unchanged
+    lines = log_texts(random_game("ant-trails", seed=3, steps=400))
+    assert "ends the turn" in lines and "done" not in lines
+    assert any(re.fullmatch(r"picks up the food worth \d on [a-z]\d+", t) for t in lines)
+    assert any(re.fullmatch(r"carries the food worth \d from [a-z]\d+ to [a-z]\d+(, where it is banked)?", t)
+               for t in lines)  # fmt: skip
+
+
+def test_flock_of_sheep_words_moves_and_flocks_without_coordinates() -> None:
+    """The board draws no coordinates, so neither the log nor the status names one (§4, §6, §10)."""
+    s = random_game("flock-of-sheep", seed=1, steps=400)
+    lines = log_texts(s)
+    assert any(re.fullmatch(r"picks up a sheep showing \d (black|white) sheep", t) for t in lines)
+    assert any(re.fullmatch(r"moves it five steps and flips it over to show \d (black|white) sheep", t) for t in lines)
+    assert any(re.fullmatch(r"moves it five steps, next to its own colour: a (black|white) flock of \d+ sheep forms", t)
+               for t in lines)  # fmt: skip
+    scene = s.scene(None)
+    labels = set(s.game.board.labels)
+    texts: list[Any] = [*lines, *scene["status"]]
+    assert not [t for t in texts if labels & set(TOKEN.findall(t))]
+    flocks = s.observation(None)["flocks"]
+    sizes = sorted((f["size"] for f in flocks[0]), reverse=True)
+    if sizes:
+        assert f"of {sizes[0]} sheep" in scene["status"][0]
+    assert s.action_to_string(0, s.game.pass_action) == "pass"  # the notation is unchanged
