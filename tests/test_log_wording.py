@@ -2,7 +2,8 @@
 on c5"), never the bare notation of the move ("c5", "to c4", "done"), while the notation typed and parsed by the CLI
 and records (``action_to_string``) stays as it was; and a log line or status that names a board coordinate is shown
 on a board that draws its coordinates. Parametrised over the registry, so a game added later is checked too; then
-one test per game whose log was worded anew (Cirque, Trivalent, Mata Mosca, Radius, Ant Trails, Flock of Sheep)."""
+one test per game whose log was worded anew (Cirque, Trivalent, Mata Mosca, Radius, Ant Trails, Flock of Sheep,
+Blast Radius, Chevrons, Posies)."""
 
 from __future__ import annotations
 
@@ -26,8 +27,6 @@ VERBS = {"is", "are", "was", "were", "has", "have", "had", "can", "cannot", "may
 #: Games whose log still reads as notation in places (not yet worded): the test for them fails, and must be
 #: taken off this list when their log is worded.
 NOT_YET: set[str] = {
-    "blast-radius",
-    "chevrons",
     "common-cold-war",
     "dragon-fight",
     "elephant-monkey-mice",
@@ -39,7 +38,6 @@ NOT_YET: set[str] = {
     "minopoly",
     "monster-piles",
     "new-rule",
-    "posies",
     "tower-builders",
     "triad",
 }
@@ -209,3 +207,25 @@ def test_flock_of_sheep_words_moves_and_flocks_without_coordinates() -> None:
     if sizes:
         assert f"of {sizes[0]} sheep" in scene["status"][0]
     assert s.action_to_string(0, s.game.pass_action) == "pass"  # the notation is unchanged
+
+
+def test_blast_radius_words_building_growing_and_blasts() -> None:
+    lines = log_texts(random_game("blast-radius"))
+    assert re.fullmatch(r"builds a tower on [a-z]\d+", lines[0])
+    grows = [t for t in lines if t.startswith("grows")]
+    assert grows and all(re.fullmatch(r"grows the tower on [a-z]\d+ to height \d+( and blasts the towers? on .+)?", t)
+                         for t in grows)  # fmt: skip
+    assert any("blasts" in t for t in grows)
+
+
+def test_chevrons_words_both_edges_and_the_claims() -> None:
+    lines = log_texts(random_game("chevrons"))
+    assert re.fullmatch(r"draws the first edge of a chevron, [a-z]\d+-[a-z]\d+", lines[0])
+    assert re.fullmatch(r"draws the second edge, [a-z]\d+-[a-z]\d+(: .+)?", lines[1])
+    assert any(re.search(r": (Red|Blue) claims \d+ triangles?", t) for t in lines)
+
+
+def test_posies_words_the_posy_picked_and_the_pair_taken() -> None:
+    lines = log_texts(random_game("posies"))
+    assert re.fullmatch(r"picks the (pink|purple|green) posy on [a-z]\d+", lines[1])
+    assert re.fullmatch(r"pairs it with [a-z]\d+ and takes the (pink|purple|green) pair(, and .+ split off)?", lines[2])
