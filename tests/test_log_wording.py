@@ -3,7 +3,7 @@ on c5"), never the bare notation of the move ("c5", "to c4", "done"), while the 
 and records (``action_to_string``) stays as it was; and a log line or status that names a board coordinate is shown
 on a board that draws its coordinates. Parametrised over the registry, so a game added later is checked too; then
 one test per game whose log was worded anew (Cirque, Trivalent, Mata Mosca, Radius, Ant Trails, Flock of Sheep,
-Blast Radius, Chevrons, Posies)."""
+Blast Radius, Chevrons, Posies, New Rule)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,6 @@ NOT_YET: set[str] = {
     "mini-life",
     "minopoly",
     "monster-piles",
-    "new-rule",
     "tower-builders",
     "triad",
 }
@@ -229,3 +228,14 @@ def test_posies_words_the_posy_picked_and_the_pair_taken() -> None:
     lines = log_texts(random_game("posies"))
     assert re.fullmatch(r"picks the (pink|purple|green) posy on [a-z]\d+", lines[1])
     assert re.fullmatch(r"pairs it with [a-z]\d+ and takes the (pink|purple|green) pair(, and .+ split off)?", lines[2])
+
+
+def test_new_rule_words_the_coin_and_the_pennies() -> None:
+    lines = log_texts(random_game("new-rule"))
+    assert re.fullmatch(r"The coin shows (heads|tails): the next penny goes on a (dark|light) square", lines[0])
+    assert re.fullmatch(r"places a penny on [a-h][1-8]", lines[1])
+    assert any(
+        re.fullmatch(r"The coin shows (heads|tails): the penny moves (orthogonally|diagonally)", t) for t in lines
+    )
+    assert any(re.fullmatch(r"moves a penny \d squares? [a-z-]+ from [a-h][1-8], (to [a-h][1-8]|off the board)", t)
+               for t in lines)  # fmt: skip
