@@ -3,7 +3,7 @@ on c5"), never the bare notation of the move ("c5", "to c4", "done"), while the 
 and records (``action_to_string``) stays as it was; and a log line or status that names a board coordinate is shown
 on a board that draws its coordinates. Parametrised over the registry, so a game added later is checked too; then
 one test per game whose log was worded anew (Cirque, Trivalent, Mata Mosca, Radius, Ant Trails, Flock of Sheep,
-Blast Radius, Chevrons, Posies, New Rule)."""
+Blast Radius, Chevrons, Posies, New Rule, Kasta)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,6 @@ NOT_YET: set[str] = {
     "fences",
     "greedy-fiefs",
     "hamlet",
-    "kasta",
     "mini-life",
     "minopoly",
     "monster-piles",
@@ -239,3 +238,11 @@ def test_new_rule_words_the_coin_and_the_pennies() -> None:
     )
     assert any(re.fullmatch(r"moves a penny \d squares? [a-z-]+ from [a-h][1-8], (to [a-h][1-8]|off the board)", t)
                for t in lines)  # fmt: skip
+
+
+def test_kasta_words_the_pool_takes_and_gifts() -> None:
+    lines = log_texts(random_game("kasta", steps=120))
+    assert lines[0] == "The pool of 72 dice was laid out."
+    assert re.fullmatch(r"takes the (red|yellow|green|blue) [1-6] from [a-i][1-8]", lines[1])
+    assert any(re.fullmatch(r"gives the (red|yellow|green|blue) [1-6] on [a-i][1-8] to (Ada|Ben)", t) for t in lines)
+    assert "ends the turn" in lines or any(t.startswith("chooses to ") for t in lines)
