@@ -3,7 +3,7 @@ on c5"), never the bare notation of the move ("c5", "to c4", "done"), while the 
 and records (``action_to_string``) stays as it was; and a log line or status that names a board coordinate is shown
 on a board that draws its coordinates. Parametrised over the registry, so a game added later is checked too; then
 one test per game whose log was worded anew (Cirque, Trivalent, Mata Mosca, Radius, Ant Trails, Flock of Sheep,
-Blast Radius, Chevrons, Posies, New Rule, Kasta)."""
+Blast Radius, Chevrons, Posies, New Rule, Kasta, Minopoly)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,6 @@ NOT_YET: set[str] = {
     "greedy-fiefs",
     "hamlet",
     "mini-life",
-    "minopoly",
     "monster-piles",
     "tower-builders",
     "triad",
@@ -246,3 +245,11 @@ def test_kasta_words_the_pool_takes_and_gifts() -> None:
     assert re.fullmatch(r"takes the (red|yellow|green|blue) [1-6] from [a-i][1-8]", lines[1])
     assert any(re.fullmatch(r"gives the (red|yellow|green|blue) [1-6] on [a-i][1-8] to (Ada|Ben)", t) for t in lines)
     assert "ends the turn" in lines or any(t.startswith("chooses to ") for t in lines)
+
+
+def test_minopoly_words_draws_throws_and_placings() -> None:
+    lines = log_texts(random_game("minopoly", steps=200))
+    assert lines[1] == "draws four dice"
+    assert re.fullmatch(r"(South|North) draws and throws a (red|yellow|green|blue) [1-6]", lines[2])
+    assert any(re.fullmatch(r"puts (red|yellow|green|blue) [1-6] on [a-e][1-5]", t) for t in lines)
+    assert not [t for t in lines if t in ("pass", "draw four dice", "use these dice")]

@@ -28,9 +28,11 @@ from ..core.actions import ActionSpace, Segment
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, win_loss
 from ..core.gametype import Chance, GameType
+from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
+from ..core.wording import third_person
 from . import _tensors as tz
 
 # -- components (§1) ----------------------------------------------------------------------------
@@ -424,6 +426,18 @@ class MinopolyState(PhasedState):
                 free = [die_name(d) for d, h in zip(self.dice, self.held) if not h]
                 return "roll " + (", ".join(free) if len(free) < 4 else "all four") + " again"
         return super()._action_to_string(player, action)
+
+    def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
+        """A seat's step in words, after its name in the log ("draws four dice", "puts blue 3 on c2"); the
+        notation (the label, "put blue 3 on c2") is unchanged; a die drawn says whose throw it is (§4.1, §4.2)."""
+        if actor == CHANCE and self.phase in (DRAW, REROLL) and isinstance(entry, int) and 0 <= entry < DICE:
+            verb = "draws and throws" if self.phase == DRAW else "throws a die again:"
+            return Seen(f"{SEATS[self.to_move]} {verb} a {die_name(entry)}")
+        if actor < 0 or not isinstance(entry, int):
+            return super()._seen(actor, entry)
+        if entry == PASS:
+            return Seen("cannot place either card and passes")
+        return Seen(third_person(self.action_to_string(actor, entry)))
 
 
 # -- the phases -------------------------------------------------------------------------------------
