@@ -3,7 +3,7 @@ on c5"), never the bare notation of the move ("c5", "to c4", "done"), while the 
 and records (``action_to_string``) stays as it was; and a log line or status that names a board coordinate is shown
 on a board that draws its coordinates. Parametrised over the registry, so a game added later is checked too; then
 one test per game whose log was worded anew (Cirque, Trivalent, Mata Mosca, Radius, Ant Trails, Flock of Sheep,
-Blast Radius, Chevrons, Posies, New Rule, Kasta, Minopoly)."""
+Blast Radius, Chevrons, Posies, New Rule, Kasta, Minopoly, Mini Life, Monster Piles, Hamlet, Tower Builders)."""
 
 from __future__ import annotations
 
@@ -32,10 +32,6 @@ NOT_YET: set[str] = {
     "elephant-monkey-mice",
     "fences",
     "greedy-fiefs",
-    "hamlet",
-    "mini-life",
-    "monster-piles",
-    "tower-builders",
     "triad",
 }
 
@@ -253,3 +249,29 @@ def test_minopoly_words_draws_throws_and_placings() -> None:
     assert re.fullmatch(r"(South|North) draws and throws a (red|yellow|green|blue) [1-6]", lines[2])
     assert any(re.fullmatch(r"puts (red|yellow|green|blue) [1-6] on [a-e][1-5]", t) for t in lines)
     assert not [t for t in lines if t in ("pass", "draw four dice", "use these dice")]
+
+
+def test_mini_life_words_cells_placed_turned_and_moved() -> None:
+    lines = log_texts(random_game("mini-life"))
+    assert re.fullmatch(r"places a cell on [a-f][1-6] facing [NESW]{1,2}", lines[0])
+    assert any(re.match(r"(turns the cell on [a-f][1-6] to face|moves the cell on [a-f][1-6] to)", t) for t in lines)
+
+
+def test_monster_piles_words_the_powers() -> None:
+    texts = [t for seed in range(4) for t in log_texts(random_game("monster-piles", seed=seed))]
+    powers = [t for t in texts if re.search(r"card \d of pile [AB]", t)]
+    assert powers and all(re.match(r"((Orange|Blue) )?(discards|moves|looks at) card", t) or "is turned up" in t
+                          for t in powers)  # fmt: skip
+    assert any(t.startswith("looks at card") for t in powers)
+
+
+def test_hamlet_and_tower_builders_short_lines_are_sentences() -> None:
+    s = boardlab.make("hamlet", first="seat0").new_initial_state()
+    rng = random.Random(1)
+    while s.current_player() == CHANCE:
+        s.apply_action(rng.choice([a for a, _ in s.chance_outcomes()]))
+    s.apply_action(s.string_to_action(None, "lock"))
+    assert last_line(s) == "locked their card"
+    tb = boardlab.make("tower-builders").new_initial_state()
+    tb.apply_action(tb.string_to_action(CHANCE, "Blue deals"))  # the notation is unchanged
+    assert last_line(tb) == "Blue deals the cards"
