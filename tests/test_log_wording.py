@@ -3,7 +3,7 @@ on c5"), never the bare notation of the move ("c5", "to c4", "done"), while the 
 and records (``action_to_string``) stays as it was; and a log line or status that names a board coordinate is shown
 on a board that draws its coordinates. Parametrised over the registry, so a game added later is checked too; then
 one test per game whose log was worded anew (Cirque, Trivalent, Mata Mosca, Radius, Ant Trails, Flock of Sheep,
-Blast Radius, Chevrons, Posies, New Rule, Kasta, Minopoly, Mini Life, Monster Piles, Hamlet, Tower Builders)."""
+Blast Radius, Chevrons, Posies, New Rule, Kasta, Minopoly, Mini Life, Monster Piles, Hamlet, Tower Builders, Elephant Monkey Mice, Greedy Fiefs)."""
 
 from __future__ import annotations
 
@@ -29,9 +29,7 @@ VERBS = {"is", "are", "was", "were", "has", "have", "had", "can", "cannot", "may
 NOT_YET: set[str] = {
     "common-cold-war",
     "dragon-fight",
-    "elephant-monkey-mice",
     "fences",
-    "greedy-fiefs",
     "triad",
 }
 
@@ -275,3 +273,19 @@ def test_hamlet_and_tower_builders_short_lines_are_sentences() -> None:
     tb = boardlab.make("tower-builders").new_initial_state()
     tb.apply_action(tb.string_to_action(CHANCE, "Blue deals"))  # the notation is unchanged
     assert last_line(tb) == "Blue deals the cards"
+
+
+def test_elephant_monkey_mice_words_each_piece() -> None:
+    lines = log_texts(random_game("elephant-monkey-mice"))
+    assert re.fullmatch(r"moves the (Monkey|Elephant) to [a-e][1-5]", lines[0])
+    assert any(re.fullmatch(r"moves a Mouse from [a-e][1-5] to [a-e][1-5]", t) for t in lines)
+
+
+def test_greedy_fiefs_words_setup_moves_and_battles() -> None:
+    lines = log_texts(random_game("greedy-fiefs"))
+    assert re.fullmatch(r"starts in the (north|south|east|west)", lines[4])
+    assert re.fullmatch(r"puts the (cavalry|infantry|archer|hero) on the (Keep|Village)", lines[5])
+    assert any(
+        re.fullmatch(r"moves the (cavalry|infantry|archer|hero) from [a-e][1-5] to [a-e][1-5]", t) for t in lines
+    )
+    assert "ends the movement" in lines
