@@ -3,7 +3,7 @@ on c5"), never the bare notation of the move ("c5", "to c4", "done"), while the 
 and records (``action_to_string``) stays as it was; and a log line or status that names a board coordinate is shown
 on a board that draws its coordinates. Parametrised over the registry, so a game added later is checked too; then
 one test per game whose log was worded anew (Cirque, Trivalent, Mata Mosca, Radius, Ant Trails, Flock of Sheep,
-Blast Radius, Chevrons, Posies, New Rule, Kasta, Minopoly, Mini Life, Monster Piles, Hamlet, Tower Builders, Elephant Monkey Mice, Greedy Fiefs)."""
+Blast Radius, Chevrons, Posies, New Rule, Kasta, Minopoly, Mini Life, Monster Piles, Hamlet, Tower Builders, Elephant Monkey Mice, Greedy Fiefs, Common Cold War)."""
 
 from __future__ import annotations
 
@@ -25,9 +25,9 @@ VERBS = {"is", "are", "was", "were", "has", "have", "had", "can", "cannot", "may
          "drew", "threw", "chose", "took", "gave", "laid", "put", "held", "won", "lost", "made", "came", "went",
          "fell", "flock", "flee", "die", "grow"}  # fmt: skip
 #: Games whose log still reads as notation in places (not yet worded): the test for them fails, and must be
-#: taken off this list when their log is worded.
+#: taken off this list when their log is worded. Dragon Fight's orders ("forward + claw") are revealed together
+#: as the order tokens' names; Fences and Triad are being changed elsewhere.
 NOT_YET: set[str] = {
-    "common-cold-war",
     "dragon-fight",
     "fences",
     "triad",
@@ -289,3 +289,10 @@ def test_greedy_fiefs_words_setup_moves_and_battles() -> None:
         re.fullmatch(r"moves the (cavalry|infantry|archer|hero) from [a-e][1-5] to [a-e][1-5]", t) for t in lines
     )
     assert "ends the movement" in lines
+
+
+def test_common_cold_war_words_play_turn_and_place() -> None:
+    lines = log_texts(random_game("common-cold-war"))
+    assert re.fullmatch(r"plays tile [QT]\d", lines[1])
+    assert re.fullmatch(r"leaves the tile unturned|gives the tile an? (quarter|half) turn( left| right)?", lines[2])
+    assert re.fullmatch(r"places it at [a-x]\d+(: .+)?", lines[3])
