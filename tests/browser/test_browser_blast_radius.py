@@ -37,8 +37,9 @@ def test_full_game_against_the_ai_then_replay(server, new_page) -> None:
     assert page.locator(".game-card").count() >= 1
     # The declared game type is shown as chips: Posies is perfect information unless its variant hides a colour.
     posies = page.locator(".game-card[data-game='posies'] .chip").all_inner_texts()
-    assert "perfect information" in posies and "hidden information when variant is hidden_colour" in posies
+    assert "perfect information" in posies and "hidden information with variant: A secret colour worth triple" in posies
     page.click("[data-new='blast-radius']")
+    page.click("#more-options > summary")  # the rule options are folded under "More options"
     page.select_option("#opt-board_side", "5")
     assert page.locator("#seat-1").input_value().startswith("ai:")
     ratings = page.evaluate("fetch('/api/games/blast-radius').then(r => r.json()).then(g => g.level_elo)")
@@ -184,6 +185,7 @@ def test_online_table_from_the_lobby_with_invites_and_a_spectator(server, new_pa
     host.click("[data-new='blast-radius']")
     host.check("input[name=mode][value=online]")
     assert host.locator("#seat-1").input_value() == "human"
+    host.click("#more-options > summary")
     host.select_option("#opt-board_side", "5")
     host.click("#create-go")
     wait_ready(host)
@@ -203,5 +205,5 @@ def test_online_table_from_the_lobby_with_invites_and_a_spectator(server, new_pa
     for p in (guest, watcher):
         p.wait_for_selector("#table-root[data-revision='1']")
     assert guest.get_attribute("#table-root", "data-your-turn") == "1"
-    assert watcher.inner_text("#banner-title").startswith("Waiting for Player 2")
+    assert watcher.inner_text("#banner-title").startswith("Waiting for Blue")
     shot(watcher, "blast-radius-spectator")

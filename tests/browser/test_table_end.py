@@ -45,7 +45,7 @@ def test_result_panel_and_rematch_against_the_ai(server, new_page) -> None:
     assert out.get("over"), out
     panel_in_view(page)
     title = page.inner_text("#result-title")
-    assert title == "You win!" or title == "You lose: Player 2 (random AI) wins.", title
+    assert title == "You win!" or title == "You lose: Blue wins.", title
     assert page.inner_text("#result-how")  # how it was won, in the game's words
     assert "pieces" in page.inner_text("#result-scores")  # the final scores (the game's status lines)
     assert page.locator("#result-seats li").count() == 2

@@ -27,7 +27,7 @@ def test_list_shows_every_game() -> None:
         assert header in result.output
     wide = runner.invoke(app, ["list"], env={"COLUMNS": "400"}).output
     posies = next(line for line in wide.splitlines() if "Posies" in line)
-    assert "perfect information" in posies and "hidden information when variant is hidden_colour" in posies
+    assert "perfect information" in posies and "hidden information with variant: A secret colour worth triple" in posies
 
 
 def test_list_json() -> None:

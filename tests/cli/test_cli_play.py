@@ -97,6 +97,34 @@ def test_installed_command_plays_a_game_through_stdin(tmp_path: pathlib.Path) ->
     assert json.loads(out.read_text())["history"] == history
 
 
+def test_quit_through_stdin_abandons_without_asking_for_a_record(tmp_path: pathlib.Path) -> None:
+    env = dict(os.environ, NO_COLOR="1", COLUMNS="100")
+    proc = subprocess.run(
+        [*boardlab_command(), "play", "blast-radius"],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Game abandoned." in proc.stdout
+    assert "Save the game record?" not in proc.stdout
+    assert "Record written" not in proc.stdout
+
+
+def test_quit_with_record_still_writes_the_abandoned_game(tmp_path: pathlib.Path) -> None:
+    out = tmp_path / "abandoned.json"
+    result = runner.invoke(app, ["play", "blast-radius", *BR5, "--seed", "3", "--record", str(out)], input="a1\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "Save the game record?" not in result.output
+    rec = GameRecord.from_json(out.read_text())
+    assert rec.history[:1] == [
+        boardlab.make("blast-radius", board_side=5).new_initial_state().string_to_action(0, "a1")
+    ]
+    assert rec.result is None
+
+
 def test_board_is_drawn_with_coordinates_and_moves_listed() -> None:
     result = runner.invoke(app, ["play", "blast-radius", *BR5, "--seed", "1"], input="quit\n")
     assert result.exit_code == 0

@@ -52,8 +52,8 @@ def test_variants_apply_in_order_and_vanish_once_resolved() -> None:
         declared.resolve({"variant": "open"})
     with pytest.raises(ValueError, match="cannot change 'variants'"):
         when("x", (1,), variants=())
-    assert declared.describe()["variants"][1]["text"] == "hidden information when variant is secret"
-    assert declared.variant_texts()[0] == "no chance when setup is choice"
+    assert declared.describe()["variants"][1]["text"] == "hidden information with variant: secret"
+    assert declared.variant_texts()[0] == "no chance with setup: choice"
 
 
 def test_games_derive_perfect_information_and_cooperative_from_their_type() -> None:

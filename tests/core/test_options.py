@@ -42,7 +42,20 @@ def test_make_describes_options() -> None:
         "type": "int",
         "default": 6,
         "allowed": [5, 6, 7],
+        "labels": ["5", "6", "7"],
         "minimum": None,
         "maximum": None,
         "description": described["board_side"]["description"],
     }
+
+
+def test_a_code_word_value_is_shown_by_its_label() -> None:
+    described = {o["name"]: o for o in boardlab.make("flock-of-sheep").metadata()["options"]}
+    d = described["dispersing"]
+    assert d["allowed"] == ["pareto", "strict_both", "edges_first"]  # the API's values are unchanged
+    assert d["labels"][d["allowed"].index("strict_both")] == "Both must fall"
+
+
+def test_a_label_for_a_value_the_option_does_not_allow_is_refused() -> None:
+    with pytest.raises(ValueError, match="labels 'max', which is not one of its allowed values"):
+        Option("side", int, 6, (5, 6, 7), "", labels={"max": "The largest"})

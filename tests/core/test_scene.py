@@ -158,3 +158,18 @@ def test_games_draw_their_boards_through_the_geometry() -> None:
     assert [(c["id"], c["polygon"], c["fill"]) for c in new_rule] == [
         (c["id"], c["polygon"], c["fill"]) for c in grid.scene_cells(fill=grid.chess_fill)
     ]
+
+
+@pytest.mark.parametrize(
+    ("schema", "value", "problem"),
+    [
+        ({"type": "string", "maxLength": 3}, "abcd", "scene: "),
+        ({"type": "array", "items": {"type": "integer"}, "uniqueItems": True}, [1, 1], "scene: "),
+        ({"type": "object", "properties": {"id": {"const": "a1"}}}, {"id": "b2"}, "id: "),
+        ({"type": "integer", "maximum": 4}, 5, "scene: "),
+    ],
+)
+def test_schema_problems_checks_every_json_schema_keyword(schema: dict, value: object, problem: str) -> None:
+    """A standard validator (jsonschema) does the checking, so no keyword of the schema is silently skipped."""
+    problems = sc.schema_problems(value, schema)
+    assert len(problems) == 1 and problems[0].startswith(problem), problems

@@ -104,7 +104,7 @@ def test_the_board_is_said_to_be_ours_in_the_metadata_and_under_the_board() -> N
     assert any("board" in x.lower() and "missing" in x for x in meta["inventions"])
     s = g.new_initial_state()
     scene = s.scene(0)
-    assert any("not the designer's" in line for line in scene["status"])
+    assert any("the designer's board is missing" in line for line in scene["status"])
 
 
 # §2, §3 -------------------------------------------------------------------------

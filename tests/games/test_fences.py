@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import pathlib
 import random
 from collections.abc import Iterator
 
@@ -37,7 +38,7 @@ def example(**options: object) -> boardlab.State:
     """§8.1: cards 1 and 2 turn up side A; Red lays card 1 upright in the middle; card 3 turns up side A."""
     s = game(**options).new_initial_state(2)
     play(s, "card 1 turns up on the deck, side A up", "card 2 turns up on the deck, side A up")
-    play(s, "lay side A upright", "place at j9", "card 3 turns up on the deck, side A up")
+    play(s, "lay side A upright", "lay it on the empty table", "card 3 turns up on the deck, side A up")
     return s
 
 
@@ -170,15 +171,15 @@ def test_a_deck_card_needs_no_choice_and_an_empty_table_takes_it_in_the_middle()
     play(s, "card 1 turns up on the deck, side A up", "card 2 turns up on the deck, side A up")
     assert labels(s) == [f"lay side {side} {turn}" for side in "AB" for turn in F.TURNS]
     play(s, "lay side A turned right")
-    assert labels(s) == ["place at i10"]  # a 3 x 2 card centred on the 20 x 20 table
-    assert "goes in its middle" in s.explain_illegal(RED, s.game.action_space.encode("place", 0))
+    assert labels(s) == ["lay it on the empty table"]
+    assert "the table is empty" in s.explain_illegal(RED, s.game.action_space.encode("place", 0, 3, 5))
 
 
 def test_with_cards_in_hand_you_must_play_one_of_them() -> None:
     """§3.1: after taking a fence Blue must play a hand card, not the deck's top card."""
     s = example()
-    play(s, "complete a fence", "lay side B upside down", "place at l10")
-    play(s, "card 4 turns up on the deck, side A up", "lay side A upright", "place at j9")  # Red: card 3
+    play(s, "complete a fence", "lay side B upside down", "place 2 right and 1 down from card 1")
+    play(s, "card 4 turns up on the deck, side A up", "lay side A upright", "lay it on the empty table")  # Red: 3
     assert s.current_player() == BLUE
     assert labels(s) == ["take card 1", "take card 2"]
     with pytest.raises(IllegalActionError, match="not in your hand"):
@@ -211,7 +212,7 @@ def test_a_card_picked_up_may_go_back_where_it_was() -> None:
                 side_turn = space.encode("lay", (sh % 8) // 4, sh % 4)
                 if side_turn in after.legal_actions():
                     after.apply_action(side_turn)
-                    if space.encode("place", y * F.TABLE + x) in after.legal_actions():
+                    if any(after.place_of(p) == (x, y) for p in after.legal_actions()):
                         return
     pytest.fail("no picked-up card could go back to its place in these games")
 
@@ -224,16 +225,18 @@ def test_a_card_must_touch_and_must_not_overlap() -> None:
     s = example()
     play(s, "lay without completing a fence", "lay side A upright")
     space = s.game.action_space
-    spots = {space.decode(a)[1][0] for a in s.legal_actions()}
-    covered = {(8 + dy) * F.TABLE + 9 + dx for dx in range(2) for dy in range(3)}
-    for spot in spots:
-        x, y = spot % F.TABLE, spot // F.TABLE
-        mine = {(y + dy) * F.TABLE + x + dx for dx in range(2) for dy in range(3)}
+    covered = {(dx, dy) for dx in range(2) for dy in range(3)}  # card 1, upright, from the table's corner
+    for a in s.legal_actions():
+        at = s.place_of(a)
+        assert at is not None
+        mine = {(at[0] + dx, at[1] + dy) for dx in range(2) for dy in range(3)}
         assert not mine & covered
-        assert any(abs(a % 20 - b % 20) + abs(a // 20 - b // 20) == 1 for a in mine for b in covered)
-    assert s.explain_illegal(BLUE, space.encode("place", 8 * 20 + 9)).endswith("lie on another card (§4.2)")
-    assert "must touch a card" in s.explain_illegal(BLUE, space.encode("place", 0))
-    assert "stick out of the table" in s.explain_illegal(BLUE, space.encode("place", 19 * 20 + 19))
+        assert any(abs(ax - bx) + abs(ay - by) == 1 for ax, ay in mine for bx, by in covered)
+    here = F.REACH
+    assert s.explain_illegal(BLUE, space.encode("place", 0, here, here)).endswith("lie on another card (§4.2)")
+    assert "must touch a card" in s.explain_illegal(BLUE, space.encode("place", 0, 0, 0))
+    assert "card 5 is not on the table" in s.explain_illegal(BLUE, space.encode("place", 4, here + 2, here))
+    assert "must touch a card" in s.explain_illegal(BLUE, s.game.start_action)
 
 
 def test_you_may_not_complete_another_players_fence() -> None:
@@ -241,8 +244,9 @@ def test_you_may_not_complete_another_players_fence() -> None:
     s = example()
     assert s.current_player() == BLUE and s.observation(None)["held"] == 1
     play(s, "lay without completing a fence", "lay side A upright")
-    assert "place at i6" not in labels(s) and "place at h7" not in labels(s) and "place at j6" in labels(s)
-    why = s.explain_illegal(BLUE, s.game.action_space.encode("place", 5 * 20 + 8))
+    assert "place 1 left and 3 up from card 1" not in labels(s) and "place 2 left and 2 up from card 1" not in labels(s)
+    assert "place 3 up from card 1" in labels(s)
+    why = s.explain_illegal(BLUE, s.game.action_space.encode("place", 0, F.REACH - 1, 0))
     assert why.endswith("would complete a Red fence, and you may not complete another player's (§4.3)")
 
 
@@ -254,11 +258,12 @@ def test_you_are_asked_first_whether_to_complete_a_fence() -> None:
     play(closing, "complete a fence")
     assert labels(closing) == ["lay side B upside down"]
     play(closing, "lay side B upside down")
-    assert labels(closing) == ["place at l10"]
+    assert labels(closing) == ["place 2 right and 1 down from card 1"]
     plain = s.clone()
     play(plain, "lay without completing a fence", "lay side B upside down")
-    assert "place at l10" not in labels(plain) and labels(plain)
-    assert "you said it would not" in plain.explain_illegal(BLUE, plain.game.action_space.encode("place", 9 * 20 + 11))
+    assert "place 2 right and 1 down from card 1" not in labels(plain) and labels(plain)
+    closes = plain.game.action_space.encode("place", 0, F.REACH + 2, F.REACH + 1)
+    assert "you said it would not" in plain.explain_illegal(BLUE, closes)
 
 
 def test_no_question_when_the_card_cannot_complete_a_fence() -> None:
@@ -288,12 +293,13 @@ def test_a_player_with_no_legal_place_skips() -> None:
 def test_the_worked_example_fence() -> None:
     """§5.1, §5.2, §8.2: Blue's card 2 closes a Blue loop with card 1 and takes both cards; the log says so."""
     s = example()
-    play(s, "complete a fence", "lay side B upside down", "place at l10")
+    play(s, "complete a fence", "lay side B upside down", "place 2 right and 1 down from card 1")
     assert s.hands == [(), (0, 1)] and s.table == {}
-    assert s.move_log(None)[-1]["text"] == "place at l10: completes a Blue fence and takes cards 1, 2"
+    text = "place 2 right and 1 down from card 1: completes a Blue fence and takes cards 1, 2"
+    assert s.move_log(None)[-1]["text"] == text
     assert s.observation(None)["held"] == 2 and s.current_player() == CHANCE  # Red plays card 3 from the deck
     play(s, "card 7 turns up on the deck, side B up", "lay side A upright")
-    assert labels(s) == ["place at j9"]  # the table is empty: the middle
+    assert labels(s) == ["lay it on the empty table"]
 
 
 def test_fences_by_the_independent_loop_count() -> None:
@@ -308,9 +314,9 @@ def test_fences_by_the_independent_loop_count() -> None:
             mover = before.to_move
             card = before.held
             probe = before.clone()  # the table with the card laid and nothing taken yet
-            _, (square,) = probe.game.action_space.decode(a)
-            sh = probe.shape
-            probe._put(card, sh, square % F.TABLE, square // F.TABLE)
+            at = probe.place_of(a)
+            assert at is not None
+            probe._put(card, probe.shape, *at)
             for colour in range(4):
                 gained = cycle_rank(probe, colour) > cycle_rank(before, colour)
                 if colour == mover:
@@ -401,9 +407,11 @@ def test_the_scene_draws_cards_with_coloured_line_pictures() -> None:
     assert {t["at"] for t in sc_["targets"]} == {"lay12"}
     play(s, "lay side B upside down")
     sc_ = s.scene(BLUE)
-    assert [t["at"] for t in sc_["targets"]] == ["l10"]
+    corner = [t["at"] for t in sc_["targets"]]
+    assert corner == ["g6"]  # the scene shows 4 squares around the cards: card 1's corner is e5
+    assert next(c for c in sc_["cells"] if c["id"] == "e5")["fill"]
     text = scene_text(sc_, labels(s))
-    assert "place at l10" in text and "3A" in text
+    assert "place 2 right and 1 down from card 1" in text and "3A" in text
 
 
 def test_table_cards_are_clicked_to_pick_them_up() -> None:
@@ -416,3 +424,136 @@ def test_table_cards_are_clicked_to_pick_them_up() -> None:
             assert targets == set(labels(after))
             return
     pytest.fail("no table pick-up in this game")
+
+
+# -- §4.2: the table has no edge -------------------------------------------------------------------------------
+
+
+def drawn(s: F.FencesState, sh: int, x: int, y: int, colour: int) -> set[frozenset[tuple[int, int]]]:
+    """The unit segments of ``colour`` that way ``sh`` of a card draws with its top-left square at (x, y)."""
+    path = s.game.shapes[sh].paths[colour]
+    return {frozenset({(x + a[0], y + a[1]), (x + b[0], y + b[1])}) for a, b in itertools.pairwise(path)}
+
+
+def loops(segs: set[frozenset[tuple[int, int]]]) -> int:
+    """Independent loops of a drawing: segments - points + pieces (§5.1)."""
+    points = {p for seg in segs for p in seg}
+    parent = {p: p for p in points}
+
+    def find(p: tuple[int, int]) -> tuple[int, int]:
+        while parent[p] != p:
+            p = parent[p]
+        return p
+
+    pieces = len(points)
+    for seg in segs:
+        a, b = (find(p) for p in seg)
+        if a != b:
+            parent[a] = b
+            pieces -= 1
+    return len(segs) - len(points) + pieces
+
+
+def reference_places(s: F.FencesState) -> dict[tuple[int, int, int], bool]:
+    """Every way to lay the held card that §4.2 and §4.3 allow, found by brute force from the table alone:
+    (way, x, y) → whether it completes a fence of the mover's. Each of the eight ways at every square near
+    the cards: on no card, touching one along a square's side, and adding no loop in another player's colour."""
+    shapes = s.game.shapes
+    under = {(x + cx, y + cy) for sh, x, y in s.table.values() for cx, cy in shapes[sh].cells}
+    colours = range(s.num_players)
+    table = [set().union(*(drawn(s, sh, x, y, c) for sh, x, y in s.table.values())) for c in colours]
+    before = [loops(segs) for segs in table]
+    out = {}
+    xs = [x for x, _ in under] or [0]
+    ys = [y for _, y in under] or [0]
+    for k in range(8 * s.held, 8 * s.held + 8):
+        for x in range(min(xs) - 4, max(xs) + 2):
+            for y in range(min(ys) - 4, max(ys) + 2):
+                mine = {(x + cx, y + cy) for cx, cy in shapes[k].cells}
+                if mine & under:
+                    continue
+                if under and not any((a + dx, b + dy) in under for a, b in mine for dx, dy in STEPS):
+                    continue
+                if not under and (x, y) != (0, 0):
+                    continue
+                gained = [loops(table[c] | drawn(s, k, x, y, c)) > before[c] for c in colours]
+                if any(gained[c] for c in colours if c != s.to_move):
+                    continue
+                out[(k, x, y)] = gained[s.to_move]
+    return out
+
+
+STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+def engine_places(s: F.FencesState) -> dict[tuple[int, int, int], bool]:
+    """Every placement the engine offers for the held card, over every answer to §4.4 and every way (§4.1):
+    (way, x, y) → whether it is offered as completing a fence of the mover's."""
+    out: dict[tuple[int, int, int], bool] = {}
+    starts = [s]
+    if s.phase == F.AIM:
+        starts = []
+        for a in s.legal_actions():
+            t = s.clone()
+            t.apply_action(a)
+            starts.append(t)
+    for start in starts:
+        for lay in start.legal_actions():
+            t = start.clone()
+            t.apply_action(lay)
+            shapes = t.game.shapes
+            under = {(x + cx, y + cy): c for c, (sh, x, y) in t.table.items() for cx, cy in shapes[sh].cells}
+            for place in t.legal_actions():
+                at = t.place_of(place)
+                assert at is not None
+                out[(t.shape, *at)] = t._square(*at) in t.closing.get(t.shape, ())
+                if under:  # named from the lowest-numbered card it touches (§4.2)
+                    mine = [(at[0] + cx, at[1] + cy) for cx, cy in shapes[t.shape].cells]
+                    touched = {
+                        under[(a + dx, b + dy)] for a, b in mine for dx, dy in STEPS if (a + dx, b + dy) in under
+                    }
+                    assert t.game.action_space.decode(place)[1][0] == min(touched)
+    return out
+
+
+def test_every_connected_placement_is_offered() -> None:
+    """§4.2, §4.3: over random games of two to four players, at every turn the engine offers exactly the
+    placements that a brute-force search allows, wherever the cards have drifted: the table has no edge."""
+    turns = 0
+    for n, seed in itertools.product((2, 3, 4), range(2)):
+        for _, _, after in random_steps(n, seed):
+            if after.phase == F.AIM or (after.phase == F.LAY and after.aim == F.ANY):
+                assert engine_places(after) == reference_places(after)
+                turns += 1
+    assert turns > 100
+
+
+def test_seven_cards_lie_in_a_row() -> None:
+    """§4.2: seven cards laid crosswise in a row, 21 squares long, with room beyond both ends; a table of
+    20 x 20 squares (rules version 1) could not hold them."""
+    s = game().new_initial_state(2)
+    play(s, "card 5 turns up on the deck, side B up", "card 3 turns up on the deck, side B up")
+    play(s, "lay side A turned right", "lay it on the empty table", "card 2 turns up on the deck, side B up")
+    row = [(5, "1B"), (3, "6A"), (2, "4A"), (1, "7B"), (6, ""), (4, "")]
+    for before, turns_up in row:  # each card laid crosswise to the right of the one before
+        if s.phase == F.AIM:
+            play(s, "lay without completing a fence")
+        play(s, "lay side A turned right", f"place 3 right from card {before}")
+        if turns_up:
+            play(s, f"card {turns_up[0]} turns up on the deck, side {turns_up[1]} up")
+    assert sorted((x, y) for _, x, y in s.table.values()) == [(3 * k, 0) for k in range(7)]
+    assert s.phase == F.TAKE and s.source == "table"  # no hand and no deck: a table card is picked up (§3.3)
+    play(s, "take card 5")  # the leftmost card, laid first: it may go back to either end of the row
+    ends = {(k, x, y) for k, x, y in engine_places(s) if k == F.shape_index(4, 0, 1)}
+    assert {(x, y) for _, x, y in ends} >= {(-3, 0), (18, 0)}
+
+
+def test_records_of_the_bounded_table_are_refused_clearly() -> None:
+    """Rules version 2 names places differently, so a record made under version 1 is refused, not misread."""
+    from boardlab.core.record import GameRecord
+
+    path = pathlib.Path(__file__).parents[1] / "data" / "records-fences-rules-v1" / "fences.json"
+    rec = GameRecord.from_json(path.read_text())
+    assert rec.rules_version == "1" and game().rules_version == "2"
+    with pytest.raises(ValueError, match="rules version 1; this is version 2"):
+        rec.replay()

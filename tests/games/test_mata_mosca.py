@@ -82,11 +82,11 @@ def test_the_flies_move_first_then_turns_alternate() -> None:
 def test_the_board_is_said_to_be_ours_and_the_game_a_work_in_progress() -> None:
     """§1, §12: the lobby's summary and inventions and the scene say it."""
     meta = game().metadata()
-    assert "work in progress" in meta["summary"] and "placeholder" in meta["summary"]
+    assert "work in progress" in meta["summary"] and "stand-in" in meta["summary"]
     assert any("work in progress" in x for x in meta["inventions"])
     assert any("board" in x and "missing" in x for x in meta["inventions"])
     status = start().scene(0)["status"]
-    assert any("not the designer's" in x for x in status) and any("work in progress" in x for x in status)
+    assert any("the designer's board is missing" in x for x in status) and any("work in progress" in x for x in status)
 
 
 # §4 ---------------------------------------------------------------------------------

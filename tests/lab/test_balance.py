@@ -14,6 +14,7 @@ from boardlab.cli.main import load_commands
 from boardlab.core.record import GameRecord
 from boardlab.lab.balance import BalanceReport, balance, luck_share
 from boardlab.lab.metrics import decisiveness, drama, lead_changes, probe_indices
+from boardlab.lab.report import to_html, to_markdown
 
 app = load_commands()
 runner = CliRunner()
@@ -103,7 +104,7 @@ def test_skill_ladder_shows_the_drift_on_nim() -> None:
     assert any(f["kind"] == "dominant" and "player 2" in f["text"] for f in by["greedy"]["flags"])
     # The random level of the ladder is the same run as a random report with the same seed.
     assert by["random"]["outcomes"] == r.outcomes
-    md, page = r.to_markdown(), r.to_html()
+    md, page = to_markdown(r), to_html(r)
     assert "Skill ladder" in md and "| greedy |" in md
     assert page.count("data:image/png;base64,") == 2  # outcomes and the skill drift
 
@@ -113,10 +114,10 @@ def test_report_formats_and_samples() -> None:
     data = json.loads(json.dumps(r.to_dict()))
     assert data["verdict"] == r.verdict and data["outcomes"]["finished"] == 20
     assert BalanceReport.from_dict(data).to_dict() == data
-    md = r.to_markdown()
+    md = to_markdown(r)
     assert md.startswith("# Balance: Nim of three (test game)\n\n**Verdict.** ")
     assert "| wins, first mover |" in md and "## Sample games" in md
-    page = r.to_html()
+    page = to_html(r)
     assert page.startswith("<!doctype html>") and "data:image/png;base64," in page
     assert not re.search(r"(src|href)=['\"]https?:", page)  # self-contained
     labels = [s["label"] for s in r.samples]

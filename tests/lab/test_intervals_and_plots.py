@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from boardlab.lab.balance import balance
 from boardlab.lab.plots import plot_balance
+from boardlab.lab.report import to_html
 from boardlab.lab.simulate import simulate, wilson_interval
 from boardlab.lab.stats import error_bars, wilson
 
@@ -47,7 +48,7 @@ def test_a_seat_that_never_wins_is_plotted() -> None:
     # matplotlib refused the negative error bar (the HTML report and `boardlab simulate --plot` both crashed).
     r = balance("test-nim", agents=["greedy"], games=69, seed=0, probe_points=0)
     assert r.outcomes["first_mover"]["count"] == 0 and r.outcomes["first_mover"]["ci95"][0] == 0.0
-    assert "data:image/png;base64," in r.to_html()
+    assert "data:image/png;base64," in to_html(r)
 
 
 def test_plot_balance_draws_a_seat_that_never_wins(tmp_path: pathlib.Path) -> None:

@@ -68,7 +68,7 @@ def test_rematch_of_an_online_table(api: Api) -> None:
     assert v0["table"]["game"] == "blast-radius" and v0["table"]["options"] == d["table"]["options"]
     assert v0["table"]["mode"] == "online" and not v0["terminal"]
     # the chosen name moves with its seat; a name the server gave is given afresh
-    assert [s["name"] for s in v0["seats"]] == ["Player 1", "Ann"]
+    assert [s["name"] for s in v0["seats"]] == ["Red", "Ann"]
 
     # the old table's views say where the rematch is: each seat its own link, a spectator the public one
     old0, old1 = api.view(t, tokens["0"]), api.view(t, tokens["1"])
@@ -88,7 +88,7 @@ def test_rematch_against_the_ai_swaps_the_seats(api: Api) -> None:
     v = api.view(m["table"], token_of(m["link"]))
     assert v["seat"] == 1 and v["table"]["mode"] == "ai"
     assert [(s["kind"], s["agent"], s["name"]) for s in v["seats"]] == [
-        ("ai", "random", "Player 1 (random AI)"),
+        ("ai", "random", "Red (random AI)"),
         ("human", None, "Ada"),
     ]
 

@@ -23,7 +23,7 @@ def test_lists_every_registered_game(client) -> None:
         assert g["perfect_information"] == (t["information"] == "perfect")
     posies = next(g for g in data["games"] if g["id"] == "posies")["game_type"]
     assert posies["information"] == "perfect"
-    assert "hidden information when variant is hidden_colour" in [v["text"] for v in posies["variants"]]
+    assert "hidden information with variant: A secret colour worth triple" in [v["text"] for v in posies["variants"]]
     assert "random" in data["agents"]["all"]
     assert data["agents"]["default"] in data["agents"]["all"]
 
@@ -88,3 +88,14 @@ def test_security_headers_on_every_page(client) -> None:
         assert h["referrer-policy"] == "no-referrer", path
     assert client.get("/api/docs").status_code == 404  # Swagger UI needs a CDN; the OpenAPI document stays
     assert client.get("/api/openapi.json").json()["info"]["title"] == "boardlab"
+
+
+def test_a_browser_asking_for_a_missing_page_gets_a_page_not_json(client) -> None:
+    browser = {"accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
+    for path, says in (("/rules/nope", "There is no game called &#x27;nope&#x27;."), ("/no-such-page", "no page")):
+        r = client.get(path, headers=browser)
+        assert r.status_code == 404 and r.headers["content-type"].startswith("text/html"), path
+        assert "<h1>Page not found</h1>" in r.text and says in r.text and "href='/'" in r.text, r.text
+    # the API answers in JSON whoever asks
+    r = client.get("/api/games/nope", headers=browser)
+    assert r.status_code == 404 and r.json()["error"] == "not_found"

@@ -208,7 +208,7 @@ def test_game_against_ai_to_the_end_then_record(api: Api) -> None:
         else:
             v = wait_for(lambda: (lambda w: w if (w["your_turn"] or w["terminal"]) else None)(api.view(t, tok)))
     assert v["banner"]["kind"] == "result" and v["result"]["winners"]
-    assert v["banner"]["title"] in ("You win!", "You lose: Player 2 (random AI) wins.")
+    assert v["banner"]["title"] in ("You win!", "You lose: Blue wins.")
     r = api.move(t, tok, v["revision"], action=0)
     assert r.status_code == 409 and r.json()["error"] == "game_over"
     rec = api.c.get(f"/api/tables/{t}/record", headers=auth(tok))

@@ -55,8 +55,8 @@ def test_a_move_clock_running_out_without_a_default_move_loses(api: Api) -> None
     assert "lose the game" in v["clock"]["rule"]
     v = wait_for(api, t, tokens["1"], lambda v: v["terminal"])
     assert v["result"]["winners"] == [1] and v["banner"]["title"] == "You win!"
-    assert v["banner"]["detail"] == "Player 1 ran out of time."
-    assert api.view(t, tokens["0"])["banner"]["title"] == "You lose: Player 2 wins."
+    assert v["banner"]["detail"] == "Red ran out of time."
+    assert api.view(t, tokens["0"])["banner"]["title"] == "You lose: Blue wins."
     assert api.move(t, tokens["0"], v["revision"], action=v["legal"][0][0] if v["legal"] else 0).status_code == 409
     record = api.c.get(f"/api/tables/{t}/record", headers={"Authorization": f"Bearer {tokens['1']}"}).json()
     assert record["meta"]["lost_on_time"] == 0 and record["history"] == []

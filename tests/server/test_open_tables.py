@@ -114,9 +114,10 @@ def test_the_game_text_uses_the_names_at_the_table(api: Api) -> None:
     w = api.view(d["id"], d["tokens"][mover])
     other = names[str(1 - int(mover))]
     assert f"trade it with {other}" in w["banner"]["detail"] and "seat " not in w["banner"]["detail"]
-    # the players list words the game's "seat 0 (Red)" as its colour alone
+    # an unnamed seat is called by the game's colour for it ("seat 0 (Red)": Red), said once, not again beside it
     b = api.create(**BR, mode="online")
-    assert [s["detail"] for s in api.view(b["id"], b["tokens"]["0"])["seats"]] == ["Red", "Blue"]
+    seats = api.view(b["id"], b["tokens"]["0"])["seats"]
+    assert [(s["name"], s["detail"]) for s in seats] == [("Red", ""), ("Blue", "")]
 
 
 def test_a_database_from_before_open_tables_chat_and_clocks_opens(tmp_path) -> None:

@@ -142,6 +142,6 @@ def test_a_tables_notes_survive_a_restart(tmp_path) -> None:
         while not (v := api.view(d["id"], d["tokens"]["1"]))["terminal"]:
             assert time.monotonic() < deadline
             time.sleep(0.05)
-        assert v["notes"] == ["Player 1 ran out of time and loses the game."]
+        assert v["notes"] == ["Red ran out of time and loses the game."]
     with TestClient(create_app(settings)) as c:  # stored with the loss, so a restarted server still says it
         assert Api(c).view(d["id"], d["tokens"]["0"])["notes"] == v["notes"]

@@ -203,7 +203,7 @@ class _Session:
             from .scene_image import scene_image  # matplotlib, loaded only when an image is asked for
 
             return scene_image(scene)
-        from boardlab.cli.render import scene_text
+        from boardlab.terminal import scene_text
 
         text = scene_text(scene)
         if self.render_mode == "human":

@@ -35,7 +35,7 @@ from ..core.driver import agents_choose, play
 from ..core.game import Game
 from ..games import make_cached
 from ..lab.stats import wilson
-from ..lab.tournament import TournamentResult, _seed, run_tournament
+from ..lab.tournament import TournamentResult, run_tournament, stable_seed
 from .base import make_agent
 from .cheating import CheatingMCTS
 from .levels import LEVELS, level_spec
@@ -109,13 +109,13 @@ def ceiling_game(game: Game, num_players: int, seed: int, index: int, budget: st
     The cheater sits in seat ``index % num_players``; the chance seed is shared by the rotations of a round.
     """
     cheat_seat = index % num_players
-    chance = random.Random(_seed(seed, "chance", 0, index // num_players))
+    chance = random.Random(stable_seed(seed, "chance", 0, index // num_players))
     kwargs: dict[str, Any] = {
         k: (float(v) if k == "seconds" else v if k == "clock" else int(v)) for k, v in LEVELS[budget].items()
     }
     agents: list[Any] = []
     for s in range(num_players):
-        agent_seed = _seed(seed, "agent", "ceiling", index, s)
+        agent_seed = stable_seed(seed, "agent", "ceiling", index, s)
         if s == cheat_seat:
             agents.append(CheatingMCTS(game, s, agent_seed, name="cheating-" + budget, **kwargs))
         else:

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ..lab.balance import BalanceReport, balance
+from ..lab.report import to_html, to_markdown
 from .main import app, cli_errors, err_console, load_game, split_agent_specs
 
 
@@ -32,11 +33,11 @@ def write_report(report: BalanceReport, out: Path, *, markdown_only: bool = Fals
         links.append(f"samples/{path.name}")
         written.append(path)
     md = out / f"{report.game}.md"
-    md.write_text(report.to_markdown(sample_links=links), encoding="utf-8")
+    md.write_text(to_markdown(report, sample_links=links), encoding="utf-8")
     written.append(md)
     if not markdown_only:
         page = out / f"{report.game}.html"
-        page.write_text(report.to_html(), encoding="utf-8")
+        page.write_text(to_html(report), encoding="utf-8")
         data = out / f"{report.game}.json"
         data.write_text(json.dumps(report.to_dict(), indent=1) + "\n", encoding="utf-8")
         written += [page, data]

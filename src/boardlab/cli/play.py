@@ -2,7 +2,7 @@
 
 The loop reads plain lines from stdin (no curses), so scripts and tests can
 drive it. At a human seat's decision it draws that seat's view of the board
-(:mod:`boardlab.cli.render`) and the legal moves, then reads a move label or
+(:mod:`boardlab.terminal`) and the legal moves, then reads a move label or
 one of the commands: ``help``, ``why MOVE``, ``undo``, ``board``, ``quit``.
 
 Hidden information stays hidden: when two or more seats are human and the game
@@ -32,8 +32,8 @@ from ..core.game import Game, State
 from ..core.hidden import Seen
 from ..core.record import GameRecord
 from ..core.view import SeatView
+from ..terminal import moves_text, render_scene
 from .main import CliError, app, cli_errors, fail, load_game, stdin_reader
-from .render import moves_text, render_scene
 
 HUMAN = "human"
 #: Legal moves listed under the board each turn (``help`` lists them all).
@@ -384,7 +384,7 @@ def play(
         except OSError as e:
             fail(f"could not write the record: {e}", 1)
         console.print(f"Record written to {record}.")
-    elif session.humans and end in ("over", "capped", "quit"):
+    elif session.humans and end in ("over", "capped"):  # quit abandons: nothing to ask
         try:
             answer = session.ask("Save the game record? File name (Enter to skip): ")
         except EndOfInput:

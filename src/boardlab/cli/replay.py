@@ -22,9 +22,9 @@ from ..core.game import State
 from ..core.hidden import log_lines, seat_label, seens_of
 from ..core.record import GameRecord
 from ..games import make_cached
+from ..terminal import render_scene
 from .main import CliError, app, cli_errors, stdin_reader
 from .play import result_text
-from .render import render_scene
 
 #: Moves of the log shown above each position.
 LOG_SHOWN = 8

@@ -34,20 +34,24 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
 from .constants import CHANCE, SIMULTANEOUS
 from .errors import IllegalActionError
-from .game import Game, HistoryEntry, State
 from .view import SeatView
+
+if TYPE_CHECKING:  # the game module imports the driver, never the reverse at run time
+    from .game import Game, HistoryEntry, State
 
 DecisionKind = Literal["seat", "chance", "simultaneous", "end"]
 
 #: ``choose(state, seat)``: the action ``seat`` takes now, or ``None`` to stop (the position changed, say by an undo).
-Choose = Callable[[State, int], int | None]
+Choose = Callable[["State", int], int | None]
 #: ``on_step(state, entry)``: called on the state just *before* ``entry`` is applied to it (its step number is
 #: ``state.move_number()``, its actor ``state.current_player()``).
-OnStep = Callable[[State, HistoryEntry], None]
+OnStep = Callable[["State", "HistoryEntry"], None]
+
+Outcome = TypeVar("Outcome")
 
 
 class Agent(Protocol):
@@ -89,6 +93,27 @@ def next_decision(state: State) -> Decision:
     return Decision("end")
 
 
+def draw_outcome(outcomes: Sequence[tuple[Outcome, float]], x: float) -> Outcome:
+    """The outcome that a number ``x`` in [0, total weight) picks: the one chance draw of the project.
+
+    The outcomes' weights are added up left to right, and ``x`` picks the first
+    outcome whose running total exceeds it (so a number exactly at a running total
+    picks the outcome that starts there); the last outcome when rounding leaves
+    ``x`` beyond them all. Chance nodes (:func:`pick_chance`, ``State.play_random``)
+    and the default resample's weighted candidates all draw with it; server chance
+    keys and the records that carry them depend on exactly this rule.
+
+    >>> draw_outcome([(0, 0.5), (1, 0.5)], 0.7), draw_outcome([(0, 0.5), (1, 0.5)], 0.5)
+    (1, 1)
+    """
+    acc = 0.0
+    for a, p in outcomes:  # a plain loop: rollouts draw here on every chance step
+        acc += p
+        if x < acc:
+            return a
+    return outcomes[-1][0]
+
+
 def sample_chance(state: State, rng: random.Random) -> int:
     """A chance outcome of ``state`` drawn by its probability with one ``rng.random()``."""
     return pick_chance(state, rng.random())
@@ -96,13 +121,7 @@ def sample_chance(state: State, rng: random.Random) -> int:
 
 def pick_chance(state: State, x: float) -> int:
     """The chance outcome of ``state`` that a uniform number ``x`` in [0, 1) picks (by the outcomes' probabilities)."""
-    outcomes = state.chance_outcomes()
-    acc = 0.0
-    for a, p in outcomes:
-        acc += p
-        if x < acc:
-            return a
-    return outcomes[-1][0]
+    return draw_outcome(state.chance_outcomes(), x)
 
 
 # -- applying and replaying history -----------------------------------------
@@ -336,6 +355,7 @@ __all__ = [
     "advance",
     "agents_choose",
     "apply_entry",
+    "draw_outcome",
     "next_decision",
     "next_entry",
     "pick_chance",

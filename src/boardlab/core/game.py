@@ -57,29 +57,17 @@ from typing import Any, ClassVar, Self
 from . import hidden
 from .actions import ActionSpace
 from .constants import CHANCE, SIMULTANEOUS, TERMINAL, player_name
+from .driver import draw_outcome, replay
 from .errors import IllegalActionError, OutOfTurnError, UnknownActionString
 from .gametype import GameType, Information, Utility
 from .hidden import Seen
-from .options import Option, validate_options
+from .options import Option, in_players_words, validate_options
 from .tensor import Tensor
 
 Action = int
 #: One history entry: an action, or a simultaneous node's actions (a tuple inside
 #: the state, never changed; :meth:`State.history` gives it as a list).
 HistoryEntry = int | tuple[int | None, ...]
-
-
-def draw_outcome(outcomes: Sequence[tuple[int, float]], x: float) -> int:
-    """The chance outcome that a uniform draw ``x`` in [0, 1) picks, by the outcomes' probabilities.
-
-    >>> draw_outcome([(0, 0.5), (1, 0.5)], 0.7)
-    1
-    """
-    for a, p in outcomes:
-        x -= p
-        if x < 0:
-            return a
-    return outcomes[-1][0]
 
 
 class Game:
@@ -193,8 +181,6 @@ class Game:
 
         This is :func:`boardlab.core.driver.replay`; a bad step raises its ``ReplayError``.
         """
-        from .driver import replay
-
         return replay(self, history, num_players)
 
     def replays(self, version: str) -> bool:
@@ -270,9 +256,12 @@ class Game:
             "perfect_information": self.perfect_information,
             "cooperative": self.cooperative,
             # This object's type, with the variants the class declares (what other option values change).
-            "game_type": {**self.game_type.describe(), "variants": type(self).game_type.describe()["variants"]},
+            "game_type": {
+                **self.game_type.describe(),
+                "variants": type(self).game_type.describe(self.options)["variants"],
+            },
             "rules_version": self.rules_version,
-            "inventions": list(self.inventions),
+            "inventions": [in_players_words(x, self.options) for x in self.inventions],
             "options": [o.describe() for o in self.options],
             "params": dict(self.params),
         }

@@ -17,7 +17,7 @@ True
 >>> hidden.tags()
 ['chance', 'hidden information']
 >>> declared.variant_texts()
-['hidden information when variant is hidden_colour']
+['hidden information with variant: hidden colour']
 
 The defaults are those of most boardlab games: sequential, no chance, perfect
 information, zero-sum, returns between -1 (a loss) and +1 (a win).
@@ -29,6 +29,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import Any
+
+from .options import Option
 
 
 class Dynamics(StrEnum):
@@ -77,18 +79,22 @@ class Variant:
     def describe(self) -> dict[str, Any]:
         return {"option": self.option, "values": list(self.values), "changes": dict(self.changes)}
 
-    def text(self) -> str:
-        """``"hidden information when variant is hidden_colour"``."""
+    def text(self, option: Option | None = None) -> str:
+        """In players' words, the values by their labels where ``option`` (the declared option) gives them:
+        ``"hidden information with variant: hidden colour"``, ``"hidden information with hidden hands"``."""
         what = ", ".join(_tag(name, value) for name, value in self.changes)
-        values = " or ".join(str(v) for v in self.values)
-        return f"{what} when {self.option} is {values}"
+        name = self.option.replace("_", " ")
+        if self.values in ((True,), (False,)):
+            return f"{what} {'with' if self.values[0] else 'without'} {name}"
+        label = option.label if option is not None else (lambda v: str(v).replace("_", " "))
+        return f"{what} with {name}: {' or '.join(label(v) for v in self.values)}"
 
 
 def when(option: str, values: Sequence[Any], **changes: Any) -> Variant:
     """A :class:`Variant`: with ``option`` in ``values``, these fields of the type change.
 
     >>> when("variant", ("hidden_colour",), information=Information.IMPERFECT).text()
-    'hidden information when variant is hidden_colour'
+    'hidden information with variant: hidden colour'
     """
     allowed = {f.name for f in fields(GameType)} - {"variants"}
     for name in changes:
@@ -180,16 +186,18 @@ class GameType:
             out.append(_tag("utility", self.utility))
         return out
 
-    def variant_texts(self) -> list[str]:
-        """Each variant in words, naming only what it changes from this declaration."""
+    def variant_texts(self, options: Sequence[Option] = ()) -> list[str]:
+        """Each variant in words, naming only what it changes from this declaration; ``options`` (the game's) name
+        the values in players' words."""
+        by_name = {o.name: o for o in options}
         out = []
         for v in self.variants:
             changed = tuple((k, x) for k, x in v.changes if getattr(self, k) != x) or v.changes
-            out.append(replace(v, changes=changed).text())
+            out.append(replace(v, changes=changed).text(by_name.get(v.option)))
         return out
 
-    def describe(self) -> dict[str, Any]:
-        """JSON-able form (for metadata, the lobby and records)."""
+    def describe(self, options: Sequence[Option] = ()) -> dict[str, Any]:
+        """JSON-able form (for metadata, the lobby and records); ``options`` as for :meth:`variant_texts`."""
         return {
             "dynamics": str(self.dynamics),
             "chance": str(self.chance),
@@ -199,7 +207,7 @@ class GameType:
             "max_utility": self.max_utility,
             "utility_sum": self.utility_sum,
             "tags": self.tags(),
-            "variants": [{**v.describe(), "text": t} for v, t in zip(self.variants, self.variant_texts())],
+            "variants": [{**v.describe(), "text": t} for v, t in zip(self.variants, self.variant_texts(options))],
         }
 
 

@@ -73,12 +73,14 @@ an override's distribution with this one on small cases.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .constants import CHANCE, SIMULTANEOUS, player_name
+from .driver import apply_entry, draw_outcome
 from .errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -214,7 +216,7 @@ class SeenLog:
             self.seens = []
         for entry in history[len(self._state._history) :]:
             self.seens.append(self._state.seen_of(entry))
-            _apply(self._state, entry)
+            apply_entry(self._state, entry)
         return self.seens
 
     def lines(self, state: State, viewer: Viewer, *, reveal: bool | None = None) -> list[dict[str, Any]]:
@@ -224,13 +226,6 @@ class SeenLog:
             reveal = state.is_terminal()
         names = [seat_label(self.game, p) for p in range(state.num_players)]
         return log_lines(seens, state._actors, viewer, reveal=reveal, setup_text=self.game.setup_text, names=names)
-
-
-def _apply(state: State, entry: int | Sequence[int | None]) -> None:
-    if isinstance(entry, int):
-        state.apply_action(entry)
-    else:
-        state.apply_actions(entry)
 
 
 def seens_of(state: State) -> list[EntrySeen]:
@@ -269,15 +264,13 @@ def _candidates(s: State, entry: Any, actor: int, key: Any, exact: bool, viewer:
 
 
 def _take(cands: list[tuple[Any, float]], rng: random.Random) -> Any:
-    """Remove and return one candidate, drawn by weight."""
-    total = sum(p for _, p in cands)
-    x = rng.random() * total
-    k = 0
-    while k < len(cands) - 1:
-        x -= cands[k][1]
-        if x < 0:
-            break
-        k += 1
+    """Remove and return one candidate, drawn by weight with the driver's draw.
+
+    The weights are totalled exactly (``math.fsum``), so when every outcome of a chance node is a candidate
+    (their probabilities summing to 1) the number picks the outcome the driver's :func:`draw_outcome` picks.
+    """
+    total = math.fsum(p for _, p in cands)
+    k = draw_outcome([(k, p) for k, (_, p) in enumerate(cands)], rng.random() * total)
     return cands.pop(k)[0]
 
 
@@ -300,10 +293,10 @@ def resample(state: State, viewer: Viewer, rng: random.Random, budget: int = 200
         exact.append(exact_for(seen, viewer))
         if first < 0:
             if exact[-1]:
-                _apply(prefix, entry)
+                apply_entry(prefix, entry)
             else:
                 first = i
-        _apply(replay, entry)
+        apply_entry(replay, entry)
     if first < 0:
         return replay
     # Depth-first over the steps from ``first``: at each, candidates in a random order drawn by weight.
@@ -329,7 +322,7 @@ def resample(state: State, viewer: Viewer, rng: random.Random, budget: int = 200
         tried += 1
         child = s.clone()
         try:
-            _apply(child, _take(cands, rng))
+            apply_entry(child, _take(cands, rng))
         except IllegalActionError:
             continue
         states.append(child)

@@ -3,12 +3,19 @@
 >>> spec = (Option("board_side", int, 6, (5, 6, 7), "Cells along each edge of the hexagon."),)
 >>> validate_options("blast-radius", spec, {"board_side": "5"})
 {'board_side': 5}
+
+A value that is a code word (the API's value) carries a label in players' words for the screen:
+
+>>> Option("scoring", str, "largest_group", ("largest_group", "all"), "", labels={"largest_group": "Largest group"}).label(
+...     "largest_group")
+'Largest group'
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -16,7 +23,9 @@ from typing import Any
 class Option:
     """One option of a game. ``allowed`` is a tuple of values, or ``None`` for any value of ``type``.
 
-    ``minimum``/``maximum`` bound numeric options without listing every value.
+    ``minimum``/``maximum`` bound numeric options without listing every value. ``labels`` names allowed values
+    in players' words (``{"strict_both": "Both must fall"}``): the value stays what the API and records use, the
+    label is what a player reads.
     """
 
     name: str
@@ -26,6 +35,23 @@ class Option:
     description: str
     minimum: float | None = None
     maximum: float | None = None
+    labels: Mapping[Any, str] | None = field(default=None, hash=False)
+
+    def __post_init__(self) -> None:
+        stray = [v for v in (self.labels or {}) if self.allowed is None or v not in self.allowed]
+        if stray:
+            raise ValueError(f"option {self.name!r} labels {stray[0]!r}, which is not one of its allowed values")
+
+    def label(self, value: Any) -> str:
+        """The player-facing name of ``value``: its declared label, else the value with spaces for underscores."""
+        if self.labels and value in self.labels:
+            return self.labels[value]
+        return str(value).replace("_", " ")
+
+    @property
+    def title(self) -> str:
+        """The option's name in words: ``"when stuck"`` for ``when_stuck``, ``"phase 1 …"`` for ``phase1_…``."""
+        return re.sub(r"([a-z])(\d)", r"\1 \2", self.name.replace("_", " "))
 
     def describe(self) -> dict[str, Any]:
         """A JSON-able description (used by the CLI, the lobby and the API)."""
@@ -34,6 +60,7 @@ class Option:
             "type": self.type.__name__,
             "default": self.default,
             "allowed": list(self.allowed) if self.allowed is not None else None,
+            "labels": [self.label(v) for v in self.allowed] if self.allowed is not None else None,
             "minimum": self.minimum,
             "maximum": self.maximum,
             "description": self.description,
@@ -133,3 +160,42 @@ def parse_option_pairs(pairs: Iterable[str]) -> dict[str, str]:
         k, v = p.split("=", 1)
         out[k.strip()] = v.strip()
     return out
+
+
+_SETTING = re.compile(r"\b([a-z][a-z0-9_]*)=([\w-]+(?:\.\d+)?)")
+_WORD = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[a-z0-9]*[0-9][a-z0-9]*\b|\b[a-z]+\b")
+
+
+def in_players_words(text: str, spec: Iterable[Option]) -> str:
+    """``text`` (a game's notes) with its options and their code-word values in players' words.
+
+    ``name=value`` reads "“name words: label”", a bare option name "“name words”", and an allowed value that is a
+    code word its label; other words are left alone.
+
+    >>> spec = [Option("score_by", str, "sheep", ("sheep", "tiles"), "", labels={"tiles": "Number of tiles"})]
+    >>> in_players_words("Counts sheep (option score_by; score_by=tiles counts tiles).", spec)
+    'Counts sheep (option “score by”; “score by: Number of tiles” counts tiles).'
+    """
+    by_name = {o.name: o for o in spec}
+
+    def setting(m: re.Match[str]) -> str:
+        o = by_name.get(m.group(1))
+        if o is None:
+            return m.group(0)
+        raw = m.group(2)
+        value: Any = next((v for v in o.allowed or () if str(v).lower() == raw.lower()), raw)
+        if o.type is bool and isinstance(value, bool):
+            return f"“{o.title}” {'on' if value else 'off'}"
+        return f"“{o.title}: {o.label(value)}”"
+
+    values = {str(v): o for o in spec for v in o.allowed or () if isinstance(v, str) and ("_" in v or v[-1].isdigit())}
+
+    def word(m: re.Match[str]) -> str:
+        w = m.group(0)
+        if w in by_name and "_" in w:
+            return f"“{by_name[w].title}”"
+        if w in values:
+            return values[w].label(w)
+        return w
+
+    return _WORD.sub(word, _SETTING.sub(setting, text))

@@ -6,7 +6,7 @@ schema is the typed dicts below (:class:`Scene` and the types it names), which
 are the one source of truth: :func:`scene_schema` exports them as JSON Schema
 (committed as ``boardlab/web/scene.schema.json``, served at
 ``/static/scene.schema.json``; a test keeps the file equal to the types) and
-:func:`check_scene` validates a scene against that schema, then checks what a
+:func:`check_scene` validates a scene against that schema (with ``jsonschema``), then checks what a
 schema cannot (targets name places, every legal action is reachable).
 
 Keys of a :class:`Scene` (optional ones marked *):
@@ -312,7 +312,7 @@ def scene_schema_json() -> str:
     return json.dumps(scene_schema(), indent=2, ensure_ascii=False) + "\n"
 
 
-# -- a checker for the JSON Schema subset the types produce -----------------------------------
+# -- checking a scene against the schema (jsonschema), in words ---------------------------------
 
 _TYPE_WORDS = {
     "string": "a string",
@@ -341,63 +341,72 @@ def _is(value: Any, kind: str) -> bool:
     return isinstance(value, dict)
 
 
-def _expected(schema: Mapping[str, Any], root: Mapping[str, Any]) -> str:
+def _expected(schema: Mapping[str, Any]) -> str:
     if "$ref" in schema:
         return "an object"
     if "anyOf" in schema:
-        words = [_expected(s, root) for s in schema["anyOf"]]
+        words = [_expected(s) for s in schema["anyOf"]]
         return ", ".join(words[:-1]) + " or " + words[-1]
     if "enum" in schema:
         return "one of " + ", ".join(json.dumps(v) for v in schema["enum"])
     return _TYPE_WORDS.get(schema.get("type", ""), "something else")
 
 
-def schema_problems(
-    value: Any, schema: Mapping[str, Any], root: Mapping[str, Any] | None = None, at: str = ""
-) -> list[str]:
-    """Where ``value`` breaks ``schema`` (the subset :func:`scene_schema` uses), as ``path: problem`` lines."""
-    root = root if root is not None else schema
-    if "$ref" in schema:
-        return schema_problems(value, root["$defs"][schema["$ref"].rsplit("/", 1)[1]], root, at)
-    where = at or "scene"
-    if "anyOf" in schema:
-        options = [schema_problems(value, s, root, at) for s in schema["anyOf"]]
-        if any(not p for p in options):
-            return []
-        kinds = [s for s in schema["anyOf"] if _shallow_fits(value, s, root)]
-        if len(kinds) == 1:  # the right kind, wrong inside: say what is wrong inside
-            return schema_problems(value, kinds[0], root, at)
-        return [f"{where}: {_short(value)} is not {_expected(schema, root)}"]
-    if "enum" in schema:
-        return [] if value in schema["enum"] else [f"{where}: {_short(value)} is not {_expected(schema, root)}"]
-    kind = schema.get("type")
-    if kind and not _is(value, kind):
-        return [f"{where}: {_short(value)} is not {_TYPE_WORDS[kind]}"]
-    problems: list[str] = []
-    if kind == "array":
-        n = len(value)
-        if n < schema.get("minItems", 0) or n > schema.get("maxItems", n):
-            lo, hi = schema.get("minItems", 0), schema.get("maxItems")
-            size = f"{lo}" if lo == hi else f"at least {lo}" if hi is None else f"{lo} to {hi}"
-            problems.append(f"{where}: has {n} entries, not {size}")
-        for k, v in enumerate(value):
-            problems += schema_problems(v, schema["items"], root, f"{at}[{k}]")
-    elif kind == "object":
-        props = schema.get("properties", {})
-        for key in schema.get("required", ()):
-            if key not in value:
-                problems.append(f"{where}: lacks {key!r}")
-        for key, v in value.items():
-            if key in props:
-                problems += schema_problems(v, props[key], root, f"{at}.{key}" if at else key)
-            elif schema.get("additionalProperties") is False:
-                problems.append(f"{where}: unknown key {key!r}")
-    elif kind in ("integer", "number") and "minimum" in schema and value < schema["minimum"]:
-        problems.append(f"{where}: {value} is below {schema['minimum']}")
-    return problems
+@functools.cache
+def _validators(text: str) -> tuple[Any, Any]:
+    """A fast validator (``jsonschema_rs``) that says whether a value fits, and ``jsonschema``'s that says where not.
+
+    Imported here, where scenes are checked: game modules import this module on every start.
+    """
+    import jsonschema
+    import jsonschema_rs
+
+    schema = json.loads(text)
+    return jsonschema_rs.Draft202012Validator(schema), jsonschema.Draft202012Validator(schema)
 
 
-def _shallow_fits(value: Any, schema: Mapping[str, Any], root: Mapping[str, Any]) -> bool:
+def _where(error: Any) -> str:
+    out = ""
+    for step in error.absolute_path:
+        out += f"[{step}]" if isinstance(step, int) else f".{step}" if out else str(step)
+    return out or "scene"
+
+
+def _words(error: Any) -> list[str]:
+    """One schema error (a ``jsonschema.ValidationError``) as ``path: problem`` lines."""
+    where, value, kind, schema = _where(error), error.instance, error.validator, error.schema
+    if kind == "required":
+        return [f"{where}: lacks {key!r}" for key in error.validator_value if key not in value]
+    if kind == "additionalProperties":
+        return [f"{where}: unknown key {key!r}" for key in value if key not in schema.get("properties", {})]
+    if kind in ("minItems", "maxItems"):
+        lo, hi = schema.get("minItems", 0), schema.get("maxItems")
+        size = f"{lo}" if lo == hi else f"at least {lo}" if hi is None else f"{lo} to {hi}"
+        return [f"{where}: has {len(value)} entries, not {size}"]
+    if kind == "minimum":
+        return [f"{where}: {value} is below {error.validator_value}"]
+    if kind == "type":
+        return [f"{where}: {_short(value)} is not {_TYPE_WORDS[error.validator_value]}"]
+    if kind == "anyOf":
+        fits = [k for k, s in enumerate(error.validator_value) if _shallow_fits(value, s)]
+        if len(fits) == 1:  # the right kind, wrong inside: say what is wrong inside
+            inner = [e for e in error.context if e.relative_schema_path[0] == fits[0]]
+            return [line for e in inner for line in _words(e)]
+    if kind in ("anyOf", "enum"):
+        return [f"{where}: {_short(value)} is not {_expected(schema)}"]
+    return [f"{where}: {error.message}"]
+
+
+def schema_problems(value: Any, schema: Mapping[str, Any]) -> list[str]:
+    """Where ``value`` breaks ``schema`` (Draft 2020-12, checked by ``jsonschema``), as ``path: problem`` lines."""
+    fast, explaining = _validators(json.dumps(schema, sort_keys=True))
+    if fast.is_valid(value):
+        return []
+    lines = [line for error in explaining.iter_errors(value) for line in _words(error)]
+    return list(dict.fromkeys(lines))
+
+
+def _shallow_fits(value: Any, schema: Mapping[str, Any]) -> bool:
     if "$ref" in schema:
         return isinstance(value, dict)
     if "enum" in schema or "anyOf" in schema:

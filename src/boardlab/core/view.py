@@ -8,10 +8,12 @@ itself for perfect-information games, a copy), which search may explore freely.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .constants import SIMULTANEOUS
-from .game import Game, State
+
+if TYPE_CHECKING:  # the game module imports the driver, which imports this: never the game module at run time
+    from .game import Game, State
 
 
 class SeatView:

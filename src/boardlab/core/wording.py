@@ -24,16 +24,48 @@ _CLAUSE_IN_BRACKETS = re.compile(r"\s*\((?:see )?§[^)]*\)")
 _CLAUSE_LEADING = re.compile(r"(?:(?<=^)|(?<=[.;:!?]\s))§[\w.\-]+(?:,\s*§[\w.\-]+)*:\s*")
 _CLAUSE_BARE = re.compile(r"\s*§[\w.\-]*\w")
 _SEAT = re.compile(r"\b[Ss]eat (\d+)\b")
+#: Count nouns games use, and their singular where it is not the plural less its "s": "1 points" reads "1 point".
+_SINGULAR = {"dice": "die", "posies": "posy", "pennies": "penny", "flies": "fly", "sheep": "sheep"}
+_COUNTED = ("points", "cards", "troops", "tiles", "squares", "stones", "pieces", "turns", "moves", "rounds", "cocoons",
+            "groups", "cells", "fences", "chevrons", "spots", "ants", "lines", "votes", "coins", "tricks", "units",
+            "edges", "patterns", "steps", "cycles", *_SINGULAR)  # fmt: skip
+_ONE_OF = re.compile(r"(?<![\d.,-])\b1 (" + "|".join(_COUNTED) + r")\b")
+_MAYBE_PLURAL = re.compile(r"\b(\d+) ([a-z]+)\(s\)")
+#: The colours games call seats by: where a player chose a name, it replaces the game's colour word for that seat.
+COLOUR_WORDS = frozenset({"Red", "Orange", "Yellow", "Green", "Blue", "Pink", "Purple", "Black", "White"})
 
 
-def for_players(text: str, names: Sequence[str | None] = ()) -> str:
-    """``text`` without clause references, each "seat N" replaced by ``names[N]`` (kept where that is ``None``)."""
+def for_players(text: str, names: Sequence[str | None] = (), colours: Sequence[str | None] = ()) -> str:
+    """``text`` without clause references, each "seat N" replaced by ``names[N]`` (kept where that is ``None``), one
+    of a thing said in the singular ("1 point", not "1 points" nor "1 point(s)").
+
+    ``colours`` are the colours the game calls the seats by ("Orange"): where a seat's name is another (a name its
+    player chose), the game's colour word for it reads as that name, so each seat has one name in every text, and a
+    name the text then says twice ("Blue (seat 0)" for a seat called Blue) is said once.
+
+    >>> for_players("Orange's hand; Blue wins: Orange admitted the Assassin.", ["Alice", "Blue"], ["Orange", "Blue"])
+    "Alice's hand; Blue wins: Alice admitted the Assassin."
+    >>> for_players("Blue (seat 0) wins, largest group 5.", ["Blue", "Orange"], ["Blue", "Orange"])
+    'Blue wins, largest group 5.'
+    >>> for_players("Blue: 1 points; pool: 1 dice, 11 cards; lost 1 stone(s), 3 stone(s)")
+    'Blue: 1 point; pool: 1 die, 11 cards; lost 1 stone, 3 stones'
+    """
     if "§" in text:
         text = _CLAUSE_IN_BRACKETS.sub("", text)
         text = _CLAUSE_LEADING.sub("", text)
         text = _CLAUSE_BARE.sub("", text)
+    renamed = {c: n for c, n in zip(colours, names) if c and n and c in COLOUR_WORDS and n != c}
+    if renamed:
+        words = re.compile(r"\b(?:" + "|".join(re.escape(c) for c in renamed) + r")\b")
+        text = words.sub(lambda m: renamed[m.group(0)], text)
+    if "1 " in text:
+        text = _ONE_OF.sub(lambda m: "1 " + _SINGULAR.get(m.group(1), m.group(1)[:-1]), text)
+    if "(s)" in text:
+        text = _MAYBE_PLURAL.sub(lambda m: f"{m.group(1)} {m.group(2)}{'' if m.group(1) == '1' else 's'}", text)
     if names and ("seat" in text or "Seat" in text):
         text = _SEAT.sub(lambda m: _name(names, int(m.group(1))) or m.group(0), text)
+        for n in {n for n in names if n}:
+            text = text.replace(f"{n} ({n})", n)
     return text
 
 

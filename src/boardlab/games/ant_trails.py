@@ -205,6 +205,7 @@ class AntTrailsGame(Game):
             "draw",
             ("draw", "banked_food"),
             "Equal scores: a draw, or the player with more banked food wins (§9.3).",
+            labels={"draw": "A draw", "banked_food": "More banked food wins"},
         ),
     )
     rules_version = "1"

@@ -59,7 +59,7 @@ def board_option() -> Option:
         DATA,
         "cirque",
         OURS,
-        "The board: our reconstruction, or a designer's board file games/data/cirque-<name>.json (§1, §10).",
+        "The board: our reconstruction, or a board the designer drew, once it is added to the game (§1, §10).",
     )
 
 
@@ -175,6 +175,10 @@ class CirqueGame(Game):
             ("own_stones", "any_stones"),
             "A bonus stone for filling a shape with your own stones only, or for placing the last stone of "
             "any shape (§6).",
+            labels={
+                "own_stones": "Fill a shape with your own stones",
+                "any_stones": "Place the last stone of any shape",
+            },
         ),
         Option("exact_five", bool, False, (False, True), "Only exactly five in a row wins; six or more do not (§8)."),
     )
@@ -434,7 +438,7 @@ def _scene(game: CirqueGame, obs: dict[str, Any], legal: list[tuple[int, str]]) 
         status.append(f"{NAMES[1 - obs['to_move']]} lost {obs['forfeited']} stone(s) with no legal square")
     board_note = f"Board: {b.title}"
     if b.unverified:
-        board_note += " (ours, not the designer's)"
+        board_note += " (a stand-in: the designer's board is missing)"
     status.append(board_note)
     s["status"] = status
     s["players"] = [sc.player(k, NAMES[k]) for k in (0, 1)]

@@ -148,6 +148,7 @@ class CombatGame(Game):
             "random",
             ("random", "orange", "blue"),
             "Who deploys first in the first cycle: chance, Orange or Blue (§2a).",
+            labels={"random": "Chance decides", "orange": "Orange", "blue": "Blue"},
         ),
         Option(
             "deploy_first",
@@ -156,6 +157,11 @@ class CombatGame(Game):
             ("alternate", "same", "loser"),
             "Who deploys first in later cycles: the commanders alternate, the first one always, or the one with "
             "fewer troops left (§4e).",
+            labels={
+                "alternate": "The commanders take turns",
+                "same": "The first commander always",
+                "loser": "The one with fewer troops left",
+            },
         ),
         Option(
             "squads",

@@ -176,7 +176,8 @@ class CommonColdWarGame(Game):
             str,
             "default_v1",
             ("default_v1",),
-            "The action symbols of the fourteen tiles (§1): default_v1 is our design, the designer's being missing.",
+            "The action symbols of the fourteen tiles (§1): our design, the designer's being missing.",
+            labels={"default_v1": "Our tile design"},
         ),
         Option(
             "board",
@@ -184,6 +185,7 @@ class CommonColdWarGame(Game):
             "unbounded",
             ("unbounded", "10x10"),
             "Where tiles may go (§4.2): anywhere (a 24 x 24 table) or inside the 10 x 10 handkerchief.",
+            labels={"unbounded": "Anywhere (24 × 24 table)", "10x10": "Inside the 10 × 10 handkerchief"},
         ),
         Option(
             "flip",
@@ -191,6 +193,7 @@ class CommonColdWarGame(Game):
             "colour_only",
             ("colour_only", "mirror"),
             "What a flip does to the symbols (§5.4): nothing, or the tile is turned over so its long sides swap.",
+            labels={"colour_only": "Only the colour changes", "mirror": "The tile turns over (long sides swap)"},
         ),
     )
     rules_version = "1"

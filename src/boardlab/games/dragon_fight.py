@@ -160,6 +160,11 @@ class DragonFightGame(Game):
             "rays",
             ("rays", "chebyshev", "manhattan"),
             "Which squares are 'exactly three squares away' for the wing buffet (§5.4).",
+            labels={
+                "rays": "Along the eight lines",
+                "chebyshev": "Three king steps away",
+                "manhattan": "Three orthogonal steps away",
+            },
         ),
         Option(
             "after_collision",
@@ -167,6 +172,7 @@ class DragonFightGame(Game):
             "stay",
             ("stay", "return"),
             "After a collision the dragons stay on the shared square, or return to where the turn began (§3d).",
+            labels={"stay": "Stay on the shared square", "return": "Return to where the turn began"},
         ),
         Option(
             "swap_collides",
@@ -181,6 +187,7 @@ class DragonFightGame(Game):
             "toward_opponent",
             ("toward_opponent", "chosen"),
             "Each dragon starts facing its opponent, or each rider secretly picks its dragon's first facing (§2).",
+            labels={"toward_opponent": "Facing the opponent", "chosen": "Each rider picks in secret"},
         ),
     )
     rules_version = "1"

@@ -133,6 +133,7 @@ class ElephantMonkeyMiceGame(Game):
             "short",
             ("short", "long"),
             "Short game: reach the far row; long game: reach it, turn Royal, and come home again (§9).",
+            labels={"short": "Short: reach the far row", "long": "Long: reach it, turn Royal, come home"},
         ),
         Option(
             "setup",
@@ -141,6 +142,7 @@ class ElephantMonkeyMiceGame(Game):
             ("corners", "inner"),
             "Monkey, Mouse and Elephant start on the home row's corners and middle, or on its three inner "
             "squares (§2).",
+            labels={"corners": "Corners and middle of the home row", "inner": "The three inner squares"},
         ),
         Option(
             "flung",
@@ -148,6 +150,7 @@ class ElephantMonkeyMiceGame(Game):
             "reserve",
             ("reserve", "removed"),
             "A Mouse flung off the board goes back to its owner's reserve, or out of the game (§5.4).",
+            labels={"reserve": "Back to its owner's reserve", "removed": "Out of the game"},
         ),
         Option("turn_limit", int, 200, (100, 200, 400), "The game is a draw after this many turns (§10)."),
     )

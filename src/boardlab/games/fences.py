@@ -14,26 +14,30 @@ of decisions by the same seat (§3-§5), each a legal action on its own:
 * ``take card k`` (segment ``take``): which card of the hand, or of the table,
   to play (§3); a card from the deck needs no choice;
 * ``lay side A upright`` … (segment ``lay``: side x turn): how the card lies (§4.1);
-* ``place at e7`` (segment ``place``: a square of the table): where the card's
-  top-left square goes (§4.2);
+* ``place 2 right and 1 down from card 3`` (segment ``place``: card x dx x dy): where the card's top-left
+  square goes, counted from the top-left square of the first card (in card order) that it touches (§4.2);
+  the table has no edge, so a place is always named from a card next to it, which keeps the actions few
+  and fixed; ``lay it on the empty table`` (segment ``start``) when no card is there;
 * ``skip the turn`` (segment ``skip``): only when nothing can be played (§3.4, §4.4).
 
 Chance outcomes are ``2 * card + side``: the card that turns up on top of the
 deck and the side it shows (§2.2). Nothing is hidden between the players
 (§2.3), so the game has perfect information with explicit chance.
 
-Geometry: the table is a square of :data:`TABLE` x :data:`TABLE` unit squares
-(§4.2). Lattice points are ``y * (TABLE + 1) + x``; a unit segment is
-``2 * point`` (to the right) or ``2 * point + 1`` (downward), so a placed
-shape's segments are its precomputed relative numbers plus one offset. Each
-colour's segments on the table are kept with the cards that draw them; the
-connected pieces of every colour are computed once per turn, and a candidate
-placement closes a fence when one of its new segments joins two points of
-the same piece (§5.1).
+Geometry: the table has no edge (§4.2). A card's (x, y) is counted from the top-left corner of all the
+laid cards, so the coordinates move whenever the table changes (:meth:`FencesState._settle`). Squares and
+lattice points are numbered ``(y + PAD) * stride + x + PAD`` with ``stride`` chosen for the width of the
+laid cards (:func:`stride_for`), leaving PAD free squares around them, room for any new card; a unit segment
+is ``2 * point`` (to the right) or ``2 * point + 1`` (downward), so a placed shape's segments are its
+precomputed relative numbers (:meth:`FencesGame.shapes_at`, per stride) plus one offset. Each colour's
+segments on the table are kept with the cards that draw them; the connected pieces of every colour are
+computed once per turn, and a candidate placement closes a fence when one of its new segments joins two
+points of the same piece (§5.1).
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 from collections import deque
@@ -60,12 +64,15 @@ INKS = tuple(sc.INK_OF[name] for name in NAMES)
 SIDES = ("A", "B")
 TURNS = ("upright", "turned right", "upside down", "turned left")
 AIMS = ("complete a fence", "lay without completing a fence")
-#: The table: TABLE x TABLE unit squares (§4.2).
-TABLE = 20
-STRIDE = TABLE + 1  # lattice points per row
-COLUMNS = "abcdefghijklmnopqrst"
-CELL_LABELS = tuple(f"{COLUMNS[i % TABLE]}{i // TABLE + 1}" for i in range(TABLE * TABLE))
-#: Squares of the table around the cards that the scene shows (a placement can reach 3 beyond them).
+#: Room kept around the laid cards in the numbering of a turn: a card's length, so a new card always fits (§4.2).
+PAD = 3
+#: A place is named from a card it touches: its top-left corner lies -REACH..REACH squares from that card's (§4.2).
+REACH = 3
+SPAN = 2 * REACH + 1
+#: The observation tensor's one-hot of a card's column and row from the laid cards' top-left corner: seven cards
+#: in a row reach at most 18 for a corner; the last value also stands for any farther one.
+TENSOR_SPAN = 19
+#: Squares around the cards that the scene shows (a placement can reach 3 beyond them).
 MARGIN = 4
 
 CLOSING, PLAIN, ANY = 1, 0, -1  # kinds of places (§4.4)
@@ -107,25 +114,36 @@ def _turn(q: int, x: int, y: int) -> tuple[int, int]:
     return ((x, y), (3 - y, x), (2 - x, 3 - y), (y, 2 - x))[q]
 
 
-def _segment(a: tuple[int, int], b: tuple[int, int]) -> int:
-    """The number of the unit segment a–b, relative to the table's corner."""
+def _segment(a: tuple[int, int], b: tuple[int, int], stride: int) -> int:
+    """The number of the unit segment a–b in a numbering of ``stride`` lattice points a row."""
     (ax, ay), (_, by) = sorted((a, b), key=lambda p: (p[1], p[0]))
-    return 2 * (ay * STRIDE + ax) + (0 if ay == by else 1)
+    return 2 * (ay * stride + ax) + (0 if ay == by else 1)
 
 
-def segment_points(seg: int) -> tuple[int, int]:
-    """The two lattice points of segment ``seg``."""
+def segment_points(seg: int, stride: int) -> tuple[int, int]:
+    """The two lattice points of segment ``seg`` in a numbering of ``stride`` lattice points a row."""
     p = seg >> 1
-    return p, p + (1 if seg & 1 == 0 else STRIDE)
+    return p, p + (1 if seg & 1 == 0 else stride)
 
 
-SEG_POINTS = tuple(segment_points(s) for s in range(2 * STRIDE * STRIDE))
-SEG_MASKS = tuple((1 << a) | (1 << b) for a, b in SEG_POINTS)
-#: Squares are numbered like their top-left lattice points, ``y * STRIDE + x``, so one shift moves a card's
-#: squares and points alike; the column x = TABLE is not on the table.
-ALL_SQUARES = sum(1 << (y * STRIDE + x) for y in range(TABLE) for x in range(TABLE))
-#: By a card's width (2 or 3): the top-left squares from which it stays on the table.
-FITS = {w: sum(1 << (y * STRIDE + x) for y in range(TABLE - 5 + w + 1) for x in range(TABLE - w + 1)) for w in (2, 3)}
+def stride_for(width: int) -> int:
+    """The lattice points a row for laid cards ``width`` squares wide: PAD squares on each side, one spare column
+    so that no shift wraps a card from one row to the next, rounded up to a multiple of 8 (fewer numberings)."""
+    return -(-(width + 2 * PAD + 1) // 8) * 8
+
+
+@functools.cache
+def all_squares(stride: int, rows: int) -> int:
+    """The squares of a numbering (``rows`` rows; the last column is spare) as a bit mask."""
+    row = (1 << (stride - 1)) - 1
+    return sum(row << (y * stride) for y in range(rows))
+
+
+@functools.cache
+def fits(stride: int, rows: int, w: int, h: int) -> int:
+    """The top-left squares from which a ``w`` x ``h`` card lies inside the numbering, as a bit mask."""
+    row = (1 << (stride - w)) - 1
+    return sum(row << (y * stride) for y in range(rows - h + 1))
 
 
 def at_least_two(target: int, offsets: tuple[int, ...]) -> int:
@@ -148,7 +166,7 @@ class Shape:
     w: int
     h: int
     cells: tuple[tuple[int, int], ...]  # (x, y) of its unit squares, relative
-    squares: tuple[int, ...]  # the same as square numbers (y * STRIDE + x), relative
+    squares: tuple[int, ...]  # the same as square numbers (y * stride + x), relative
     mask: int  # the same as a bit mask
     segs: tuple[tuple[int, ...], ...]  # per colour: relative segment numbers, in path order
     paths: tuple[tuple[tuple[int, int], ...], ...]  # per colour: the path's points, relative
@@ -156,18 +174,19 @@ class Shape:
     offsets: tuple[tuple[int, ...], ...]  # per colour: the same as point numbers
 
 
-def _shapes(sides: tuple[tuple[dict[str, list[list[int]]], ...], ...]) -> tuple[Shape, ...]:
+def _shapes(sides: tuple[tuple[dict[str, list[list[int]]], ...], ...], stride: int) -> tuple[Shape, ...]:
+    """Every way to lay every card, its squares and segments numbered with ``stride`` lattice points a row."""
     out = []
     for card, pair in enumerate(sides):
         for side, art in enumerate(pair):
             for q in range(4):
                 w, h = (2, 3) if q % 2 == 0 else (3, 2)
                 paths = tuple(tuple(_turn(q, x, y) for x, y in art[key]) for key in COLOUR_KEYS)
-                segs = tuple(tuple(_segment(a, b) for a, b in itertools.pairwise(p)) for p in paths)
+                segs = tuple(tuple(_segment(a, b, stride) for a, b in itertools.pairwise(p)) for p in paths)
                 cells = tuple((x, y) for y in range(h) for x in range(w))
-                squares = tuple(y * STRIDE + x for x, y in cells)
+                squares = tuple(y * stride + x for x, y in cells)
                 mask = sum(1 << r for r in squares)
-                offsets = tuple(tuple(sorted({y * STRIDE + x for x, y in p})) for p in paths)
+                offsets = tuple(tuple(sorted({y * stride + x for x, y in p})) for p in paths)
                 points = tuple(sum(1 << o for o in offs) for offs in offsets)
                 out.append(Shape(card, side, q, w, h, cells, squares, mask, segs, paths, points, offsets))
     return tuple(out)
@@ -175,6 +194,15 @@ def _shapes(sides: tuple[tuple[dict[str, list[list[int]]], ...], ...]) -> tuple[
 
 def shape_index(card: int, side: int, turn: int) -> int:
     return (card * 2 + side) * 4 + turn
+
+
+def _place_label(names: tuple[str, ...], card: int, dx: int, dy: int) -> str:
+    """A place, named from a card it touches: how far its top-left corner lies from that card's (§4.2)."""
+    steps = []
+    for d, ahead, back in ((dx - REACH, "right", "left"), (dy - REACH, "down", "up")):
+        if d:
+            steps.append(f"{abs(d)} {ahead if d > 0 else back}")
+    return f"place {' and '.join(steps) or 'level'} from card {names[card]}"
 
 
 class FencesGame(Game):
@@ -189,7 +217,8 @@ class FencesGame(Game):
             str,
             "default_v1",
             ("default_v1",),
-            "The line art of the seven cards (§1): default_v1 is our design, the designer's art being missing.",
+            "The line art of the seven cards (§1): ours, since the designer's art is missing.",
+            labels={"default_v1": "Our seven cards (a stand-in: the designer's art is missing)"},
         ),
         Option(
             "fence_cards",
@@ -198,6 +227,10 @@ class FencesGame(Game):
             ("shortest_cycle", "whole_component"),
             "Which cards a completed fence takes (§5.2): those drawing the shortest closed loop through the new "
             "line, or every card drawing part of the connected line of that colour.",
+            labels={
+                "shortest_cycle": "The cards of the shortest loop",
+                "whole_component": "Every card of the connected line",
+            },
         ),
         Option(
             "turn_limit",
@@ -209,22 +242,23 @@ class FencesGame(Game):
             maximum=1000,
         ),
     )
-    rules_version = "1"
+    #: 2: the table has no edge, and a place is named from a card it touches (version 1: a 20 x 20 table).
+    rules_version = "2"
     mechanics = ("cards", "tile laying", "closing loops", "2-4 players")
     game_type = GameType(chance=Chance.EXPLICIT)
     playing_time = "5 min"
     seat_names = NAMES
     inventions = (
-        "The line art of the cards is missing: the seven cards of card set default_v1 (fourteen sides, each with "
+        "The line art of the cards is missing: the seven cards of our card set (fourteen sides, each with "
         "one L- or U-shaped path per colour) are our design, kept as data so the real cards can be added.",
-        "On every side of default_v1 one path runs only along the card's edge instead of entering and leaving the "
+        "On every side of our cards one path runs only along the card's edge instead of entering and leaving the "
         "card (on a 2 x 3 card at most three paths can cross the inside), and the colours are not equally easy to "
         "close.",
         "Seat colours are fixed: the first player is Red, then Blue, Green and Yellow; Red starts.",
-        "The table is a square of 20 x 20 unit squares; the first card, and any card laid on an empty table, goes "
-        "in its middle.",
-        "Which cards make a fence: the cards drawing the shortest closed loop through the new line (option "
-        "fence_cards).",
+        "Places on the table are named from a card they touch: the new card's top-left corner so many squares "
+        "right or left and down or up from that card's, counted from the first card (in card order) it touches.",
+        "Which cards make a fence: the cards drawing the shortest closed loop through the new line (the "
+        "option “fence cards” offers every card of the connected line instead).",
         "A player who has a card to play but no legal place for it skips the turn and keeps the card.",
         "When the card can both complete a fence of the player's and be laid without completing one, the player "
         "is first asked which.",
@@ -234,12 +268,20 @@ class FencesGame(Game):
     def _setup(self) -> None:
         self.card_names, self.sides = _load(self.params["cardset"])
         self.cards = len(self.card_names)
-        self.shapes = _shapes(self.sides)
+        #: per numbering (lattice points a row): the ways to lay the cards, numbered in it
+        self._numberings: dict[int, tuple[Shape, ...]] = {}
+        #: the ways to lay the cards (side, turn, size, paths: the same in every numbering)
+        self.shapes = self.shapes_at(stride_for(3))
         self.action_space = ActionSpace(
             Segment("take", (("card", tuple(f"card {n}" for n in self.card_names)),), "take {card}"),
             Segment("aim", (("aim", AIMS),), "{aim}"),
             Segment("lay", (("side", SIDES), ("turn", TURNS)), "lay side {side} {turn}"),
-            Segment("place", (("square", CELL_LABELS),), "place at {square}"),
+            Segment("start", (), "lay it on the empty table"),
+            Segment(
+                "place",
+                (("card", self.cards), ("dx", SPAN), ("dy", SPAN)),
+                functools.partial(_place_label, self.card_names),
+            ),
             Segment("skip", (), "skip the turn"),
         )
         space = self.action_space
@@ -247,7 +289,15 @@ class FencesGame(Game):
         self.aim_base = space.offset("aim")
         self.lay_base = space.offset("lay")
         self.place_base = space.offset("place")
+        self.start_action = space.encode("start")
         self.skip = space.encode("skip")
+
+    def shapes_at(self, stride: int) -> tuple[Shape, ...]:
+        """The ways to lay the cards, numbered with ``stride`` lattice points a row."""
+        shapes = self._numberings.get(stride)
+        if shapes is None:
+            shapes = self._numberings[stride] = _shapes(self.sides, stride)
+        return shapes
 
     def max_chance_outcomes(self) -> int:
         return 2 * self.cards
@@ -267,6 +317,10 @@ class FencesGame(Game):
 class Frame:
     """The table as the rules see it during one turn (bit masks of squares and lattice points)."""
 
+    stride: int  # lattice points a row of the numbering (squares: the same, the last column spare)
+    rows: int  # rows of squares of the numbering
+    shapes: tuple[Shape, ...]  # the ways to lay the cards in the numbering
+    laid: tuple[tuple[int, int], ...]  # (card, the squares under it), in card order
     covered: int  # squares under a card
     frontier: int  # empty squares next to a card
     segs: tuple[frozenset[int], ...]  # per colour: the segments on the table
@@ -296,8 +350,13 @@ class FencesState(PhasedState):
     def __init__(self, game: FencesGame, num_players: int) -> None:
         super().__init__(game, num_players)
         self.hands: list[tuple[int, ...]] = [() for _ in range(num_players)]
-        #: card → (shape, x, y) of each card on the table (§4).
+        #: card → (shape, x, y) of each card on the table (§4): (x, y) is its top-left square, counted from the
+        #: top-left corner of all the laid cards (the table has no edge; the coordinates move with the cards).
         self.table: dict[int, tuple[int, int, int]] = {}
+        #: the numbering of squares, lattice points and segments for this table: ``stride`` lattice points a
+        #: row, ``rows`` rows of squares, the laid cards PAD squares in from the top and the left (§4.2).
+        self.stride = stride_for(3)
+        self.rows = 3 + 2 * PAD
         #: per colour: segment → the cards that draw it (each dict replaced or copied, never shared changed).
         self.lines: list[dict[int, tuple[int, ...]]] = [{} for _ in COLOUR_KEYS]
         self.deck: tuple[int, ...] = tuple(range(game.cards))  # §2.2: face down, in no order
@@ -312,6 +371,7 @@ class FencesState(PhasedState):
         self.closing: dict[int, tuple[int, ...]] = {}
         self.plain_ways: tuple[int, ...] = ()  # the shapes of the held card with a place that completes none
         self.spots: tuple[int, ...] = ()  # the legal places of the chosen way (§4.2)
+        self.places: dict[int, int] = {}  # the same by action, in action order: action → its square
         self.aim = ANY  # §4.4: CLOSING, PLAIN, or ANY when not asked
         self.shape = -1  # the chosen way to lay the card
         self.frame: Frame | None = None
@@ -341,19 +401,31 @@ class FencesState(PhasedState):
         return [1.0 if p == self.winner else -1.0 / (n - 1) for p in range(n)]
 
     # -- the table as a frame ---------------------------------------------------
+    def _square(self, x: int, y: int) -> int:
+        """The number of the square at (x, y) from the laid cards' top-left corner, in this table's numbering."""
+        return (y + PAD) * self.stride + x + PAD
+
+    def _where(self, square: int) -> tuple[int, int]:
+        """The (x, y) of a square number of this table's numbering."""
+        return square % self.stride - PAD, square // self.stride - PAD
+
     def _frame(self, without: int = -1) -> Frame:
         """The table during this turn, ``without`` the card that was picked up from it (§3.3)."""
-        shapes = self.game.shapes
+        stride = self.stride
+        shapes = self.game.shapes_at(stride)
         covered = 0
-        for card, (sh, x, y) in self.table.items():
+        laid = []
+        for card, (sh, x, y) in sorted(self.table.items()):
             if card != without:
-                covered |= shapes[sh].mask << (y * STRIDE + x)
-        near = (covered << 1) | (covered >> 1) | (covered << STRIDE) | (covered >> STRIDE)
-        frontier = near & ALL_SQUARES & ~covered
+                mask = shapes[sh].mask << self._square(x, y)
+                laid.append((card, mask))
+                covered |= mask
+        near = (covered << 1) | (covered >> 1) | (covered << stride) | (covered >> stride)
+        frontier = near & all_squares(stride, self.rows) & ~covered
         gone: list[int] = []
         if without >= 0:
             sh, x, y = self.table[without]
-            off = 2 * (y * STRIDE + x)
+            off = 2 * self._square(x, y)
             gone = [rel + off for colour_segs in shapes[sh].segs for rel in colour_segs]
         segs = []
         points = []
@@ -364,24 +436,36 @@ class FencesState(PhasedState):
                     present.discard(s)
             pm = 0
             for s in present:
-                pm |= SEG_MASKS[s]
+                p = s >> 1
+                pm |= (1 << p) | (1 << (p + (stride if s & 1 else 1)))
             segs.append(frozenset(present))
             points.append(pm)
-        return Frame(covered, frontier, tuple(segs), tuple(points), [None] * len(COLOUR_KEYS))
+        return Frame(
+            stride,
+            self.rows,
+            shapes,
+            tuple(laid),
+            covered,
+            frontier,
+            tuple(segs),
+            tuple(points),
+            [None] * len(COLOUR_KEYS),
+        )
 
     def _pieces(self, frame: Frame, colour: int) -> dict[int, int]:
         piece = frame.pieces[colour]
         if piece is None:
             parent: dict[int, int] = {}
             present = frame.segs[colour]
+            stride = frame.stride
             for s in present:
-                a, b = SEG_POINTS[s]
+                a, b = segment_points(s, stride)
                 ra, rb = _find(parent, a), _find(parent, b)
                 if ra != rb:
                     parent[ra] = rb
             piece = {}
             for s in present:
-                a, b = SEG_POINTS[s]
+                a, b = segment_points(s, stride)
                 piece[a] = _find(parent, a)
                 piece[b] = _find(parent, b)
             frame.pieces[colour] = piece
@@ -393,12 +477,14 @@ class FencesState(PhasedState):
         off = 2 * base
         piece = self._pieces(frame, colour)
         present = frame.segs[colour]
+        stride = frame.stride
         parent: dict[int, int] = {}
         for rel in sh.segs[colour]:
             s = rel + off
             if s in present:
                 continue
-            a, b = SEG_POINTS[s]
+            a = s >> 1
+            b = a + (stride if s & 1 else 1)
             ra, rb = _find(parent, piece.get(a, a)), _find(parent, piece.get(b, b))
             if ra == rb:
                 return True
@@ -407,14 +493,14 @@ class FencesState(PhasedState):
 
     def _bases(self, frame: Frame, sh: Shape) -> int:
         """The top-left squares where ``sh`` lies on the table, on no card, touching one (§4.2), as a mask."""
-        if not frame.covered:  # §4.2: an empty table: the middle
-            return 1 << ((TABLE - sh.h) // 2 * STRIDE + (TABLE - sh.w) // 2)
+        if not frame.covered:  # §4.2: an empty table: the card lies on its own, its corner the table's corner
+            return 1 << (PAD * frame.stride + PAD)
         near = over = 0
         frontier, covered = frame.frontier, frame.covered
         for r in sh.squares:
             near |= frontier >> r
             over |= covered >> r
-        return near & ~over & FITS[sh.w]
+        return near & ~over & fits(frame.stride, frame.rows, sh.w, sh.h)
 
     def _scan(self, frame: Frame, sh: Shape, kind: int, first: bool = False) -> list[int]:
         """The legal places of ``sh`` (§4.2, §4.3) of one ``kind``, in order: CLOSING (completing the mover's
@@ -454,7 +540,7 @@ class FencesState(PhasedState):
 
     def _playable(self, frame: Frame, card: int) -> bool:
         """Whether ``card`` has any legal place (§4.5)."""
-        shapes = self.game.shapes
+        shapes = frame.shapes
         return any(self._scan(frame, shapes[k], ANY, first=True) for k in range(8 * card, 8 * card + 8))
 
     # -- a turn (§3) --------------------------------------------------------------
@@ -462,7 +548,7 @@ class FencesState(PhasedState):
         self.to_move = p
         self.turn += 1
         self.held, self.shape, self.aim, self.choices, self.source = -1, -1, ANY, (), ""
-        self.closing, self.plain_ways, self.spots = {}, (), ()
+        self.closing, self.plain_ways, self.spots, self.places = {}, (), (), {}
         self.frame = None
         if self.turn > self.game.params["turn_limit"]:  # §7: the safety limit
             self.capped = True
@@ -495,7 +581,7 @@ class FencesState(PhasedState):
     def _hold(self, frame: Frame, card: int) -> None:
         """The card to play is chosen: find where it completes a fence of the mover's and which ways to lay it
         leave a place that completes none (§4.4)."""
-        shapes = self.game.shapes
+        shapes = frame.shapes
         self.frame = frame
         self.closing = {}
         plain = []
@@ -559,8 +645,9 @@ class FencesState(PhasedState):
             self.hands[p] = tuple(c for c in self.hands[p] if c != card)
             frame = self.frame or self._frame()
         else:  # §3.3: picked up from the table
-            frame = self._frame(without=card)
             self._lift(card)
+            self._settle()
+            frame = self._frame()
         self.frame = frame
         self._hold(frame, card)
 
@@ -603,9 +690,42 @@ class FencesState(PhasedState):
             self.spots = closing
         else:
             assert self.frame is not None
-            plain = self._scan(self.frame, self.game.shapes[k], PLAIN)
+            plain = self._scan(self.frame, self.frame.shapes[k], PLAIN)
             self.spots = tuple(plain) if self.aim == PLAIN else tuple(sorted((*closing, *plain)))
+        frame = self.frame
+        assert frame is not None
+        self.places = self._name_places(frame, frame.shapes[k], self.spots)
         self.phase = PLACE
+
+    def _name_places(self, frame: Frame, sh: Shape, spots: tuple[int, ...]) -> dict[int, int]:
+        """The actions of the places ``spots`` of ``sh``, in action order: action → square (§4.2). Each is named
+        from the first card it touches; found card by card, as masks of the places that touch it."""
+        game = self.game
+        if not self.table:
+            return {game.start_action: spots[0]} if spots else {}  # §4.2: one place, on its own
+        stride = frame.stride
+        left = 0
+        for b in spots:
+            left |= 1 << b
+        named = []
+        for card, laid in frame.laid:
+            near = (laid << 1) | (laid >> 1) | (laid << stride) | (laid >> stride)
+            touch = 0
+            for r in sh.squares:
+                touch |= near >> r
+            hit = left & touch
+            if not hit:
+                continue
+            left ^= hit
+            _, cx, cy = self.table[card]
+            first = game.place_base + card * SPAN * SPAN
+            for b in _bits(hit):
+                dx = b % stride - PAD - cx + REACH
+                dy = b // stride - PAD - cy + REACH
+                named.append((first + dx * SPAN + dy, b))
+            if not left:
+                break
+        return dict(sorted(named))
 
     def _lay_explain(self, player: int, action: int) -> str | None:
         game = self.game
@@ -619,15 +739,41 @@ class FencesState(PhasedState):
 
     # -- §4.2: put it down ---------------------------------------------------------------
     def _place_legal(self, player: int) -> list[int]:
-        first = self.game.place_base
-        return [first + b // STRIDE * TABLE + b % STRIDE for b in self._spots()]
+        return list(self.places)
+
+    def _place_is_legal(self, player: int, action: int) -> bool:
+        return action in self.places
+
+    def _anchor(self, frame: Frame, sh: Shape, base: int) -> int:
+        """The card a place is named from: the first card, in card order, that ``sh`` at ``base`` touches along
+        a square's side (§4.2); -1 if none."""
+        mask = sh.mask << base
+        stride = frame.stride
+        near = (mask << 1) | (mask >> 1) | (mask << stride) | (mask >> stride)
+        for card, laid in frame.laid:
+            if laid & near:
+                return card
+        return -1
+
+    def place_of(self, action: int) -> tuple[int, int] | None:
+        """Where a place action puts the card's top-left square, as (x, y) counted from the top-left corner of
+        the cards on the table now; ``None`` if the action names no place now (§4.2)."""
+        game = self.game
+        if action == game.start_action:
+            return (0, 0) if not self.table else None
+        if action not in game.action_space or game.action_space.decode(action)[0] != PLACE:
+            return None
+        card, dx, dy = game.action_space.decode(action)[1]
+        if card not in self.table:
+            return None
+        _, cx, cy = self.table[card]
+        return cx + dx - REACH, cy + dy - REACH
 
     def _place(self, action: int) -> None:
-        game = self.game
-        square = action - game.place_base
         card, sh = self.held, self.shape
-        x, y = square % TABLE, square // TABLE
-        closed = y * STRIDE + x in self.closing.get(sh, ())
+        base = self.places[action]
+        x, y = self._where(base)
+        closed = base in self.closing.get(sh, ())
         p = self.to_move
         own = p  # §2.1: a seat's colour is its number
         self._put(card, sh, x, y)
@@ -642,26 +788,36 @@ class FencesState(PhasedState):
             if len(self.hands[p]) >= 4:  # §6
                 self.winner = p
                 self.phase = OVER
+        self._settle()
         self._end_turn()
 
     def _place_explain(self, player: int, action: int) -> str | None:
         game = self.game
-        if not game.place_base <= action < game.place_base + TABLE * TABLE:
-            return "first choose the square for the card's top-left corner (§4.2)"
-        square = action - game.place_base
-        sh = game.shapes[self.shape]
-        x, y = square % TABLE, square // TABLE
+        if not game.start_action <= action < game.place_base + game.action_space.segment("place").size:
+            return "first choose where the card goes (§4.2)"
         frame = self.frame or self._frame()
-        if x + sh.w > TABLE or y + sh.h > TABLE:
-            return "the card would stick out of the table (§4.2)"
-        if not frame.covered:
-            return "the table is empty, so the card goes in its middle (§4.2)"
-        base = y * STRIDE + x
+        if not self.table:
+            return "the table is empty, so the card is laid on it on its own (§4.2)"
+        if action == game.start_action:
+            return "the table is not empty: the card must touch a card on the table (§4.2)"
+        named = game.action_space.decode(action)[1][0]
+        if named not in self.table:
+            return f"card {game.card_names[named]} is not on the table, so no place is counted from it (§4.2)"
+        at = self.place_of(action)
+        assert at is not None
+        sh = frame.shapes[self.shape]
+        base = self._square(*at)
         mask = sh.mask << base
         if mask & frame.covered:
             return "the card would lie on another card (§4.2)"
-        if not mask & frame.frontier:
+        anchor = self._anchor(frame, sh, base)
+        if anchor < 0:
             return "the card must touch a card on the table along at least one square's side (§4.2)"
+        if anchor != named:
+            return (
+                f"that place is counted from card {game.card_names[anchor]}, the first card it touches, "
+                f"not from card {game.card_names[named]} (§4.2)"
+            )
         for k in range(self.num_players):
             if k != player and self._closes(frame, sh, base, k):
                 return f"that would complete a {NAMES[k]} fence, and you may not complete another player's (§4.3)"
@@ -697,8 +853,8 @@ class FencesState(PhasedState):
     # -- the table's bookkeeping ------------------------------------------------------------
     def _put(self, card: int, sh: int, x: int, y: int) -> None:
         self.table[card] = (sh, x, y)
-        off = 2 * (y * STRIDE + x)
-        shape = self.game.shapes[sh]
+        off = 2 * self._square(x, y)
+        shape = self.game.shapes_at(self.stride)[sh]
         for colour in range(len(COLOUR_KEYS)):
             lines = self.lines[colour]
             for rel in shape.segs[colour]:
@@ -707,8 +863,8 @@ class FencesState(PhasedState):
 
     def _lift(self, card: int) -> None:
         sh, x, y = self.table.pop(card)
-        off = 2 * (y * STRIDE + x)
-        shape = self.game.shapes[sh]
+        off = 2 * self._square(x, y)
+        shape = self.game.shapes_at(self.stride)[sh]
         for colour in range(len(COLOUR_KEYS)):
             lines = self.lines[colour]
             for rel in shape.segs[colour]:
@@ -719,21 +875,51 @@ class FencesState(PhasedState):
                 else:
                     del lines[s]
 
+    def _settle(self) -> None:
+        """Count the coordinates from the laid cards' top-left corner again, after the table changed, and
+        renumber the table so that PAD squares lie free around the cards on every side (§4.2: no edge)."""
+        shapes = self.game.shapes
+        table = self.table
+        if not table:
+            self.stride, self.rows = stride_for(3), 3 + 2 * PAD
+            return
+        x0 = min(x for _, x, _ in table.values())
+        y0 = min(y for _, _, y in table.values())
+        width = max(x + shapes[sh].w for sh, x, _ in table.values()) - x0
+        height = max(y + shapes[sh].h for sh, _, y in table.values()) - y0
+        stride = stride_for(width)
+        rows = height + 2 * PAD
+        if (x0, y0, stride) == (0, 0, self.stride):
+            self.rows = rows
+            return
+        self.rows = rows
+        if stride == self.stride:  # the same numbering, moved: every segment number shifts alike
+            off = 2 * (y0 * stride + x0)
+            self.table = {card: (sh, x - x0, y - y0) for card, (sh, x, y) in table.items()}
+            self.lines = [{s - off: cards for s, cards in lines.items()} for lines in self.lines]
+            return
+        self.table = {}
+        self.lines = [{} for _ in COLOUR_KEYS]
+        self.stride = stride
+        for card, (sh, x, y) in sorted(table.items()):
+            self._put(card, sh, x - x0, y - y0)
+
     def _fence_cards(self, colour: int, card: int) -> tuple[int, ...]:
         """The cards of the fence ``card`` just completed in ``colour`` (§5.2)."""
         lines = self.lines[colour]
         sh, x, y = self.table[card]
-        off = 2 * (y * STRIDE + x)
-        mine = [rel + off for rel in self.game.shapes[sh].segs[colour]]
+        off = 2 * self._square(x, y)
+        mine = [rel + off for rel in self.game.shapes_at(self.stride)[sh].segs[colour]]
         new = [s for s in mine if lines[s] == (card,)]
         adj: dict[int, list[tuple[int, int]]] = {}
+        stride = self.stride
         for s in lines:
-            a, b = segment_points(s)
+            a, b = segment_points(s, stride)
             adj.setdefault(a, []).append((b, s))
             adj.setdefault(b, []).append((a, s))
         taken: set[int] = set()
         if self.game.params["fence_cards"] == "whole_component":
-            start = segment_points(mine[0])[0]
+            start = segment_points(mine[0], stride)[0]
             seen, todo = {start}, [start]
             while todo:
                 q = todo.pop()
@@ -744,7 +930,7 @@ class FencesState(PhasedState):
                         todo.append(r)
             return tuple(sorted(taken))
         for e in new:  # the shortest loop through each new segment that lies on one
-            a, b = segment_points(e)
+            a, b = segment_points(e, stride)
             back: dict[int, tuple[int, int]] = {a: (-1, -1)}
             queue = deque([a])
             while queue and b not in back:
@@ -775,8 +961,9 @@ class FencesState(PhasedState):
         t.bits("on_table", [c in laid for c in range(cards)])
         tz.one_hots(t, "table_side", [laid[c][0] if c in laid else None for c in range(cards)], len(SIDES))
         tz.one_hots(t, "table_turn", [laid[c][1] if c in laid else None for c in range(cards)], len(TURNS))
-        tz.one_hots(t, "table_x", [laid[c][2] if c in laid else None for c in range(cards)], TABLE)
-        tz.one_hots(t, "table_y", [laid[c][3] if c in laid else None for c in range(cards)], TABLE)
+        far = TENSOR_SPAN - 1  # a corner this far from the laid cards' corner, or farther (cards apart)
+        tz.one_hots(t, "table_x", [min(laid[c][2], far) if c in laid else None for c in range(cards)], TENSOR_SPAN)
+        tz.one_hots(t, "table_y", [min(laid[c][3], far) if c in laid else None for c in range(cards)], TENSOR_SPAN)
         for k, hand in enumerate(tz.rotate(o["hands"], v)):
             t.bits(f"hand{k}", [c in hand for c in range(cards)])
         t.counts("deck", [o["deck"]], cards)
@@ -916,6 +1103,7 @@ FencesState.phases = phase_table(
         PLACE,
         _mover,
         legal=FencesState._place_legal,
+        is_legal=FencesState._place_is_legal,
         apply=FencesState._place,
         explain=FencesState._place_explain,
         seen=FencesState._place_seen,
@@ -949,21 +1137,36 @@ def _side_item(game: FencesGame, id: str, card: int, side: int, turn: int = 0) -
 
 
 def _window(game: FencesGame, obs: dict[str, Any]) -> tuple[int, int, int, int]:
-    """The squares of the table the scene shows: the cards and MARGIN squares around them."""
-    if not obs["table"]:
-        mid = TABLE // 2
-        return mid - MARGIN - 1, mid - MARGIN - 1, mid + MARGIN + 1, mid + MARGIN + 1
-    xs, ys = [], []
+    """The squares of the table the scene shows: the cards and MARGIN squares around them (the table has no
+    edge, §4.2)."""
+    xs, ys = [0, 3], [0, 3]
     for card, side, turn, x, y in obs["table"]:
         sh = game.shapes[shape_index(card, side, turn)]
         xs += [x, x + sh.w]
         ys += [y, y + sh.h]
-    return (
-        max(0, min(xs) - MARGIN),
-        max(0, min(ys) - MARGIN),
-        min(TABLE, max(xs) + MARGIN),
-        min(TABLE, max(ys) + MARGIN),
-    )
+    return min(xs) - MARGIN, min(ys) - MARGIN, max(xs) + MARGIN, max(ys) + MARGIN
+
+
+def _column(i: int) -> str:
+    """Column ``i`` of the scene as letters: a … z, aa, ab, …"""
+    name = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        name = chr(97 + r) + name
+    return name
+
+
+def _places(game: FencesGame, obs: dict[str, Any]) -> dict[int, tuple[int, int]]:
+    """By place action: where it puts the card's top-left square, from the viewer's observation (§4.2)."""
+    laid = {card: (x, y) for card, _, _, x, y in obs["table"]}
+    out = {} if laid else {game.start_action: (0, 0)}
+    space = game.action_space
+    for card, (x, y) in laid.items():
+        for dx in range(SPAN):
+            for dy in range(SPAN):
+                out[space.encode("place", card, dx, dy)] = (x + dx - REACH, y + dy - REACH)
+    return out
 
 
 def _scene(game: FencesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
@@ -978,18 +1181,22 @@ def _scene(game: FencesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) 
     }
     text = prompt[phase](game, obs, legal) if phase in prompt else "A card turns up on the deck."
     x0, y0, x1, y1 = _window(game, obs)
+
+    def name(x: int, y: int) -> str:  # a square's name in this scene: column letters, row number
+        return f"{_column(x - x0)}{y - y0 + 1}"
+
     s = sc.new_scene(text, (x0 - 0.2, y0 - 0.2, x1 - x0 + 0.4, y1 - y0 + 0.4))
-    owner: dict[int, int] = {}
+    owner: dict[tuple[int, int], int] = {}
     for card, side, turn, x, y in obs["table"]:
         sh = game.shapes[shape_index(card, side, turn)]
         for cx, cy in sh.cells:
-            owner[(y + cy) * TABLE + x + cx] = card
+            owner[(x + cx, y + cy)] = card
     for yy in range(y0, y1):
         for xx in range(x0, x1):
-            i = yy * TABLE + xx
             poly = [(xx, yy), (xx + 1, yy), (xx + 1, yy + 1), (xx, yy + 1)]
-            fill = "#fffdf8" if i in owner else None
-            s["cells"].append(sc.cell(CELL_LABELS[i], (xx + 0.5, yy + 0.5), poly, label=CELL_LABELS[i], fill=fill))
+            fill = "#fffdf8" if (xx, yy) in owner else None
+            label = name(xx, yy)
+            s["cells"].append(sc.cell(label, (xx + 0.5, yy + 0.5), poly, label=label, fill=fill))
     for card, side, turn, x, y in obs["table"]:  # the card's outline, then its lines (§1)
         sh = game.shapes[shape_index(card, side, turn)]
         corners = [(x, y), (x + sh.w, y), (x + sh.w, y + sh.h), (x, y + sh.h)]
@@ -1012,9 +1219,9 @@ def _scene(game: FencesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) 
                 )
     last = obs["last_played"]
     if last is not None:
-        for i, c in owner.items():
+        for at, c in owner.items():
             if c == last:
-                s["highlights"].append({"at": CELL_LABELS[i], "kind": "last"})
+                s["highlights"].append({"at": name(*at), "kind": "last"})
     if obs["fence"] is not None:
         f = obs["fence"]
         names = ", ".join(game.card_names[c] for c in f["cards"])
@@ -1036,6 +1243,7 @@ def _scene(game: FencesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) 
         title = "Your hand" if p == obs["viewer"] else f"{NAMES[p]}'s hand"
         s["zones"].append(sc.zone(f"hand{p}", f"{title}: {len(obs['hands'][p])} cards", items, owner=p))
     ways = []
+    places: dict[int, tuple[int, int]] = {}
     for a, label in legal:
         segment, idx = game.action_space.decode(a)
         if segment == "take":
@@ -1044,15 +1252,16 @@ def _scene(game: FencesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) 
                 for f in (0, 1):
                     s["targets"].append({"at": f"hand{obs['to_move']}-{card}{SIDES[f]}", "action": a, "label": label})
             else:
-                for i, c in owner.items():
+                for at, c in owner.items():
                     if c == card:
-                        s["targets"].append({"at": CELL_LABELS[i], "action": a, "label": label})
+                        s["targets"].append({"at": name(*at), "action": a, "label": label})
         elif segment == "lay":
             side, turn = idx
             ways.append(_side_item(game, f"lay{side}{turn}", held, side, turn))
             s["targets"].append({"at": f"lay{side}{turn}", "action": a, "label": label})
-        elif segment == "place":
-            s["targets"].append({"at": CELL_LABELS[idx[0]], "action": a, "label": label})
+        elif segment in ("place", "start"):
+            places = places or _places(game, obs)
+            s["targets"].append({"at": name(*places[a]), "action": a, "label": label})
     if ways:
         s["zones"].append(sc.zone("lay", "Ways to lay the card", ways))
     if obs["lay"] is not None and held is not None:
@@ -1060,7 +1269,7 @@ def _scene(game: FencesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) 
         s["zones"].append(sc.zone("chosen", "Laid like this", [_side_item(game, "chosen", held, side, turn)]))
     if obs["table"]:  # the table in words, for players who cannot see the drawing's colours
         laid = ", ".join(
-            f"{game.card_names[card]}{SIDES[side]} {TURNS[turn]} at {CELL_LABELS[y * TABLE + x]}"
+            f"{game.card_names[card]}{SIDES[side]} {TURNS[turn]} at {name(x, y)}"
             for card, side, turn, x, y in obs["table"]
         )
         s["status"].append(f"on the table: {laid}")

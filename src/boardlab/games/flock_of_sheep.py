@@ -214,9 +214,13 @@ class FlockOfSheepGame(Game):
             str,
             "pareto",
             ("pareto", "strict_both", "edges_first"),
-            "What a dispersing move must reduce (§5.3): neither the shared edge length nor the corner touches may "
-            "grow and one must fall (pareto); both must fall (strict_both); the edge length must fall, and once "
-            "it is zero the corner touches (edges_first).",
+            "What a dispersing move must reduce (§5.3): the shared edge length and the corner touches, neither "
+            "growing and one falling; or both falling; or the edge length, then the corner touches once it is zero.",
+            labels={
+                "pareto": "Neither may grow, one must fall",
+                "strict_both": "Both must fall",
+                "edges_first": "Shared edges first, then corners",
+            },
         ),
         Option(
             "phase1_no_new_contact",
@@ -232,6 +236,7 @@ class FlockOfSheepGame(Game):
             ("start_flocking", "pass"),
             "When no player has a dispersing move while sheep still touch: the flocking phase begins, or the "
             "player passes (two passes end the game) (§5.6).",
+            labels={"start_flocking": "The flocking phase begins", "pass": "The player passes"},
         ),
         Option(
             "jump_allowed",
@@ -247,6 +252,7 @@ class FlockOfSheepGame(Game):
             ("any", "own_colour"),
             "Which sheep a player may move: any sheep not in a flock, or only those showing the player's "
             "colour (§4.3).",
+            labels={"any": "Any sheep not in a flock", "own_colour": "Only sheep showing your colour"},
         ),
         Option(
             "score_by",
@@ -254,6 +260,7 @@ class FlockOfSheepGame(Game):
             "sheep",
             ("sheep", "tiles"),
             "A flock's size: the sheep pictured on its tiles, or its number of tiles (§10.1).",
+            labels={"sheep": "Sheep pictured on its tiles", "tiles": "Number of tiles"},
         ),
         Option(
             "tie_break",

@@ -235,6 +235,7 @@ class GreedyFiefsGame(Game):
             ("symmetric", "unique_v1"),
             "Where each starting area's Keep and Village lie: alike in every area, or a different arrangement "
             "in each (§1).",
+            labels={"symmetric": "Alike in every area", "unique_v1": "Different in each area"},
         ),
         Option(
             "turn_limit",

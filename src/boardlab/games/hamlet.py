@@ -325,10 +325,21 @@ class HamletGame(Game):
             str,
             "exchange",
             ("exchange", "discard_then_draw"),
-            "exchange: a draw takes a pool card, then returns yours (never your own back); "
-            "discard_then_draw: yours goes in first and may come back (§7).",
+            "A draw takes a pool card, then returns yours (never your own back); or yours goes in first and may "
+            "come back (§7).",
+            labels={
+                "exchange": "Take a pool card, then return yours",
+                "discard_then_draw": "Put yours in first (it may come back)",
+            },
         ),
-        Option("first", str, "random", ("random", "seat0"), "Who goes first in round 1: a coin flip or seat 0 (§3a)."),
+        Option(
+            "first",
+            str,
+            "random",
+            ("random", "seat0"),
+            "Who goes first in round 1: a coin flip or the first seat (§3a).",
+            labels={"random": "A coin flip", "seat0": "The first seat"},
+        ),
     )
     rules_version = "1"
     mechanics = ("cards", "bluffing", "rounds")

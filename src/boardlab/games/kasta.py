@@ -203,6 +203,7 @@ class KastaGame(Game):
             "one",
             ("one", "any"),
             "At the end of a round each player may discard one pattern (default) or any number (§6.2).",
+            labels={"one": "One pattern", "any": "Any number of patterns"},
         ),
         Option(
             "rotate_first",
@@ -218,6 +219,7 @@ class KastaGame(Game):
             ("everyone", "tied_only"),
             "A tie for the lowest total after round 3 is broken by more rounds for everyone (default) or for "
             "the tied players only (§8.2).",
+            labels={"everyone": "Everyone plays on", "tied_only": "Only the tied players play on"},
         ),
     )
     rules_version = "1"

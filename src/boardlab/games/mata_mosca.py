@@ -83,7 +83,7 @@ def board_option() -> Option:
         DATA,
         "mata-mosca",
         OURS,
-        "The board: our placeholder, or a designer's board file games/data/mata-mosca-<name>.json (§1, §12).",
+        "The board: our stand-in, or a board the designer drew, once it is added to the game (§1, §12).",
     )
 
 
@@ -161,7 +161,7 @@ class MataMoscaGame(Game):
     title = "Mata Mosca"
     summary = (
         "Sixteen flies against one spider: the flies try to hem the spider in, the spider cocoons eight flies. "
-        "A work in progress by its designer; the board is our placeholder (the designer's picture is missing)."
+        "A work in progress by its designer; the board is a stand-in (the designer's picture is missing)."
     )
     options = (
         board_option(),
@@ -183,8 +183,16 @@ class MataMoscaGame(Game):
             "flies_win",
             ("flies_win", "pass"),
             "A spider that cannot move loses, or passes (§8.3).",
+            labels={"flies_win": "The Spider loses", "pass": "The Spider passes"},
         ),
-        Option("flies_stuck", str, "pass", ("pass", "lose"), "Flies that cannot move pass, or lose the game (§10)."),
+        Option(
+            "flies_stuck",
+            str,
+            "pass",
+            ("pass", "lose"),
+            "Flies that cannot move pass, or lose the game (§10).",
+            labels={"pass": "The Flies pass", "lose": "The Flies lose"},
+        ),
         Option("turn_limit", int, 200, (100, 200, 400), "Turns (of both sides) after which the game is a draw (§11)."),
     )
     rules_version = "1"
@@ -629,7 +637,7 @@ def _prompt_for(text: str):
 def _over_prompt(game: MataMoscaGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
     if obs["draw"]:
         return f"A draw: {obs['reason']}."
-    return f"{NAMES[obs['winner']]} win: {obs['reason']}."
+    return f"{NAMES[obs['winner']]} {'win' if obs['winner'] == 0 else 'wins'}: {obs['reason']}."  # the Flies win
 
 
 PHASES = phase_table(
@@ -730,7 +738,7 @@ def _scene(game: MataMoscaGame, obs: dict[str, Any], legal: list[tuple[int, str]
         f"Cocoons: {obs['captures']} of 8",
         f"Flies free: {obs['flies_left']}",
         f"Turn {obs['turns'] + 1} of {obs['turn_limit']}",
-        f"Board: {b.title}" + (" (ours, not the designer's)" if b.unverified else ""),
+        f"Board: {b.title}" + (" (a stand-in: the designer's board is missing)" if b.unverified else ""),
         "Mata Mosca is a work in progress by its designer.",
     ]
     s["players"] = [sc.player(k, NAMES[k], colour=COLOURS[k]) for k in (0, 1)]

@@ -184,6 +184,7 @@ class MiniLifeGame(Game):
             "one",
             ("one", "rook"),
             "How far a cell moves: one square, or any number of empty squares in a straight line (§4.2).",
+            labels={"one": "One square", "rook": "Any distance in a straight line"},
         ),
         Option(
             "raise_by",
@@ -192,6 +193,7 @@ class MiniLifeGame(Game):
             ("any", "own"),
             "Which cells can raise a new cell: two or more cells of any colour pointing at the square, or only "
             "the player's own (§4.4).",
+            labels={"any": "Cells of any colour", "own": "Only your own cells"},
         ),
         Option(
             "grow_dir",
@@ -200,6 +202,7 @@ class MiniLifeGame(Game):
             ("inherit", "owner_any"),
             "A grown cell points as its parent does (its owner chooses among several parents), or its owner "
             "chooses any direction (§5.3).",
+            labels={"inherit": "As its parent points", "owner_any": "Any direction its owner picks"},
         ),
         Option(
             "moves_per_phase",

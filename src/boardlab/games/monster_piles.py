@@ -191,13 +191,15 @@ class MonsterPilesGame(Game):
             ("any_gain", "place_only"),
             "Which piles are checked for the marker: every pile that gained a card this turn (a placed card, "
             "Animals, Constructs), or only the pile a card was placed on (§9).",
+            labels={"any_gain": "Every pile that gained a card", "place_only": "Only the pile a card was placed on"},
         ),
         Option(
             "undead_condition",
             str,
             "any_other",
             ("any_other", "all_other"),
-            "An Undead power needs another Undead card in a pile (any_other) or both others (all_other) (§8.2).",
+            "An Undead power needs another Undead card in a pile, or both others (§8.2).",
+            labels={"any_other": "One other Undead card", "all_other": "Both other Undead cards"},
         ),
         Option(
             "partial_powers",
@@ -212,6 +214,7 @@ class MonsterPilesGame(Game):
             "bar_all_tied",
             ("bar_all_tied", "no_restriction"),
             "When piles tie for the most cards: the marker holder may take none of them, or any pile (§10.2).",
+            labels={"bar_all_tied": "None of the tied piles", "no_restriction": "Any pile"},
         ),
         Option(
             "marker_most",
@@ -220,6 +223,7 @@ class MonsterPilesGame(Game):
             ("remaining", "overall"),
             "The pile with the most cards is counted among the piles still to choose from, or among all "
             "the piles (§10.2).",
+            labels={"remaining": "Among the piles still to choose", "overall": "Among all the piles"},
         ),
     )
     rules_version = "1"

@@ -122,10 +122,16 @@ class NewRuleGame(Game):
             str,
             "blob",
             ("blob", "full", "literal", "heavy"),
-            "blob: every square with 2+ pennies lies in one 3×3 block, at least 5 of them (§6a); "
-            "full: the squares with 2+ pennies are exactly the nine squares of one 3×3 block (§6a); "
-            "heavy: a blob whose 3×3 block also holds at least 20 pennies, more than setup can bring (§6a); "
+            "Blob: every square with 2+ pennies lies in one 3×3 block, at least 5 of them; "
+            "full: the squares with 2+ pennies are exactly the nine squares of one 3×3 block; "
+            "heavy: a blob whose 3×3 block also holds at least 20 pennies, more than setup can bring; "
             "literal: all pennies on the board in a 3×3 block, which can never happen (§6a).",
+            labels={
+                "blob": "Blob: 2+ pennies all in one 3×3 block",
+                "full": "Full: exactly the nine squares of a block",
+                "literal": "Literal: every penny in a block (never happens)",
+                "heavy": "Heavy: a blob with 20+ pennies",
+            },
         ),
         Option(
             "settle_dynamic",

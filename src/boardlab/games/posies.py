@@ -178,6 +178,11 @@ class PosiesGame(Game):
             ("base", "most_posies", "hidden_colour"),
             "Scoring: by colour values (base game, §7), by number of posies (variant 1, §8.1), or by a "
             "secretly drawn colour worth triple (variant 2, §8.2, hidden information).",
+            labels={
+                "base": "Colour values (base game)",
+                "most_posies": "Most posies",
+                "hidden_colour": "A secret colour worth triple",
+            },
         ),
         Option(
             "board",
@@ -186,6 +191,7 @@ class PosiesGame(Game):
             ("t51", "h51"),
             "The 51-point board (our reconstruction, §1): a triangular-lattice hexagon with rows 6-7-8-9-8-7-6, "
             "or the corners of a 19-cell honeycomb with 3 blocked points and zigzag lines.",
+            labels={"t51": "Triangular hexagon (rows 6 to 9)", "h51": "Honeycomb corners"},
         ),
         Option(
             "setup",
@@ -194,6 +200,7 @@ class PosiesGame(Game):
             ("random", "alternating_choice"),
             "Setup (§2): the posies are placed at random, or the seats take turns placing one posy of each "
             "colour where they like.",
+            labels={"random": "At random", "alternating_choice": "Players take turns placing them"},
         ),
         Option(
             "intermediate_any_colour",
@@ -209,6 +216,7 @@ class PosiesGame(Game):
             "draw",
             ("draw", "most_posies"),
             "Equal best scores are a draw, or the one with more posies among them wins (§7.3).",
+            labels={"draw": "A draw", "most_posies": "More posies wins"},
         ),
     )
     rules_version = "1"

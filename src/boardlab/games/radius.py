@@ -99,6 +99,7 @@ class RadiusGame(Game):
             "first_placer",
             ("first_placer", "second_placer"),
             "Who makes the first move after the pawns are placed (§3.2).",
+            labels={"first_placer": "Whoever placed first", "second_placer": "Whoever placed second"},
         ),
         Option(
             "end_rule",
@@ -107,6 +108,10 @@ class RadiusGame(Game):
             ("both_blocked", "mover_blocked"),
             "Game end: when neither player can move (a blocked player passes), or as soon as the player to "
             "move is blocked (§6).",
+            labels={
+                "both_blocked": "When neither player can move",
+                "mover_blocked": "When the player to move is blocked",
+            },
         ),
         Option(
             "scoring",
@@ -114,6 +119,7 @@ class RadiusGame(Game):
             "largest_group",
             ("largest_group", "connected_stones"),
             "Score: the size of the largest group, or every stone that touches another of its colour (§7).",
+            labels={"largest_group": "The largest group", "connected_stones": "Every stone touching its colour"},
         ),
         Option(
             "tie_break",

@@ -86,6 +86,7 @@ class TowerBuildersGame(Game):
             "random",
             ("random", "orange", "blue"),
             "Who shuffles and deals (§2a): a coin, or a named player (to swap dealers between games).",
+            labels={"random": "A coin decides", "orange": "Orange", "blue": "Blue"},
         ),
         Option("hold_limit", int, 3, (2, 3, 4), "A card may be held for this many of your turns at most (§5)."),
         Option(
@@ -108,6 +109,7 @@ class TowerBuildersGame(Game):
             "draw",
             ("draw", "dealer_loses"),
             "Equal towers at the end: a draw, or the dealer loses (§7c).",
+            labels={"draw": "A draw", "dealer_loses": "The dealer loses"},
         ),
     )
     rules_version = "1"

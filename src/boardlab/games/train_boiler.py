@@ -127,7 +127,8 @@ class TrainBoilerGame(Game):
             "both_before",
             ("both_before", "both_after"),
             "Restore Normal! does nothing when both hands hold fewer than 3 cards, counting the player's hand "
-            "with the card (both_before) or without it (both_after) (§3.4).",
+            "with the card or without it (§3.4).",
+            labels={"both_before": "Count the hand with the card", "both_after": "Count the hand without the card"},
         ),
         Option(
             "view",
@@ -136,6 +137,7 @@ class TrainBoilerGame(Game):
             ("deduced", "table"),
             "What a player's screen shows: everything a player can work out (both goals, both hands, every "
             "card played), or only what lies in front of him (his goals and hand, the last card played) (§8).",
+            labels={"deduced": "Everything you can work out", "table": "Only what lies in front of you"},
         ),
         Option(
             "match",
@@ -143,6 +145,7 @@ class TrainBoilerGame(Game):
             "best_of_3",
             ("best_of_3", "until_two_wins"),
             "Best of three rounds (at most three), or rounds until someone has won two (at most nine) (§7).",
+            labels={"best_of_3": "Best of three rounds", "until_two_wins": "Until someone wins two rounds"},
         ),
     )
     rules_version = "1"

@@ -208,8 +208,16 @@ class TriadGame(Game):
             tuple(DATA["mixes"]),
             "The seven units of each side: two ICBMs and two Aircraft (I2A2S1F1P1) or two ICBMs and two "
             "Submarines (I2S2A1F1P1), one each of the rest (§1c).",
+            labels={"I2A2S1F1P1": "Two ICBMs and two Aircraft", "I2S2A1F1P1": "Two ICBMs and two Submarines"},
         ),
-        Option("first", str, "random", ("random", "orange", "blue"), "Who moves first: chance, Orange or Blue (§3d)."),
+        Option(
+            "first",
+            str,
+            "random",
+            ("random", "orange", "blue"),
+            "Who moves first: chance, Orange or Blue (§3d).",
+            labels={"random": "Chance decides", "orange": "Orange", "blue": "Blue"},
+        ),
         Option(
             "turn_cap",
             int,

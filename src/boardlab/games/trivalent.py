@@ -181,6 +181,7 @@ class TrivalentGame(Game):
             "pointy",
             ("pointy", "flat"),
             "Pointy-top or flat-top cells: which way columns run (§1.4).",
+            labels={"pointy": "Pointy-top cells", "flat": "Flat-top cells"},
         ),
         Option(
             "triple",
@@ -188,6 +189,7 @@ class TrivalentGame(Game):
             "path",
             ("path", "star"),
             "Three adjacent points (§3.1): a connected path of three, or the three neighbours of one point.",
+            labels={"path": "A connected path of three", "star": "The three neighbours of a point"},
         ),
         Option(
             "column_rule",
@@ -196,6 +198,11 @@ class TrivalentGame(Game):
             ("per_turn", "global", "off"),
             "Column restriction (§3.3): the mover's two stones of a turn in different columns; "
             "or never two stones of one colour in a column; or none.",
+            labels={
+                "per_turn": "A turn's two stones in different columns",
+                "global": "Never two of a colour in a column",
+                "off": "No restriction",
+            },
         ),
         Option(
             "tie_break",
@@ -203,6 +210,7 @@ class TrivalentGame(Game):
             "draw",
             ("draw", "next_groups"),
             "Equal largest groups (§5.2): a draw, or compare the second-largest groups, then the next.",
+            labels={"draw": "A draw", "next_groups": "Compare the next-largest groups"},
         ),
         Option("pie", bool, True, (False, True), "After Blue's first turn, Orange may swap sides (§2.2)."),
     )

@@ -141,7 +141,14 @@ class TwoMayorsGame(Game):
         "admits. Admit the Assassin or two Sellswords and you lose; arrest it, or fill the rival's prison, and you win."
     )
     options = (
-        Option("first", str, "random", ("random", "orange", "blue"), "Who is the first mayor (§2a): a coin or a name."),
+        Option(
+            "first",
+            str,
+            "random",
+            ("random", "orange", "blue"),
+            "Who is the first mayor (§2a): a coin or a name.",
+            labels={"random": "A coin decides", "orange": "Orange", "blue": "Blue"},
+        ),
         Option(
             "blackmail_bars_declare",
             bool,

@@ -412,7 +412,11 @@ def balance_rate(outcomes: dict[str, Any]) -> tuple[str, dict[str, Any], str]:
 
 @dataclass
 class BalanceReport:
-    """A balance run's measurements; :meth:`to_dict` is its JSON, ``report.py`` its Markdown and HTML."""
+    """A balance run's measurements; :meth:`to_dict` is its JSON.
+
+    Its Markdown and HTML are :func:`boardlab.lab.report.to_markdown` and
+    :func:`~boardlab.lab.report.to_html` of it: the report module reads this one, never the reverse.
+    """
 
     game: str
     title: str
@@ -504,16 +508,6 @@ class BalanceReport:
             sentences=said,
             verdict=verdict(oc, self.agents, self.num_players, self.cooperative, main_flags),
         )
-
-    def to_markdown(self, *, sample_links: Sequence[str] | None = None) -> str:
-        from .report import to_markdown
-
-        return to_markdown(self, sample_links=sample_links)
-
-    def to_html(self) -> str:
-        from .report import to_html
-
-        return to_html(self)
 
 
 def _samples(

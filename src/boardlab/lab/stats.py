@@ -16,6 +16,8 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 ELO_SCALE = 400.0 / math.log(10.0)  # Elo points per natural-log unit of strength
 
 
@@ -175,46 +177,22 @@ def fit_elo(
 
 
 def _stderrs(info: list[list[float]], fixed: int | None) -> list[float]:
-    """Standard errors of theta with one coordinate fixed (or their mean fixed)."""
+    """Standard errors of theta with one coordinate fixed (or their mean fixed); ``inf`` where results do not tie
+    the ratings down (agents that never met, directly or through others)."""
     m = len(info)
     if m == 1:
         return [0.0]
+    a = np.array(info, dtype=float)
     if fixed is None:
-        # Fix the mean: reparametrise with a sum-to-zero constraint via a pseudo-inverse.
-        cov = _pinv(info)
-        return [math.sqrt(max(0.0, cov[i][i])) for i in range(m)]
+        # Fix the mean: the covariance on the sum-to-zero subspace is the pseudo-inverse of the information.
+        if np.linalg.matrix_rank(a) < m - 1:
+            return [math.inf] * m
+        return [math.sqrt(max(0.0, v)) for v in np.diag(np.linalg.pinv(a))]
     keep = [i for i in range(m) if i != fixed]
-    sub = [[info[i][j] for j in keep] for i in keep]
-    cov = _inverse(sub)
+    sub = a[np.ix_(keep, keep)]
     out = [0.0] * m
-    for a, i in enumerate(keep):
-        out[i] = math.sqrt(max(0.0, cov[a][a])) if cov else math.inf
+    singular = np.linalg.matrix_rank(sub) < m - 1
+    variances = [math.inf] * len(keep) if singular else list(np.diag(np.linalg.inv(sub)))
+    for k, i in enumerate(keep):
+        out[i] = math.sqrt(max(0.0, variances[k]))
     return out
-
-
-def _inverse(a: list[list[float]]) -> list[list[float]]:
-    """Gauss–Jordan inverse; ``[]`` if singular."""
-    n = len(a)
-    m = [row[:] + [1.0 if i == j else 0.0 for j in range(n)] for i, row in enumerate(a)]
-    for c in range(n):
-        pivot = max(range(c, n), key=lambda r: abs(m[r][c]))
-        if abs(m[pivot][c]) < 1e-12:
-            return []
-        m[c], m[pivot] = m[pivot], m[c]
-        pv = m[c][c]
-        m[c] = [x / pv for x in m[c]]
-        for r in range(n):
-            if r != c and m[r][c] != 0.0:
-                f = m[r][c]
-                m[r] = [x - f * y for x, y in zip(m[r], m[c], strict=True)]
-    return [row[n:] for row in m]
-
-
-def _pinv(a: list[list[float]]) -> list[list[float]]:
-    """Inverse of a Laplacian-like matrix on the sum-to-zero subspace (add the all-ones projector)."""
-    n = len(a)
-    shifted = [[a[i][j] + 1.0 / n for j in range(n)] for i in range(n)]
-    inv = _inverse(shifted)
-    if not inv:
-        return [[math.inf] * n for _ in range(n)]
-    return [[inv[i][j] - 1.0 / n for j in range(n)] for i in range(n)]

@@ -176,7 +176,7 @@ def schedule(agents: Sequence[str], seats: int, games: int, cooperative: bool) -
     return plan
 
 
-def _seed(*parts: object) -> int:
+def stable_seed(*parts: object) -> int:
     """A 63-bit seed derived from ``parts`` (stable across platforms and processes)."""
     digest = hashlib.sha256(b"boardlab-tournament/" + "/".join(str(p) for p in parts).encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
@@ -188,8 +188,8 @@ def play_one(
     """Play one scheduled game (fresh agents, everything seeded)."""
     k = len(seats)
     round_ = index if cooperative else index // k
-    chance = random.Random(_seed(seed, "chance", lineup if not cooperative else 0, round_))
-    agents = [make_agent(spec, game, s, _seed(seed, "agent", lineup, index, s)) for s, spec in enumerate(seats)]
+    chance = random.Random(stable_seed(seed, "chance", lineup if not cooperative else 0, round_))
+    agents = [make_agent(spec, game, s, stable_seed(seed, "agent", lineup, index, s)) for s, spec in enumerate(seats)]
     state = game.new_initial_state(num_players)
     capped = play(state, agents_choose(agents), chance) == "capped"
     return GameResult(lineup, index, list(seats), [float(x) for x in state.returns()], state.move_number(), capped)

@@ -230,6 +230,27 @@ def _token(authorization: str | None) -> str | None:
     return value.strip()
 
 
+def wants_page(request: Request) -> bool:
+    """Whether a request is a browser's for a page (not the API's, whose errors stay JSON)."""
+    path = request.url.path
+    return not path.startswith(("/api/", "/static/")) and "text/html" in request.headers.get("accept", "")
+
+
+def missing_page(message: str) -> HTMLResponse:
+    """A browser's 404: a page in the site's frame saying what is missing, with the way back to the lobby."""
+    text = html.escape(message[:1].upper() + message[1:])
+    return HTMLResponse(
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        "<title>Not found · boardlab</title><link rel='icon' href='/static/favicon.svg' type='image/svg+xml'>"
+        "<link rel='stylesheet' href='/static/style.css'></head>"
+        "<body><header class='top'><a class='brand' href='/'>boardlab</a><span class='crumb'>not found</span>"
+        f"</header><main class='rules'><h1>Page not found</h1><p>{text}.</p>"
+        "<p><a href='/'>Back to the lobby</a>, where every game and its rules are listed.</p></main></body></html>",
+        status_code=404,
+    )
+
+
 def rules_markdown(game_id: str) -> str | None:
     """The rules document of a registered game (``None`` if it has none), with the table rules added: turn clocks."""
     text = _rules_document(game_id)
@@ -412,7 +433,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(LimitsMiddleware)
 
     @app.exception_handler(ApiError)
-    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+    async def _api_error(request: Request, exc: ApiError) -> Response:
+        if exc.status == 404 and wants_page(request):
+            return missing_page(str(exc.body().get("message") or "not found"))
         wait = exc.extra.get("retry_after")
         headers = {"Retry-After": str(wait)} if exc.status == 429 and wait else None
         return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
@@ -422,7 +445,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"error": "bad_request", "message": _validation_message(exc)}, status_code=400)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404 and wants_page(request):
+            return missing_page("there is no page at this address")
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         body = {"error": code, "message": str(exc.detail)}
         headers = exc.headers
@@ -465,7 +490,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def rules_page(game_id: str) -> HTMLResponse:
         text = rules_markdown(game_id)
         if text is None:
-            raise not_found(f"no rules for {game_id!r}")
+            known = game_id in game_ids()
+            raise not_found("this game has no rules page yet" if known else f"there is no game called {game_id!r}")
         title = html.escape(game_class(game_id).title)
         body = to_html(text)
         return HTMLResponse(

@@ -72,7 +72,7 @@ from .limits import Limits, Quotas
 from .live import Connection, LiveTable, token_hash
 from .seatnames import clean_name, given_name, holder, is_given
 from .store import ChatRow, GroupWriter, Listener, MoveRow, StaleRevision, Store, TableRow
-from .views import build_view, geometry_text, to_act
+from .views import build_view, geometry_text, table_names, to_act
 
 log = logging.getLogger("boardlab.server")
 T = TypeVar("T")
@@ -831,7 +831,8 @@ class Platform:
 
     async def _time_out(self, table: LiveTable, seat: int) -> None:
         """``seat`` ran out of time (the caller holds the lock)."""
-        state, name = table.state, table.seats[seat]["name"]
+        state = table.state
+        name = table_names(table, state.game.scene(state.observation(None), []))[0][seat]  # as the banner says it
         action = state.timeout_action(seat)
         if action is not None and action in state.legal_actions(seat):
             self._note(table, f"{name} ran out of time: {state.action_to_string(seat, action)}.")

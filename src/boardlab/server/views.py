@@ -14,6 +14,7 @@ import json
 import re
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.constants import SIMULTANEOUS, TERMINAL
@@ -21,10 +22,11 @@ from ..core.driver import advance, next_decision, result_text
 from ..core.hidden import SeenLog
 from ..core.record import outcome
 from ..core.scene import SEAT_COLOURS
-from ..core.wording import for_players
+from ..core.wording import COLOUR_WORDS, for_players
 from . import clock as clocks
 from .chance import SEEDED_NOTICE
 from .errors import bad_request
+from .seatnames import agent_label, base_name, is_given
 
 if TYPE_CHECKING:
     from .live import LiveTable
@@ -102,6 +104,42 @@ def seat_name(table: LiveTable, seat: int) -> str:
     return str(table.seats[seat]["name"])
 
 
+def seat_colour_word(table: LiveTable, scene: dict[str, Any], seat: int) -> str | None:
+    """The colour the game calls ``seat`` by now: its declared seat name, else the colour the scene's players list
+    says ("seat 0 (Red)": Red; a pie rule may have swapped it), else ``None``."""
+    if seat < len(table.game.seat_names) and table.game.seat_names[seat]:
+        return base_name(table.game, seat)
+    players = scene.get("players") or []
+    p = next((x for x in players if isinstance(x, dict) and x.get("seat") == seat), None)
+    if p is None and len(players) == table.state.num_players and isinstance(players[seat], dict):
+        p = players[seat]
+    m = _SEAT_AND_COLOUR.match(str((p or {}).get("name") or ""))
+    return m.group(1) if m and m.group(1) in COLOUR_WORDS else None  # "seat 0 (you)" names no colour
+
+
+def table_names(table: LiveTable, scene: dict[str, Any]) -> tuple[list[str], list[str | None]]:
+    """Each seat's one name at the table, and the colour the game calls it by.
+
+    The name is the one its player chose, else the game's colour for the seat ("Red"), else "Player 2": the banner,
+    the log, the scene's words and the seat list all say it, and the game's own colour words for a seat whose player
+    chose a name read as that name (:func:`~boardlab.core.wording.for_players`).
+    """
+    colours = [seat_colour_word(table, scene, s) for s in range(table.state.num_players)]
+    names = []
+    for s, spec in enumerate(table.seats):
+        given = is_given(spec.get("name"), table.game, s, spec)
+        names.append((colours[s] or base_name(table.game, s)) if given else str(spec["name"]))
+    return names, colours
+
+
+def listed_name(table: LiveTable, seat: int, names: list[str]) -> str:
+    """The seat list's name: the table's name for the seat, an unnamed AI seat's level after it ("Red (hard AI)")."""
+    spec = table.seats[seat]
+    if spec["kind"] == "ai" and is_given(spec.get("name"), table.game, seat, spec):
+        return f"{names[seat]} ({agent_label(spec.get('agent'))} AI)"
+    return names[seat]
+
+
 def to_act(table: LiveTable) -> list[int]:
     """Seats that must decide now (at a simultaneous node: those that have not submitted)."""
     d = next_decision(table.state)
@@ -110,13 +148,16 @@ def to_act(table: LiveTable) -> list[int]:
     return list(d.seats)
 
 
-def log_entries(table: LiveTable, viewer: int | None) -> list[list[Any]]:
+def log_entries(
+    table: LiveTable, viewer: int | None, words: tuple[list[str], list[str | None]] | None = None
+) -> list[list[Any]]:
     """The move log in words, as far as ``viewer`` may know it: ``[actor, text]`` per line of the core's log.
 
     ``actor`` is a seat, ``-1`` (chance) or ``-2`` (everyone at once); the browser
     names seats from the view's seat list. The text is what the game says
     ``viewer`` saw of that step (``State.move_log``); everything once the game is
-    over. A game's setup chance may be summarised in one line.
+    over. A game's setup chance may be summarised in one line. ``words`` are :func:`table_names` (else the seats'
+    chosen names).
     """
     state = table.state
     log = _SEEN.get(table.id)
@@ -126,20 +167,26 @@ def log_entries(table: LiveTable, viewer: int | None) -> list[list[Any]]:
     _SEEN.move_to_end(table.id)
     while len(_SEEN) > MAX_SEEN_LOGS:
         _SEEN.popitem(last=False)
-    names = ["you" if s == viewer else seat_name(table, s) for s in range(state.num_players)]
+    chosen, colours = words if words is not None else (table.names(), [])
+    names = ["you" if s == viewer else str(chosen[s]) for s in range(state.num_players)]
     rows = log_rows(log.lines(state, viewer), names)
-    chosen = table.names()
-    return [[actor, for_players(str(text), chosen)] for actor, text in rows]
+    return [[actor, for_players(str(text), chosen, colours)] for actor, text in rows]
 
 
-def seat_detail(scene: dict[str, Any], seat: int, name: str, names: list[str | None]) -> str:
+def seat_detail(
+    scene: dict[str, Any], seat: int, name: str, names: list[str], colours: Sequence[str | None] = ()
+) -> str:
     """What the game says of ``seat`` beside its name in the players list, in players' words: its colour or side
-    ("Red", not "seat 0 (Red)"), then the game's detail ("3 cards in hand")."""
+    ("Red", not "seat 0 (Red)"), then the game's detail ("3 cards in hand"); nothing said twice, nor the name again
+    (Trivalent's "Blue" seat is not "Blue · Blue")."""
     players = scene.get("players") or []
     p = players[seat] if len(players) == len(names) and isinstance(players[seat], dict) else {}
     own = _SEAT_AND_COLOUR.sub(r"\1", str(p.get("name") or ""))
-    own = "" if own.lower() in ("", name.lower(), f"seat {seat}") else own
-    return " · ".join(for_players(x, names) for x in (own, str(p.get("detail") or "")) if x)
+    parts: list[str] = []
+    for x in (own, for_players(str(p.get("detail") or ""), names, colours)):
+        if x and x.lower() not in (name.lower(), f"seat {seat}") and x.lower() not in (y.lower() for y in parts):
+            parts.append(x)
+    return " · ".join(parts)
 
 
 def log_rows(lines: list[dict[str, Any]], names: list[str]) -> list[list[Any]]:
@@ -183,7 +230,9 @@ def position_view(table: LiveTable, viewer: int | None, step: int) -> dict[str, 
     return {"step": step, "steps": len(history), "seat": viewer, "scene": scene}
 
 
-def scene_words(scene: dict[str, Any], names: list[str | None]) -> dict[str, Any]:
+def scene_words(
+    scene: dict[str, Any], names: Sequence[str | None], colours: Sequence[str | None] = ()
+) -> dict[str, Any]:
     """The scene with the table's names in its words (:meth:`LiveTable.names`: chosen, else "Player 2"): status
     lines, zone titles and card details.
 
@@ -198,19 +247,22 @@ def scene_words(scene: dict[str, Any], names: list[str | None]) -> dict[str, Any
     """
     if not any(names):
         return scene
+
     out = dict(scene)
     status = scene.get("status")
     if isinstance(status, list):
-        out["status"] = [for_players(x, names) if isinstance(x, str) else x for x in status]
+        out["status"] = [for_players(x, names, colours) if isinstance(x, str) else x for x in status]
     elif isinstance(status, str):
-        out["status"] = for_players(status, names)
+        out["status"] = for_players(status, names, colours)
     zones = []
     for zone in scene.get("zones") or []:
         z = dict(zone)
         if isinstance(z.get("title"), str):
-            z["title"] = for_players(z["title"], names)
+            z["title"] = for_players(z["title"], names, colours)
         z["items"] = [
-            {**item, "detail": for_players(item["detail"], names)} if isinstance(item.get("detail"), str) else item
+            {**item, "detail": for_players(item["detail"], names, colours)}
+            if isinstance(item.get("detail"), str)
+            else item
             for item in zone.get("items") or []
         ]
         zones.append(z)
@@ -251,12 +303,13 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
     result = outcome(table.returns()) if terminal else None
     colours = seat_colours(table, scene)
     thinking = sorted(table.thinking)
-    chosen = table.names()
-    scene = scene_words(scene, chosen)
+    chosen, colour_words = table_names(table, scene)
+    listed = [listed_name(table, s, chosen) for s in range(state.num_players)]
+    scene = scene_words(scene, chosen, colour_words)
     seats = [
         {
             "seat": s,
-            "name": seat_name(table, s),
+            "name": listed[s],
             "kind": spec["kind"],
             "agent": spec.get("agent"),
             "colour": colours[s],
@@ -265,22 +318,21 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
             "to_act": s in acting,
             "submitted": s in pending,
             "you": s == seat,
-            "detail": seat_detail(scene, s, seat_name(table, s), chosen),
+            "detail": seat_detail(scene, s, chosen[s], chosen, colour_words),
         }
         for s, spec in enumerate(table.seats)
     ]
-    prompt = for_players(str(scene.get("prompt") or ""), chosen)  # the banner's words; the scene stays the game's
+    prompt = for_players(str(scene.get("prompt") or ""), chosen, colour_words)  # the banner's words
     rematch = table.rematch_for(seat) if terminal else None
     if terminal:
-        names = [seat_name(table, s) for s in range(state.num_players)]
         lost = table.forfeit
-        detail = f"{names[lost]} ran out of time." if lost is not None else prompt
-        banner = {"kind": "result", "title": result_text(table.game, table.returns(), names, seat), "detail": detail}
+        detail = f"{chosen[lost]} ran out of time." if lost is not None else prompt
+        banner = {"kind": "result", "title": result_text(table.game, table.returns(), chosen, seat), "detail": detail}
     elif seat is not None and seat in acting:
         title = "Your turn" if cp >= 0 else "Your choice (secret until everyone has chosen)"
         banner = {"kind": "turn", "title": title, "detail": prompt}
     elif mine_pending is not None:
-        waiting = [seat_name(table, s) for s in acting]
+        waiting = [listed[s] for s in acting]
         who = " and ".join(waiting) if waiting else "the other players"
         others = "the other player" if len(acting) == 1 else "the other players"
         banner = {
@@ -290,14 +342,14 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
             "Choices are revealed together.",
         }
     elif thinking:
-        names = " and ".join(seat_name(table, s) for s in thinking)
+        names = " and ".join(listed[s] for s in thinking)
         banner = {
             "kind": "think",
             "title": f"{names} {'is' if len(thinking) == 1 else 'are'} thinking…",
             "detail": prompt,
         }
     elif acting:
-        names = " and ".join(seat_name(table, s) for s in acting)
+        names = " and ".join(listed[s] for s in acting)
         verb = "to choose" if cp == SIMULTANEOUS else "to move"
         banner = {"kind": "wait", "title": f"Waiting for {names} {verb}", "detail": prompt}
     else:
@@ -321,7 +373,7 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
         "legal": [[a, label] for a, label in legal],
         "can_undo": can_undo,
         "undo_label": "Withdraw my choice" if mine_pending is not None else "Undo",
-        "log": log_entries(table, seat),
+        "log": log_entries(table, seat, (chosen, colour_words)),
         "log_after": log_after(table, seat),
         "record_available": terminal or table.game.perfect_information,
         "notes": list(table.notes[-5:]),

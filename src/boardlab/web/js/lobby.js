@@ -86,6 +86,12 @@ function drawSeats() {
   $("seats").replaceChildren(...rows);
 }
 
+// An option's name in players' words: "when_stuck" reads "When stuck", "phase1_no_new_contact" "Phase 1 no new contact".
+function optionTitle(o) {
+  const words = o.name.replaceAll("_", " ").replace(/([a-z])(\d)/g, "$1 $2");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 function optionInput(o) {
   const id = `opt-${o.name}`;
   let input;
@@ -93,8 +99,12 @@ function optionInput(o) {
     input = el("input", { type: "checkbox", id, "data-option": o.name, "data-type": "bool" });
     input.checked = !!o.default;
   } else if (o.allowed) {
+    // the value stays the API's code word; the player reads its label, the standard value first
+    const labels = o.labels || o.allowed.map(String);
+    const choices = o.allowed.map((v, k) => ({ v, text: labels[k] }));
+    if (o.type === "str") choices.sort((a, b) => (b.v === o.default) - (a.v === o.default));
     input = el("select", { id, "data-option": o.name, "data-type": o.type },
-      ...o.allowed.map((v) => el("option", { value: JSON.stringify(v) }, String(v))));
+      ...choices.map((c) => el("option", { value: JSON.stringify(c.v) }, c.v === o.default ? `${c.text} (standard)` : c.text)));
     input.value = JSON.stringify(o.default);
   } else if (o.type === "int" || o.type === "float") {
     input = el("input", { type: "number", id, "data-option": o.name, "data-type": o.type, step: o.type === "int" ? 1 : "any", min: o.minimum ?? undefined, max: o.maximum ?? undefined, value: o.default });
@@ -102,9 +112,19 @@ function optionInput(o) {
     input = el("input", { type: "text", id, "data-option": o.name, "data-type": o.type, value: o.default ?? "" });
   }
   return el("div", { class: "field" },
-    el("label", { for: id }, o.name.replaceAll("_", " ")),
+    el("label", { for: id }, optionTitle(o)),
     input,
     el("span", { class: "desc" }, o.description));
+}
+
+// An option with one allowed value leaves nothing to choose: it is sent as it is, not shown.
+const choosable = (o) => !(o.allowed && o.allowed.length === 1);
+
+function summariseMore() {
+  const changed = [...$("options").querySelectorAll("[data-option]")].filter((i) => i.dataset.changed === "1").length;
+  const clock = $("clock-kind").value !== "none";
+  const parts = [changed ? `${changed} rule${changed > 1 ? "s" : ""} changed` : "standard rules", clock ? "turn clock on" : "no clock"];
+  $("more-summary").textContent = `(${parts.join(", ")})`;
 }
 
 function openCreate(g) {
@@ -119,16 +139,20 @@ function openCreate(g) {
   document.querySelector("input[name=mode][value=ai]").checked = true;
   syncModes();
   drawSeats();
-  $("options").replaceChildren(...g.options.map(optionInput));
+  const shown = g.options.filter(choosable);
+  $("options").replaceChildren(...shown.map(optionInput));
   $("open-table").checked = false;
   $("clock-kind").value = "none";
   syncClock();
-  $("options-box").classList.toggle("hidden", !g.options.length);
+  $("options-box").classList.toggle("hidden", !shown.length);
+  $("more-options").open = false;
+  summariseMore();
   $("create").showModal();
 }
 
 function readOptions() {
   const out = {};
+  for (const o of current.options.filter((x) => !choosable(x))) out[o.name] = o.default;
   for (const input of $("options").querySelectorAll("[data-option]")) {
     const name = input.dataset.option;
     const type = input.dataset.type;
@@ -235,7 +259,15 @@ async function init() {
   $("create-close").addEventListener("click", () => $("create").close());
   $("num-players").addEventListener("change", () => { syncModes(); drawSeats(); });
   for (const input of document.querySelectorAll("input[name=mode]")) input.addEventListener("change", drawSeats);
-  $("clock-kind").addEventListener("change", syncClock);
+  $("clock-kind").addEventListener("change", () => { syncClock(); summariseMore(); });
+  $("options").addEventListener("change", (ev) => {
+    const input = ev.target.closest("[data-option]");
+    const o = input && current.options.find((x) => x.name === input.dataset.option);
+    if (!o) return;
+    const value = o.type === "bool" ? input.checked : input.tagName === "SELECT" ? JSON.parse(input.value) : input.value;
+    input.dataset.changed = String(value) === String(o.default) ? "0" : "1";
+    summariseMore();
+  });
   pollOpenTables();
   try {
     const data = await api("/api/games");

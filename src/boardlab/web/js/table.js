@@ -238,7 +238,7 @@ function drawResult(v) {
     el("span", { class: "swatch", style: { background: colour(s.colour, "#888") } }),
     el("span", { class: "name" }, s.you ? `${s.name} (you)` : s.name),
     winners.includes(s.seat) ? el("span", { class: "tag on" }, "winner") : "")));
-  const scores = (expandScene(v.scene).status || []).map((line) => el("li", {}, String(line)));
+  const scores = (expandScene(v.scene).status || []).map((line) => el("li", {}, ...resultLine(String(line))));
   $("result-scores").replaceChildren(...scores);
   $("result-scores").classList.toggle("hidden", !scores.length);
   const button = $("rematch");
@@ -294,6 +294,16 @@ function onPresence(present) {
   drawSeats(view);
 }
 
+// A long account in the result's lines (Combat's narrative of the last battle) is folded under its heading, so the
+// result reads short: "Combat ▸" opens the whole story.
+const LONG_LINE = 140;
+function resultLine(line) {
+  if (line.length <= LONG_LINE) return [line];
+  const m = /^([^:.]{1,40}):\s*([\s\S]*)$/.exec(line);
+  const [head, body] = m ? [m[1], m[2]] : ["The whole account", line];
+  return [el("details", { class: "account" }, el("summary", {}, head), el("p", {}, body))];
+}
+
 function drawSeats(v) {
   const players = v.scene.players || [];
   const list = v.seats.map((s) => {
@@ -337,6 +347,7 @@ function drawLog(v) {
       } }, el("span", { class: "who" }, `${actorName(actor, v.seats, v.seat)}: `), text));
   }
   if (box.lastElementChild) box.lastElementChild.classList.add("last");
+  box.style.setProperty("--digits", String(String(v.log.length).length)); // room for "100." and on
   box.dataset.seat = String(v.seat);
   shownLog = v.log;
   markLooking();

@@ -1,0 +1,71 @@
+"""One name per seat: the result banner, the log, the scene's words (hands, status) and the seat list call a seat by
+the same name: the one its player chose, else the colour the game calls it ("Red", never "Player 2" beside the
+game's "Red wins 30 to 27"), and the game's colour for a seat whose player chose a name reads as that name."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from server_helpers import Api
+from test_api_game_end import finish
+
+AI_LEVEL = re.compile(r" \([^)]* AI\)$")
+
+
+def listed(v: dict[str, Any]) -> list[str]:
+    """The seat list's names without an AI seat's level."""
+    return [AI_LEVEL.sub("", s["name"]) for s in v["seats"]]
+
+
+def winner_name(v: dict[str, Any]) -> str:
+    return listed(v)[v["result"]["winners"][0]]
+
+
+def words_of(v: dict[str, Any]) -> str:
+    """Everything of the game's text a player reads in the view: banner, log, status lines, zone titles."""
+    scene = v["scene"]
+    status = scene.get("status") or []
+    zones = [z.get("title") or "" for z in scene.get("zones") or []]
+    return "\n".join(
+        [v["banner"]["title"], v["banner"]["detail"] or "", *(t for _, t in v["log"]), *map(str, status), *zones]
+    )
+
+
+def test_blast_radius_against_the_ai_names_each_seat_by_its_colour(api: Api) -> None:
+    seats = [{"kind": "human"}, {"kind": "ai", "agent": "random"}]
+    d = api.create(game="blast-radius", options={"board_side": 5}, mode="ai", seats=seats)
+    v = finish(api, d["id"], d["tokens"])
+    assert listed(v) == ["Red", "Blue"] and v["seats"][1]["name"] == "Blue (random AI)"
+    if v["result"]["winners"]:
+        name = winner_name(v)
+        assert v["banner"]["title"] in ("You win!", f"You lose: {name} wins."), v["banner"]
+        assert v["banner"]["detail"].startswith(f"{name} wins"), v["banner"]  # "Red wins 30 to 27."
+    assert "Player" not in words_of(v)
+
+
+def test_trivalent_says_each_colour_once(api: Api) -> None:
+    d = api.create(game="trivalent", mode="hotseat", seats=[{"kind": "human"}, {"kind": "human"}])
+    v = finish(api, d["id"], d["tokens"])
+    assert sorted(listed(v)) == ["Blue", "Orange"]  # the pie rule may have swapped them
+    assert [s["detail"] for s in v["seats"]] == ["", ""]  # not "Blue · Blue"
+    spectator = api.view(d["id"], d["spectator_token"])
+    name = winner_name(v)
+    assert spectator["banner"]["title"] == f"{name} wins."
+    assert f"{name} wins" in spectator["banner"]["detail"] and "(Player" not in spectator["banner"]["detail"]
+    assert "Player" not in words_of(spectator)
+
+
+def test_an_online_table_calls_named_players_by_their_names(api: Api) -> None:
+    seats = [{"kind": "human", "name": "Alice"}, {"kind": "human", "name": "Bob"}]
+    d = api.create(game="two-mayors", mode="online", seats=seats)
+    v = finish(api, d["id"], d["tokens"])
+    spectator = api.view(d["id"], d["spectator_token"])
+    assert listed(spectator) == ["Alice", "Bob"]
+    # the seat list still says which colour each player is
+    assert [s["detail"].split(" · ")[0] for s in spectator["seats"]] == ["Orange", "Blue"]
+    name = winner_name(v)
+    assert spectator["banner"]["title"] == f"{name} wins." and spectator["banner"]["detail"].startswith(name)
+    text = words_of(spectator)
+    assert "Alice's hand" in text and "Bob's hand" in text
+    assert not re.search(r"\b(Orange|Blue)\b", text), text
