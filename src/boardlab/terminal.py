@@ -452,7 +452,7 @@ def _draw_edge(canvas: _Canvas, e: dict[str, Any], sx: float, sy: float, x0: flo
 
 
 def zone_lines(scene: dict[str, Any]) -> list[Text]:
-    """One line per zone: title (owner), then its items."""
+    """One line per zone: title (owner), then its items; a zone with ``columns`` one line per row of its grid."""
     pieces = _cell_contents(scene)
     marked = {h["at"] for h in scene.get("highlights", [])}
     explained: set[tuple[str, str]] = set()  # an item's detail is printed once per scene
@@ -465,10 +465,11 @@ def zone_lines(scene: dict[str, Any]) -> list[Text]:
         t.append(f"{z.get('title') or z.get('id')}:", Style(bold=True))
         if not z.get("items"):
             t.append(" —", Style(dim=True))
-        for it in z.get("items", []):
+        columns = z.get("columns")
+        for k, it in enumerate(z.get("items", [])):
             left, right = ITEM_BRACKETS.get(it.get("kind", "card"), ("[", "]"))
             label = item_text(it)
-            t.append(" ")
+            t.append("\n   " if columns and k % columns == 0 else " ")
             if it.get("face_down"):
                 back = it.get("owner") if it.get("owner") is not None else owner  # whose back it shows
                 ink = palette_colour(it.get("colour")) or seat_colour(

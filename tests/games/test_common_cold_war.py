@@ -188,7 +188,7 @@ def test_flip() -> None:
     s = example()
     play(s, "play T1", "no turn", "place at l12", "play Q1", "no turn", "place at l10")
     assert colours(s) == {"T1": BLUE, "Q1": BLUE}
-    assert s.move_log(None)[-1]["text"] == "place at l10: Q1 flips T1 to Blue"
+    assert s.move_log(None)[-1]["text"] == "places it at l10: Q1 flips T1 to Blue"
 
 
 def test_destroy() -> None:
@@ -198,7 +198,7 @@ def test_destroy() -> None:
     play(s, "play T3", "a half turn", "place at n10")
     assert colours(s) == {"T1": BLUE, "T3": RED}
     assert T["Q1"] not in s.hands[BLUE]  # it left the game
-    assert s.move_log(None)[-1]["text"] == "place at n10: T3 destroys Q1"
+    assert s.move_log(None)[-1]["text"] == "places it at n10: T3 destroys Q1"
 
 
 def test_flip_back_and_untouched_edges() -> None:
@@ -214,7 +214,7 @@ def test_protection_shields_the_tile_showing_it() -> None:
     s = example()
     play(s, "play T2", "no turn", "place at l12", "play Q1", "no turn", "place at n12")
     assert colours(s) == {"T2": RED, "Q1": BLUE}
-    assert s.move_log(None)[-1]["text"] == "place at n12"
+    assert s.move_log(None)[-1]["text"] == "places it at n12"
 
 
 def test_return_goes_to_the_colour_shown() -> None:
@@ -232,7 +232,7 @@ def test_overtake_makes_the_touched_tile_act_on_the_placed_one() -> None:
     play(s, "play T1", "no turn", "place at l12", "play Q1", "no turn", "place at l10")
     play(s, "play T5", "no turn", "place at j10")
     text = s.move_log(None)[-1]["text"]
-    assert text == "place at j10: T5 overtakes Q1; Q1 flips T1 to Red; Q1 flips T5 to Blue"
+    assert text == "places it at j10: T5 overtakes Q1; Q1 flips T1 to Red; Q1 flips T5 to Blue"
     assert colours(s) == {"T1": RED, "Q1": BLUE, "T5": BLUE}
 
 

@@ -318,7 +318,7 @@ def test_hidden_hands_hide_only_the_new_face() -> None:
     assert s.observation(0)["hands"][0][die(R, 5)] == 1
     ben = [line["text"] for line in s.move_log(1)][-2:]
     ada = [line["text"] for line in s.move_log(0)][-2:]
-    assert ben == ["turn red 1", "turned it in secret"] and ada == ["turn red 1", "to 5"]
+    assert ben == ["picks a red 1 to turn", "turned it in secret"] and ada == ["picks a red 1 to turn", "turns it to 5"]
     scene = s.scene(1)
     hidden = [it for z in scene["zones"] if z["id"] == "hand0" for it in z["items"]]
     assert len(hidden) == 3 and all(it["face_down"] for it in hidden)

@@ -281,3 +281,14 @@ def test_the_scene_draws_dice_with_pips_held_dice_marked_and_cards_as_pictures()
     assert [it["value"] for it in cards] == ["I", "O"] and all(it.get("picture") for it in cards)
     text = scene_text(scene, labels(s))
     assert "⚀ 1" in text and "held" in text
+
+
+def test_the_city_is_one_zone_drawn_as_a_five_by_five_grid_north_at_the_top() -> None:
+    """§1: the city is declared as a grid 5 places wide, row 5 (North's side) first; the terminal draws it so."""
+    s = dealt()
+    city = [z for z in s.scene(0)["zones"] if z["id"] == "city"]
+    assert len(city) == 1 and city[0]["columns"] == 5
+    assert [it["id"] for it in city[0]["items"][:6]] == ["c20", "c21", "c22", "c23", "c24", "c15"]
+    lines = scene_text(s.scene(0), labels(s)).splitlines()
+    rows = [line.split() for line in lines if line.strip().startswith(("a5", "a4", "a3", "a2", "a1"))]
+    assert rows == [[f"{c}{r}" for c in "abcde"] for r in (5, 4, 3, 2, 1)]

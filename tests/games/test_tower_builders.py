@@ -71,7 +71,7 @@ def test_a_coin_decides_the_dealer_by_default() -> None:
     s = boardlab.make("tower-builders").new_initial_state()
     assert s.current_player() == CHANCE and s.chance_outcomes() == [(0, 0.5), (1, 0.5)]
     s.apply_action(s.string_to_action(CHANCE, "Blue deals"))
-    assert s.observation(None)["dealer"] == BLUE and log(s, ORANGE) == ["Blue deals"]
+    assert s.observation(None)["dealer"] == BLUE and log(s, ORANGE) == ["Blue deals the cards"]
 
 
 def test_each_player_sees_only_the_card_dealt_to_them() -> None:

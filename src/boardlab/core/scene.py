@@ -27,7 +27,10 @@ Keys of a :class:`Scene` (optional ones marked *):
     *``colour`` for a piece whose colour is not its owner's. A face-down piece
     shows its owner's colour (so one sees whose it is) and nothing else.
 ``zones`` (:class:`Zone` of :class:`Item`)
-    hands, piles, dice: ``id``, ``title``, ``owner``, ``items``. An item has
+    hands, piles, dice: ``id``, ``title``, ``owner``, ``items`` and *``columns``
+    (the items form a grid that many wide, row by row, instead of one row that
+    wraps). Zones are drawn in the order the scene lists them, whatever can be
+    clicked, so the layout stays put from turn to turn. An item has
     ``id``, ``label``, ``kind`` (``card`` | ``token`` | ``die`` | ``coin`` |
     ``counter``), ``face_down``, ``detail`` and optionally *``value`` (a card's
     corner value; a die's 1-6 is drawn as pips), *``suit``, *``colour`` (its
@@ -189,12 +192,13 @@ class Item(TypedDict):
 
 
 class Zone(TypedDict):
-    """A row of items: a hand, a pile, dice."""
+    """A row of items (a hand, a pile, dice), or with ``columns`` a grid that many items wide, filled row by row."""
 
     id: str
     title: str
     owner: int | None
     items: list[Item]
+    columns: NotRequired[Annotated[int, Words(minimum=1)]]
 
 
 class Highlight(TypedDict):
@@ -551,8 +555,14 @@ def item(
     return it
 
 
-def zone(id: str, title: str, items: list[dict[str, Any]], owner: int | None = None) -> dict[str, Any]:
-    return {"id": id, "title": title, "owner": owner, "items": items}
+def zone(
+    id: str, title: str, items: list[dict[str, Any]], owner: int | None = None, *, columns: int | None = None
+) -> dict[str, Any]:
+    """A :class:`Zone`; with ``columns``, its items are drawn as a grid that many wide (a city of 5x5 places)."""
+    z: dict[str, Any] = {"id": id, "title": title, "owner": owner, "items": items}
+    if columns is not None:
+        z["columns"] = columns
+    return z
 
 
 def player(seat: int, name: str, detail: str | None = None, colour: str | None = None) -> dict[str, Any]:

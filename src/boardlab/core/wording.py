@@ -80,3 +80,27 @@ def and_list(words: Sequence[str]) -> str:
     ('d6', 'd6 and f4', 'd6, f4 and f6')
     """
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+#: Verbs whose third person is not the plain rule's.
+_IRREGULAR = {"have": "has", "do": "does", "go": "goes", "be": "is"}
+
+
+def third_person(phrase: str) -> str:
+    """An imperative move label as a log line after the seat's name: its first word, a verb, in the third person.
+
+    >>> third_person("draw four dice"), third_person("pass"), third_person("carry it"), third_person("touch b2")
+    ('draws four dice', 'passes', 'carries it', 'touches b2')
+    """
+    verb, _, rest = phrase.partition(" ")
+    if not verb.isalpha() or not verb.islower():
+        return phrase
+    if verb in _IRREGULAR:
+        verb = _IRREGULAR[verb]
+    elif verb.endswith(("s", "sh", "ch", "x", "z")):
+        verb += "es"
+    elif verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        verb = verb[:-1] + "ies"
+    else:
+        verb += "s"
+    return f"{verb} {rest}" if rest else verb

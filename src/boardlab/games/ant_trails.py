@@ -39,6 +39,7 @@ from ..core.actions import ActionSpace, Segment
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, State, win_loss
 from ..core.gametype import Chance, GameType
+from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
 from ..geometry.hexgrid import HexBoard, bounding_box, polygon_center
@@ -720,6 +721,33 @@ class AntTrailsState(State):
         s = super().clone()
         s.can_place = [set(self.can_place[0]), set(self.can_place[1])]
         return s
+
+    # -- the log in words ----------------------------------------------------
+    def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
+        """The decision in words (§4-§8): an ant placed, a food tile chosen and carried (and banked), the turn's end,
+        a pass; the notation (``pick 2 c4``, ``to e10``) stays the moves' labels."""
+        game = self.game
+        if actor == CHANCE or not isinstance(entry, int) or entry not in game.action_space:
+            return super()._seen(actor, entry)
+        labels = game.board.labels
+        if entry == game.pass_action:
+            return Seen("passes, placing no ant and moving no food")
+        if entry == game.done_action:
+            return Seen("ends the turn")
+        segment, (index,) = game.action_space.decode(entry)
+        if segment == "tile":
+            t = index
+            at = labels[self.tile_cell[t]]
+            if self.tile_holder[t] == -1:
+                return Seen(f"picks up the food worth {self.tile_value[t]} on {at}")
+            return Seen(f"takes up the food worth {self.tile_value[t]} on {at} to move it on")
+        if self.phase == DEST:
+            t = self.selected
+            after = self.clone()
+            after.apply_action(entry)
+            text = f"carries the food worth {self.tile_value[t]} from {labels[self.tile_cell[t]]} to {labels[index]}"
+            return Seen(f"{text}, where it is banked" if after.tile_cell[t] < 0 else text)
+        return Seen(f"places an ant on {labels[index]}")
 
     # -- notation and views --------------------------------------------------
     def _action_to_string(self, player: int, action: int) -> str:

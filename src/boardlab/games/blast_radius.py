@@ -230,13 +230,18 @@ class BlastRadiusState(State):
             self.winner = p
 
     def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
-        """The move in words: a tower that grows says how high, and which towers its blast removes (§4b, §5)."""
-        if not isinstance(entry, int) or self.free or entry == self.game.swap_action:
+        """The move in words: a tower built, or one that grows, how high, and which towers its blast removes (§3.2,
+        §4, §5); the notation (``c5``, ``swap``) stays the moves' labels."""
+        if not isinstance(entry, int):
             return super()._seen(actor, entry)
-        h = self.height[entry] + 1
         labels = self.game.board.labels
+        if entry == self.game.swap_action:
+            return Seen("swaps sides, taking over the opening tower")
+        if self.free:
+            return Seen(f"builds a tower on {labels[entry]}")
+        h = self.height[entry] + 1
         hit = sorted(labels[j] for j in self.occupied & self.game.ring_sets[entry][h])
-        text = f"{labels[entry]}: grows to height {h}"
+        text = f"grows the tower on {labels[entry]} to height {h}"
         if hit:
             text += f" and blasts the {'tower' if len(hit) == 1 else 'towers'} on {and_list(hit)}"
         return Seen(text)

@@ -248,10 +248,14 @@ class ChevronsState(State):
         return f"it does not meet {b.edge_labels[self.first]} at 120° (§2)"
 
     def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
-        """The move in words: a chevron that encloses areas says who claims each and how big it is (§5, §6)."""
+        """The move in words: the chevron's two edges, and for one that encloses areas who claims each and how big
+        it is (§4, §5, §6); the notation (``c2-c3``) stays the moves' labels."""
         seen = super()._seen(actor, entry)
-        if self.first < 0 or not isinstance(entry, int) or not isinstance(seen, Seen):
+        if not isinstance(entry, int) or not isinstance(seen, Seen):
             return seen
+        if self.first < 0:
+            return Seen(f"draws the first edge of a chevron, {seen.public}")
+        seen = Seen(f"draws the second edge, {seen.public}")
         after = self.clone()
         after.apply_action(entry)
         claims = []

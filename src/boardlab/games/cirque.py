@@ -33,6 +33,7 @@ from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
 from ..core.gametype import GameType
+from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
 from ..geometry.board import BoardData, data_file_option, data_files
@@ -335,6 +336,25 @@ class CirqueState(State):
         self.last = self.placed
         self.placed = []
         self.left = 0
+
+    # -- the log in words ------------------------------------------------------
+    def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
+        """The stone in words (§3, §6, §8, §9): where it goes, and what it does (a filled shape, five in a row)."""
+        if not isinstance(entry, int):
+            return super()._seen(actor, entry)
+        after = self.clone()
+        after.apply_action(entry)
+        text = f"places a stone on {self.game.board.labels[entry]}"
+        if after.winner == actor:
+            run = len(after.line)
+            return Seen(f"{text} and has {'five' if run == 5 else run} in a row")
+        if after.winner == DRAW:
+            return Seen(f"{text}, the last empty square: a draw")
+        if after.bonus > self.bonus:
+            text += ", filling a shape with their stones: one more stone this turn"
+        if after.forfeited and after.to_move != actor:
+            text += f"; no square is left for the other {after.forfeited} stone(s) of the turn"
+        return Seen(text)
 
     # -- views ----------------------------------------------------------------
     def _observation_tensor(self, player: int | None, t: Tensor) -> None:

@@ -526,6 +526,25 @@ class CommonColdWarState(PhasedState):
                     words.append(f"{names[actor]} overtakes {names[t]}")
         return "; ".join(words)
 
+    # -- the log in words ---------------------------------------------------------------------------
+    def _seen(self, actor: int, entry: Any) -> Seen | tuple[Seen | None, ...]:
+        """A seat's step in words after its name ("plays tile Q7", "turns it a quarter turn left", "places it at
+        l12: ..."); the labels (``play Q7``, ``place at l12``) are the notation (§4)."""
+        seen = super()._seen(actor, entry)
+        if actor < 0 or not isinstance(entry, int) or not isinstance(seen, Seen) or seen.private is not None:
+            return seen
+        if entry not in self.game.action_space:
+            return seen
+        seg, (index,) = self.game.action_space.decode(entry)
+        names = self.game.names
+        if seg == "play":
+            return Seen(f"plays tile {names[index]}")
+        if seg == "turn":
+            return Seen("leaves the tile unturned" if index == 0 else f"gives the tile {TURNS[index]}")
+        if seg == "place":
+            return Seen(f"places it at {seen.public.removeprefix('place at ')}")
+        return Seen(f"discards tile {names[index]}")
+
     # -- views --------------------------------------------------------------------------------------
     def _observation_tensor(self, player: int | None, t: Tensor) -> None:
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, tiles by number."""

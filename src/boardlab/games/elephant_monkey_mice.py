@@ -33,6 +33,7 @@ from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, win_loss
 from ..core.gametype import GameType
+from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
@@ -545,6 +546,27 @@ class ElephantMonkeyMiceState(PhasedState):
             self.phase = OVER
             return
         self.to_move = self.decider = 1 - p
+
+    # -- the log in words ------------------------------------------------------------------
+    def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
+        """The step in words after the seat's name ("moves the Monkey to c1", "moves a Mouse from c1 to b1"); the
+        label (``monkey to c1``, ``mouse c1-b1``) is the notation (§3-§7)."""
+        if not isinstance(entry, int) or entry not in ACTIONS:
+            return super()._seen(actor, entry)
+        seg, idx = ACTIONS.decode(entry)
+        at = [LABELS[i] for i in idx]
+        words = {
+            "elephant": lambda: f"moves the Elephant to {at[0]}",
+            "monkey": lambda: f"moves the Monkey to {at[0]}",
+            "mouse": lambda: f"moves a Mouse from {at[0]} to {at[1]}",
+            "add": lambda: f"adds a Mouse from the reserve on {at[0]}",
+            "extra": lambda: f"puts an extra Mouse on {at[0]}",
+            "no_extra": lambda: "puts no extra Mouse down",
+            "take": lambda: f"takes the Mouse from {at[0]} to be the extra Mouse",
+            "retreat": lambda: f"retreats the {'Elephant' if self.phase == ELEPHANT_RETREAT else 'Monkey'} to {at[0]}",
+            "pass": lambda: "cannot move and passes",
+        }
+        return Seen(words[seg]())
 
     # -- the rest of the hooks -------------------------------------------------------------
     def returns(self) -> list[float]:

@@ -668,18 +668,31 @@ class FlockOfSheepState(PhasedState):
         return "that would repeat an earlier position of the board (§8)"
 
     def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
-        """The move in words: a sheep that lands says whether it flipped over or formed a flock (§4.4, §6)."""
-        seen = super()._seen(actor, entry)
-        if self.is_chance_node() or not isinstance(entry, int) or not isinstance(seen, Seen):
-            return seen
+        """The move in words, without coordinates (the board draws none; the notation ``sheep g13``, ``to k15``
+        stays the moves' labels): the sheep picked up by what it shows, and whether it flipped over or formed a
+        flock, and how large (§4, §6, §9.1)."""
+        if self.is_chance_node() or not isinstance(entry, int):
+            return super()._seen(actor, entry)
+        if entry == self.game.pass_action:
+            return Seen("has no legal move and passes")
         after = self.clone()
         after.apply_action(entry)
-        if after.moves != self.moves + 1:
-            return seen  # a sheep picked up, or a pass
+        what = "tiles" if self.game.by_tiles else "sheep"
+        if after.moves != self.moves + 1:  # a sheep picked up
+            t = after.picked
+            face = self.face[t]
+            return Seen(f"picks up a sheep showing {PICTURED[t % KINDS][face]} {NAMES[face].lower()} sheep")
+        t = self.picked
+        face = after.face[t]
         if after.last_flock:
-            joined = sum(after.flocked) - sum(self.flocked)
-            return Seen(f"{seen.public}: {joined} sheep flock together")
-        return Seen(f"{seen.public}, flipping over")
+            flock = next(f for f in after.flocks(face) if t in f)
+            return Seen(
+                f"moves it five steps, next to its own colour: a {NAMES[face].lower()} flock of "
+                f"{after.size(flock, face)} {what} forms"
+            )
+        return Seen(
+            f"moves it five steps and flips it over to show {PICTURED[t % KINDS][face]} {NAMES[face].lower()} sheep"
+        )
 
     def _point_label(self, player: int, action: int, verb: str) -> str | None:
         b = self.game.board
@@ -870,6 +883,17 @@ def _prompt(obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
     return "Flocking: move a sheep; next to a sheep of its colour it joins a flock, otherwise it flips."
 
 
+def _flock_sizes(flocks: list[dict[str, Any]], what: str) -> str:
+    """A seat's flocks, largest first, in words and without coordinates: ``flocks of 13 sheep (5 tiles) and 4 sheep
+    (2 tiles)``."""
+    parts = [
+        f"{f['size']} {what}" + ("" if what == "tiles" else f" ({len(f['sheep'])} tiles)")
+        for f in sorted(flocks, key=lambda f: (-f["size"], -len(f["sheep"])))
+    ]
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"{'a flock' if len(parts) == 1 else 'flocks'} of {listed}"
+
+
 def _scene(game: FlockOfSheepGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     b = game.board
     lines = b.lines
@@ -918,7 +942,7 @@ def _scene(game: FlockOfSheepGame, obs: dict[str, Any], legal: list[tuple[int, s
     phase = "dispersing" if obs["dispersing"] else "flocking"
     s["status"] = [
         f"{NAMES[k]}: best flock {obs['scores'][k]} {what}, all flocks {obs['totals'][k]}"
-        + "".join(f"; {'+'.join(f['sheep'])} ({f['size']})" for f in obs["flocks"][k])
+        + (f"; {_flock_sizes(obs['flocks'][k], what)}" if obs["flocks"][k] else "")
         for k in (0, 1)
     ] + [
         f"{phase}; shared edge {obs['shared_edge']}, corner touches {obs['corner_touches']}; "

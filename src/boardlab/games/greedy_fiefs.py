@@ -43,7 +43,7 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
-from ..core.wording import and_list
+from ..core.wording import and_list, third_person
 from ..geometry.squaregrid import SquareGrid
 from . import _tensors as tz
 
@@ -884,7 +884,36 @@ class GreedyFiefsState(PhasedState):
             k = self.explorable()
             card = CARDS[self.cave_card[k]]
             return Seen(f"explores the cave on {LABELS[CAVE_SQUARES[k]]} and finds the {card}")
-        return super()._seen(actor, entry)
+        seen = super()._seen(actor, entry)
+        if isinstance(entry, int) and isinstance(seen, Seen) and actor >= 0:
+            return Seen(self._words(entry, seen.public))
+        if isinstance(entry, tuple) and isinstance(seen, tuple):
+            return tuple(
+                None if x is None or a is None else Seen(self._words(a, x.public)) for a, x in zip(entry, seen)
+            )
+        return seen
+
+    def _words(self, action: int, label: str) -> str:
+        """A seat's step in words after its name ("moves the archer from b3 to c4", "kills 1 cavalry"); the label
+        (``archer b3-c4``) is the notation."""
+        if action not in ACTIONS:
+            return label
+        seg, idx = ACTIONS.decode(action)
+        if seg == "place":
+            return f"puts the {TROOPS[self.placed]} on the {('Keep', 'Village')[idx[0]]}"
+        if seg == "move":
+            return f"moves the {TROOPS[idx[0]]} from {LABELS[idx[1]]} to {LABELS[idx[2]]}"
+        if seg == "end":
+            return "ends the movement"
+        if seg == "first":
+            return label
+        if seg == "build":
+            return "builds " + ("a cavalry troop", "an infantry troop", "an archer", "the hero")[idx[0]]
+        if seg == "reinforce":
+            return f"reinforces the troops on {LABELS[idx[0]]}"
+        if label == "kill nothing":
+            return "kills no troop"
+        return third_person(label)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == CHANCE:

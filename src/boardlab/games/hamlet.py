@@ -676,7 +676,7 @@ def _move_seen(s: HamletState, actor: int, action: int) -> Seen:
         text = f"traded: seat {f} now holds {CARDS[r.hand[o]]}, seat {o} holds {CARDS[r.hand[f]]}"
         return Seen("traded cards", {f: text, o: text})
     if action == LOCK:
-        return Seen(f"locked; {_round_end(r.first, r.hand)}" if r.stage == ACT_SECOND else "locked")
+        return Seen(f"locked; {_round_end(r.first, r.hand)}" if r.stage == ACT_SECOND else "locked their card")
     return Seen("chose to draw")
 
 

@@ -520,7 +520,7 @@ def _form(s: KastaState, die: int) -> None:
 
 
 def _form_seen(s: KastaState, actor: int, die: int) -> Seen:
-    return Seen(f"{PLACE_NAMES[s.form_pos]}: {die_name(die)}")
+    return Seen(f"A {die_name(die)} is laid on {PLACE_NAMES[s.form_pos]}")
 
 
 # §3.1 take three dice, §3.2 give three dice, each from the outermost layer that holds dice (§2).
@@ -758,15 +758,36 @@ def _round_end_text(s: KastaState, actor: int, action: int) -> str | None:
     return f"round {s.round} ends: " + "; ".join(parts)
 
 
+def _words(s: KastaState, actor: int, action: int) -> str:
+    """A sentence for a seat's ``action`` about to be played in ``s`` (§3-§6), after the seat's name in the log; the
+    notation (``take a4``, ``turn red 3``, ``to 5``) stays the moves' labels."""
+    seg, idx = ACTIONS.decode(action)
+    if seg == "take":
+        return f"takes the {die_name(s.pool[idx[0]])} from {PLACE_NAMES[idx[0]]}"
+    if seg == "give":
+        return f"gives the {die_name(s.pool[idx[0]])} on {PLACE_NAMES[idx[0]]} to {SEATS[s.next_seat(actor)]}"
+    if seg == "kind":
+        return f"chooses to {KINDS[idx[0]]}"
+    if seg == "end":
+        return "ends the turn"
+    if seg == "discard":
+        return f"discards a {die_name(idx[0])} to the rack"
+    if seg == "turn":
+        return f"picks a {die_name(idx[0])} to turn"
+    if seg == "face":
+        return f"turns it to {idx[0] + 1}"
+    return f"discards the pattern {SETS[idx[0]][0]}"
+
+
 def _public_seen(s: KastaState, actor: int, action: int) -> Seen:
-    text = s.action_to_string(actor, action)
+    text = _words(s, actor, action)
     end = _round_end_text(s, actor, action)
     return Seen(f"{text}; {end}" if end else text)
 
 
 def _face_seen(s: KastaState, actor: int, action: int) -> Seen:
     """§9: with hidden hands the new face is seen by the die's owner alone."""
-    text = s.action_to_string(actor, action)
+    text = _words(s, actor, action)
     end = _round_end_text(s, actor, action)
     if end:
         text = f"{text}; {end}"
@@ -1061,6 +1082,7 @@ PHASES = phase_table(
         legal=_take_legal,
         is_legal=_take_is_legal,
         apply=_take,
+        seen=_public_seen,
         explain=_explain_take,
         prompt=_take_prompt,
     ),
@@ -1097,6 +1119,7 @@ PHASES = phase_table(
         _to_move,
         legal=lambda s, p: _hand_dice(s, p, TURN0),
         apply=_turn,
+        seen=_public_seen,
         explain=_explain_die("turn", "§4.2"),
         prompt=_prompt("Choose the die to turn to another face."),
     ),

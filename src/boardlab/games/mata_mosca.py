@@ -39,6 +39,7 @@ from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, win_loss
 from ..core.gametype import GameType
+from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
@@ -270,6 +271,13 @@ class MataMoscaState(PhasedState):
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
+
+    # -- the log in words ---------------------------------------------------------------
+    def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
+        """The decision in words (§4, §6, §10): which fly moves where, the spider's step or capture, a stop, a pass."""
+        if not isinstance(entry, int):
+            return super()._seen(actor, entry)
+        return Seen(_words(self, entry))
 
     # -- the board's questions (§4, §6, §7, §8) ----------------------------------
     def surrounded(self, r: int) -> bool:
@@ -584,6 +592,33 @@ def _explain_spider(s: MataMoscaState, player: int, action: int) -> str | None:
             return f"{labels[f]} holds no live fly to capture (§5, §6.2)"
         return f"the spot beyond, {labels[pair[0]]}, is surrounded (§7)"
     return "the Spider moves with 'to <spot>' or 'capture <spot>' (§6)"
+
+
+# -- the log in words ----------------------------------------------------------------------
+
+
+def _words(s: MataMoscaState, action: int) -> str:
+    """A sentence for ``action`` about to be played in ``s`` (the log's line; the notation stays the label)."""
+    game = s.game
+    b = game.board
+    labels = b.labels
+    if action == game.pass_action:
+        return "The Flies cannot move and pass" if s.phase == FLIES_PASS else "The spider cannot move and passes"
+    if action == game.stop_action:
+        return "The Flies end the turn after one step" if s.phase == PICK2 else "The spider stops capturing"
+    if action < game.n:
+        return f"The fly on {labels[action]} is picked to move"
+    if action < game.capture_base:
+        t = labels[action - game.to_base]
+        if s.phase in (DEST, DEST2):
+            return f"The fly on {labels[s.chosen]} moves to {t}"
+        return f"The spider moves from {labels[s.spider]} to {t}"
+    fly = action - game.capture_base
+    land = next(c for f, c in b.captures[s.spider] if f == fly)
+    return (
+        f"The spider jumps from {labels[s.spider]} over the fly on {labels[fly]} to {labels[land]}; the fly becomes "
+        f"a cocoon ({s.captures + 1} of {CAPTURES_TO_WIN})"
+    )
 
 
 # -- prompts --------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ direction), ``move`` (from, to), ``turn`` (square, direction), ``raise``
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..core import scene as sc
@@ -32,7 +33,7 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
-from ..core.wording import and_list
+from ..core.wording import and_list, third_person
 from ..geometry.squaregrid import SquareGrid
 from . import _tensors as tz
 
@@ -282,6 +283,22 @@ class MiniLifeGame(Game):
         return _scene(self, observation, legal)
 
 
+#: A move's label (the notation) and its words in the log, after the seat's name.
+_MOVE_WORDS = (
+    (re.compile(r"^place (\S+) facing (\S+)$"), r"places a cell on \1 facing \2"),
+    (re.compile(r"^turn (\S+) to (\S+)$"), r"turns the cell on \1 to face \2"),
+    (re.compile(r"^move (\S+) to (\S+)$"), r"moves the cell on \1 to \2"),
+    (re.compile(r"^point (\S+) (\S+)$"), r"points the new cell on \1 \2"),
+)
+
+
+def _move_words(label: str) -> str:
+    for pattern, words in _MOVE_WORDS:
+        if pattern.match(label):
+            return pattern.sub(words, label)
+    return third_person(label)
+
+
 class MiniLifeState(PhasedState):
     game: MiniLifeGame
     copied = ("owner", "facing", "pending", "last")
@@ -490,8 +507,11 @@ class MiniLifeState(PhasedState):
 
     # -- views ---------------------------------------------------------------------------
     def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
-        """The move in words; the move that ends a decision phase also says what the growth phase did (§5)."""
+        """The move in words ("places a cell on c5 facing S"; the label, ``place c5 facing S``, is the notation); the
+        move that ends a decision phase also says what the growth phase did (§5)."""
         seen = super()._seen(actor, entry)
+        if isinstance(seen, Seen):
+            seen = Seen(_move_words(seen.public))
         ends = (self.phase == DECIDE and self.step + 1 == self.game.moves) or (
             self.phase == DIRECT and len(self.pending) == 1
         )

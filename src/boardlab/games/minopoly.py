@@ -28,9 +28,11 @@ from ..core.actions import ActionSpace, Segment
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, win_loss
 from ..core.gametype import Chance, GameType
+from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
+from ..core.wording import third_person
 from . import _tensors as tz
 
 # -- components (§1) ----------------------------------------------------------------------------
@@ -425,6 +427,18 @@ class MinopolyState(PhasedState):
                 return "roll " + (", ".join(free) if len(free) < 4 else "all four") + " again"
         return super()._action_to_string(player, action)
 
+    def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
+        """A seat's step in words, after its name in the log ("draws four dice", "puts blue 3 on c2"); the
+        notation (the label, "put blue 3 on c2") is unchanged; a die drawn says whose throw it is (§4.1, §4.2)."""
+        if actor == CHANCE and self.phase in (DRAW, REROLL) and isinstance(entry, int) and 0 <= entry < DICE:
+            verb = "draws and throws" if self.phase == DRAW else "throws a die again:"
+            return Seen(f"{SEATS[self.to_move]} {verb} a {die_name(entry)}")
+        if actor < 0 or not isinstance(entry, int):
+            return super()._seen(actor, entry)
+        if entry == PASS:
+            return Seen("cannot place either card and passes")
+        return Seen(third_person(self.action_to_string(actor, entry)))
+
 
 # -- the phases -------------------------------------------------------------------------------------
 
@@ -757,18 +771,18 @@ def _scene(game: MinopolyGame, obs: dict[str, Any], legal: list[tuple[int, str]]
     s = sc.new_scene(PHASES[phase].prompt(game, obs, legal), (0, 0, 1, 1))  # type: ignore[misc]
     viewer = obs["viewer"]
     board = obs["board"]
+    city = []
     for r in range(SIZE - 1, -1, -1):
-        items = []
         for c in range(SIZE):
             i = r * SIZE + c
             if board[i] >= 0:
-                items.append(_die_item(f"c{i}", board[i], CELL_NAMES[i]))
+                city.append(_die_item(f"c{i}", board[i], CELL_NAMES[i]))
             else:
-                items.append(sc.item(f"c{i}", CELL_NAMES[i], "counter"))
+                city.append(sc.item(f"c{i}", CELL_NAMES[i], "counter"))
             if i in obs["last_cells"] or i in obs["placed"]:
                 s["highlights"].append({"at": f"c{i}", "kind": "last"})
-        side = " (North's side)" if r == SIZE - 1 else " (South's side)" if r == 0 else ""
-        s["zones"].append(sc.zone(f"row{r + 1}", f"Row {r + 1}{side}", items))
+    title = f"The city: row {SIZE} (North's side) at the top, row 1 (South's side) at the bottom"
+    s["zones"].append(sc.zone("city", title, city, columns=SIZE))
     dice = []
     for k, d in enumerate(obs["dice"]):
         if k in obs["slots_used"]:
@@ -779,9 +793,9 @@ def _scene(game: MinopolyGame, obs: dict[str, Any], legal: list[tuple[int, str]]
             s["highlights"].append({"at": f"d{k}", "kind": "selected"})
     cp = obs["to_move"]
     if obs["dice"]:
-        thrower = SEATS[cp] if cp in (0, 1) else "The"
+        thrower = f"{SEATS[cp]}'s" if cp in (0, 1) else "The"
         s["zones"].append(
-            sc.zone("throw", f"{thrower}'s throw ({obs['throws']} of 3)", dice, owner=cp if cp in (0, 1) else None)
+            sc.zone("throw", f"{thrower} throw ({obs['throws']} of 3)", dice, owner=cp if cp in (0, 1) else None)
         )
     for k in (0, 1):
         items = [_card_item(f"card{c}", c) for c in obs["hands"][k]]

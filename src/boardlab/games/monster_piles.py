@@ -41,6 +41,7 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
+from ..core.wording import third_person
 from . import _tensors as tz
 
 # -- the cards (§1) ---------------------------------------------------------------
@@ -858,6 +859,11 @@ def _choose(s: MonsterPilesState, action: int) -> None:
     s._auto_take()
 
 
+def _plain_seen(s: MonsterPilesState, actor: int, action: int) -> Seen:
+    """A public power step (§8) in words after the seat's name ("discards card 2 of pile A"); its label is the notation."""
+    return Seen(third_person(s.action_to_string(actor, action)))
+
+
 def _choose_seen(s: MonsterPilesState, actor: int, action: int) -> Seen:
     return Seen(f"takes pile {PILES[action - TAKE]}")
 
@@ -899,6 +905,7 @@ PHASES = phase_table(
         lambda s: s.to_move,
         legal=_brutal_legal,
         apply=_brutal,
+        seen=_plain_seen,
         explain=_pick_explain("brutal"),
         prompt=lambda game, obs, legal: _power_prompt(obs, legal, "Discard a card from a pile"),
     ),
@@ -925,6 +932,7 @@ PHASES = phase_table(
         lambda s: s.to_move,
         legal=_construct_legal,
         apply=_construct,
+        seen=_plain_seen,
         explain=_pick_explain("construct"),
         prompt=lambda game, obs, legal: _power_prompt(obs, legal, "Choose a card in a pile to move"),
     ),
@@ -933,6 +941,7 @@ PHASES = phase_table(
         lambda s: s.to_move,
         legal=_construct_to_legal,
         apply=_construct_to,
+        seen=_plain_seen,
         explain=_move_legal_explain,
         prompt=lambda game, obs, legal: _power_prompt(obs, legal, "Choose the pile to move it onto"),
     ),
@@ -941,6 +950,7 @@ PHASES = phase_table(
         lambda s: s.to_move,
         legal=_dragon_legal,
         apply=_dragon,
+        seen=_plain_seen,
         explain=_pick_explain("dragon"),
         prompt=lambda game, obs, legal: _power_prompt(obs, legal, "Choose a card in a pile to look at in secret"),
     ),

@@ -30,6 +30,7 @@ from ..core.actions import ActionSpace, Segment
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, State
 from ..core.gametype import Chance, GameType, Utility
+from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
 from ..geometry.squaregrid import SquareGrid
@@ -469,6 +470,34 @@ class NewRuleState(State):
     def _recount(self) -> None:
         """Recompute ``multi`` from ``counts`` (for tests that build positions directly)."""
         self.multi = sum(1 for c in self.counts if c >= 2)
+
+    # -- the log in words --------------------------------------------------------
+    def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
+        """The step in words (§2c, §4, §5): the coin's face and what it allows, a penny placed or added, a penny
+        moved and where it lands, a square settled; the notation (``a7``, ``NE``, ``heads``) stays the labels."""
+        if not isinstance(entry, int):
+            return super()._seen(actor, entry)
+        phase = self.phase
+        if actor == CHANCE:
+            face = "heads" if entry == HEADS else "tails"
+            if phase == SETUP_FLIP:
+                return Seen(
+                    f"The coin shows {face}: the next penny goes on a {'dark' if entry == HEADS else 'light'} square"
+                )
+            move = "orthogonally" if entry == HEADS else "diagonally"
+            return Seen(f"The coin shows {face}: the penny moves {move}")
+        if phase == DIRECTION:
+            k = entry - DIR0
+            c = self.counts[self.active]
+            target = destination(self.active, k, c)
+            where = f"to {LABELS[target]}" if target >= 0 else "off the board"
+            way = ("north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west")[k]
+            return Seen(f"moves a penny {c} square{'s' if c != 1 else ''} {way} from {LABELS[self.active]}, {where}")
+        if phase == SETTLE_CHOOSE:
+            return Seen(f"settles the stack on {LABELS[entry]} next")
+        if phase == SETUP_PLACE:
+            return Seen(f"places a penny on {LABELS[entry]}")
+        return Seen(f"adds a penny from the pool to {LABELS[entry]}")
 
     # -- notation and views ------------------------------------------------------
     def _action_to_string(self, player: int, action: int) -> str:

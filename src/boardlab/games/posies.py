@@ -702,17 +702,24 @@ def _shown_at_end(s: PosiesState, action: int, seen: Seen) -> Seen:
 
 
 def _turn_seen(s: PosiesState, actor: int, action: int) -> Seen:
-    """A turn's steps are public (§4, §5); the one that ends the game shows the hidden posies (§8.2).
+    """A turn's steps are public (§2.3, §4, §5), in words; the one that ends the game shows the hidden posies (§8.2).
 
-    The partner of a pair says which pair went to the store, and how many posies a split took with it (§4.3, §5).
+    A posy placed or picked says its colour; the partner of a pair says that the pair went to the store, and how
+    many posies a split took with it (§4.3, §5). The notation (``e6``, ``take b4+2``) stays the moves' labels.
     """
     text = s.action_to_string(actor, action)
-    if s.phase == PARTNER and action in s.partners:
+    labels = s.game.tables.labels
+    if s.phase == PLACE and 0 <= action < len(labels):
+        text = f"places a {COLOURS[s.place_step]} posy on {labels[action]}"
+    elif s.phase == PICK and 0 <= action < len(labels):
+        text = f"picks the {COLOURS[s.colour[action]]} posy on {labels[action]}"
+    elif s.phase == KEEP and (group := next((g for g in s.choices if g[0] == action), None)):
+        text = f"takes the group of {len(group)} at {labels[action]} to the store"
+    elif s.phase == PARTNER and action in s.partners:
         after = s.clone()
         after.apply_action(action)
-        labels = s.game.tables.labels
         taken = sum(1 for i, c in enumerate(s.colour) if c >= 0 and after.colour[i] < 0) - 2
-        text = f"{text}: takes the {COLOURS[s.colour[s.selected]]} pair {labels[s.selected]} and {labels[action]}"
+        text = f"pairs it with {labels[action]} and takes the {COLOURS[s.colour[s.selected]]} pair"
         if taken > 0:
             text += f", and {taken} more {'posy' if taken == 1 else 'posies'} split off"
     return _shown_at_end(s, action, Seen(text))
@@ -859,6 +866,7 @@ PHASES = phase_table(
         is_legal=_is_empty_point,
         apply=_place,
         explain=_explain_place,
+        seen=_turn_seen,
         prompt=lambda game, obs, legal: (
             f"Place your {obs['place_colour']} posy on an empty point." if legal else _wait(obs)
         ),
@@ -879,6 +887,7 @@ PHASES = phase_table(
         is_legal=_is_pickable,
         apply=_pick,
         explain=_explain_pick,
+        seen=_turn_seen,
         prompt=_seat_prompt(
             "Choose a posy to remove: it needs a like-coloured partner beside it or along a line of posies."
         ),

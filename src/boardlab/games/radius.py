@@ -310,12 +310,25 @@ class RadiusState(State):
 
     # -- applying a decision ---------------------------------------------
     def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
-        """The move in words: a stone placed on an opponent's stone says that it removes it (§5)."""
-        seen = super()._seen(actor, entry)
-        enemy = STONE + 1 - self.to_move
-        if self.phase == STONES and isinstance(entry, int) and isinstance(seen, Seen) and self.content[entry] == enemy:
-            return Seen(f"{seen.public}, removing the opponent's stone there")
-        return seen
+        """The decision in words (§3-§6): a pawn set up, picked or leaping, a stone placed (and whether it removes
+        the opponent's stone there), a pass."""
+        if not isinstance(entry, int):
+            return super()._seen(actor, entry)
+        labels = self.game.board.labels
+        phase = self.phase
+        if entry == self.game.pass_action:
+            return Seen("has no legal move and passes")
+        at = labels[entry]
+        if phase == PICK:
+            return Seen(f"picks the pawn on {at} to move")
+        if phase == DEST:
+            n = self.moves[self.origin][entry]
+            return Seen(f"moves the pawn from {labels[self.origin]} to {at}: {n} stone{'s' if n > 1 else ''} to place")
+        if phase == STONES:
+            if self.content[entry] == STONE + 1 - self.to_move:
+                return Seen(f"places a stone on {at}, removing the opponent's stone there")
+            return Seen(f"places a stone on {at}")
+        return Seen(f"puts a pawn on {at}")
 
     def _apply(self, action: int) -> None:
         phase = self.phase

@@ -443,7 +443,7 @@ def _play_label(s: TowerBuildersState, player: int, action: int) -> str | None:
 
 # What each viewer is shown of a step (§8); texts follow the actor's name in a log.
 def _coin_seen(s: TowerBuildersState, actor: int, seat: int) -> Seen:
-    return Seen(f"{NAMES[seat]} deals")
+    return Seen(f"{NAMES[seat]} deals the cards")
 
 
 def _deal_seen(s: TowerBuildersState, actor: int, kind: int) -> Seen:

@@ -36,6 +36,7 @@ from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
 from ..core.gametype import GameType
+from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
 from ..geometry.board import BoardData, group_sizes
@@ -626,6 +627,19 @@ class TrivalentState(State):
         self.over = False
         self.winner_colour = -1
         self._start_turn()
+
+    # -- the log in words --------------------------------------------------
+    def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
+        """The decision in words (§2.2, §3.4): the swap, or a stone placed, of the mover's colour or the opponent's."""
+        if not isinstance(entry, int):
+            return super()._seen(actor, entry)
+        if entry == self.game.swap_action:
+            return Seen(f"swaps sides and takes over {COLOUR_NAMES[BLUE]} and its stones")
+        c = self.colour_to_move
+        where = self.game.labels[entry]
+        if len(self.placed) < 2:
+            return Seen(f"places {'an' if COLOUR_NAMES[c] == 'Orange' else 'a'} {COLOUR_NAMES[c]} stone on {where}")
+        return Seen(f"places the opponent's stone, {COLOUR_NAMES[1 - c]}, on {where}, ending the turn")
 
     # -- notation and views -----------------------------------------------
     def observation(self, player: int | None = None) -> dict[str, Any]:

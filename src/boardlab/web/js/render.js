@@ -425,12 +425,17 @@ export function renderScene(root, scene, opts = {}) {
     zonesBox.replaceChildren();
     const piecesOnItems = groupBy((scene.pieces || []), "at");
     for (const z of scene.zones || []) {
+      // zones stay in the order the scene lists them, whoever is to play and whatever can be clicked, so the
+      // layout does not move between turns; one with something to click is only marked
       const playable = (z.items || []).some((it) => byPlace.has(it.id));
-      // a zone with something to click (the viewer's hand) comes first, right under the board
-      const box = el("section", { class: playable ? "zone playable" : "zone", "data-zone": z.id, "data-owner": z.owner ?? "" });
+      const grid = Number.isInteger(z.columns) && z.columns > 0;
+      const zoneClass = ["zone", playable ? "playable" : "", grid ? "grid" : ""].filter(Boolean).join(" ");
+      const box = el("section", { class: zoneClass, "data-zone": z.id, "data-owner": z.owner ?? "" });
       if (z.owner !== null && z.owner !== undefined) box.style.borderLeftColor = ownerColour(z.owner);
       box.append(el("h3", {}, z.title || z.id));
-      const items = el("div", { class: "items" });
+      const items = el("div", { class: grid ? "items grid" : "items" });
+      // a zone declared as a grid (columns) is drawn that many items wide, row by row
+      if (grid) items.style.gridTemplateColumns = `repeat(${z.columns}, max-content)`;
       for (const it of z.items || []) {
         const ts = byPlace.get(it.id) || [];
         const cls = ["item", it.kind || "card", it.face_down ? "face-down" : ""];

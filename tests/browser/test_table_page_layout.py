@@ -1,0 +1,93 @@
+"""The table page's layout stays put from turn to turn: hands, piles and pools keep the order the scene declares,
+whoever is to play and whatever can be clicked, and a zone the scene declares as a grid (``columns``) is drawn as
+one (Minopoly's city, 5 places by 5).
+
+Each game is played a few turns through the page (hot seat, real clicks); after every turn the zones' on-screen
+order (by their boxes: top, then left) is recorded, with the seat whose view is shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser_helpers import autoplay, create
+
+pytestmark = pytest.mark.browser
+
+#: The zones as drawn, in reading order of their boxes (top to bottom, then left to right), and in the page's order.
+ZONES_JS = """
+() => {
+  const zones = [...document.querySelectorAll(".zones .zone")];
+  const box = (z) => z.getBoundingClientRect();
+  const drawn = zones.filter((z) => box(z).height > 0)
+    .sort((a, b) => (Math.round(box(a).top) - Math.round(box(b).top)) || (box(a).left - box(b).left));
+  return {drawn: drawn.map((z) => z.dataset.zone), declared: zones.map((z) => z.dataset.zone),
+    revision: document.getElementById("table-root").dataset.revision,
+    seat: document.getElementById("table-root").dataset.seat};
+}
+"""
+
+#: How many distinct columns and rows the items of a zone take on the screen (layout offsets: an item arriving is
+#: drawn moving in for a moment).
+GRID_JS = """
+(id) => {
+  const items = [...document.querySelectorAll(`.zones .zone[data-zone="${id}"] .item`)];
+  const lefts = new Set(items.map((e) => e.offsetLeft));
+  const tops = new Set(items.map((e) => e.offsetTop));
+  return {items: items.length, columns: lefts.size, rows: tops.size};
+}
+"""
+
+
+def play_turns(page: Any, turns: int) -> list[dict[str, Any]]:
+    """Play ``turns`` clicks through the page, recording the zones after each (and before the first)."""
+    seen = [page.evaluate(ZONES_JS)]
+    for k in range(turns):
+        autoplay(page, seed=k + 1, max_clicks=1)
+        page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        seen.append(page.evaluate(ZONES_JS))
+        if page.locator("#table-root[data-terminal='1']").count():
+            break
+    return seen
+
+
+def order_problems(seen: list[dict[str, Any]]) -> list[str]:
+    """Where the zones were not drawn in the declared order, or two zones swapped places between turns of one seat's
+    view (a scene may lay the table out around the seat looking, as Two Mayors puts the viewer's side nearest)."""
+    out = []
+    first_at: dict[tuple[str, str, str], int] = {}
+    for turn, s in enumerate(seen):
+        if s["drawn"] != s["declared"]:
+            out.append(f"turn {turn}: drawn {s['drawn']}, declared {s['declared']}")
+        for i, a in enumerate(s["drawn"]):
+            for b in s["drawn"][i + 1 :]:
+                seat = s["seat"]
+                if (seat, b, a) in first_at:
+                    was = first_at[seat, b, a]
+                    out.append(f"turn {turn}, seat {seat}: {a} now comes before {b} (the other way at turn {was})")
+                first_at.setdefault((seat, a, b), turn)
+    return out[:6]
+
+
+@pytest.mark.parametrize(("game_id", "turns"), [("kasta", 14), ("minopoly", 14), ("two-mayors", 10)])
+def test_zones_keep_their_order_from_turn_to_turn(game_id: str, turns: int, server: Any, new_page: Any) -> None:
+    d = create(server, game=game_id, mode="hotseat", seed=4, seats=[{"kind": "human"}] * 2)
+    page = new_page()
+    page.goto(d["links"]["host"])
+    page.wait_for_selector("#table-root[data-ready='1']")
+    seen = play_turns(page, turns)
+    assert len({s["revision"] for s in seen}) > turns // 2, "the game did not move"
+    assert len(seen[0]["drawn"]) >= 3
+    assert order_problems(seen) == []
+
+
+@pytest.mark.parametrize("size", [(1100, 900), (390, 844)])
+def test_minopolys_city_is_drawn_five_places_by_five(size: tuple[int, int], server: Any, new_page: Any) -> None:
+    d = create(server, game="minopoly", mode="hotseat", seed=4, seats=[{"kind": "human"}] * 2)
+    page = new_page(*size)
+    page.goto(d["links"]["host"])
+    page.wait_for_selector("#table-root[data-ready='1']")
+    assert page.evaluate(GRID_JS, "city") == {"items": 25, "columns": 5, "rows": 5}
+    play_turns(page, 8)  # dice in the city now
+    assert page.evaluate(GRID_JS, "city") == {"items": 25, "columns": 5, "rows": 5}
