@@ -30,7 +30,6 @@ VERBS = {"is", "are", "was", "were", "has", "have", "had", "can", "cannot", "may
 NOT_YET: set[str] = {
     "dragon-fight",
     "fences",
-    "triad",
 }
 
 

@@ -465,3 +465,18 @@ def test_turn_lists_match_the_square_by_square_rules() -> None:
                 turns += 1
             random_step(s, rng)
     assert turns > 4000
+
+
+def test_the_log_words_each_move_and_the_notation_stays() -> None:
+    """The log tells a move as a sentence; the typed notation (the label) is unchanged."""
+    from boardlab.games.triad import ACTIONS, SPLITS, words
+
+    move = ACTIONS.encode("move", 24, 12)
+    assert ACTIONS.label(move) == "move e5 to c3"
+    assert words(move) == "moves the unit on e5 to c3"
+    assert words(ACTIONS.encode("split", SPLITS.index("1 left, 1 right"))) == (
+        "puts one ammunition behind each Defence Centre"
+    )
+    assert words(ACTIONS.encode("fire", 1, 6)).startswith("fires the Defence Centre on b1 at")
+    assert words(ACTIONS.encode("spare")) == "lets the Spy go"
+    assert words(ACTIONS.encode("pass")) == "passes"

@@ -53,6 +53,7 @@ from ..core.hidden import resample as core_resample
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
+from ..core.wording import third_person
 from . import _tensors as tz
 
 NAMES = ("Orange", "Blue")
@@ -123,6 +124,33 @@ STRUCTURE: tuple[tuple[int, int] | None, ...] = tuple(
     (0, s % SIZE) if s // SIZE == 0 else (1, s % SIZE) if s // SIZE == SIZE - 1 else None for s in range(SIZE * SIZE)
 )
 DC_SQUARES = tuple(tuple(home_row(p) * SIZE + c for c in range(SIZE) if HOME_KINDS[c] == DC_NAME) for p in (0, 1))
+
+
+def _ammo_words(left: int, right: int) -> str:
+    if not right:
+        return "puts both ammunition behind the left Defence Centre"
+    if not left:
+        return "puts both ammunition behind the right Defence Centre"
+    return "puts one ammunition behind each Defence Centre"
+
+
+def words(action: int) -> str:
+    """A move as the log tells it after the seat's name ("moves the unit on e5 to c3"); the typed notation stays
+    the label ("move e5 to c3")."""
+    name, idx = ACTIONS.decode(action)
+    if name == "split":
+        return _ammo_words(*SPLIT_AMMO[idx[0]])
+    if name == "deploy":
+        return "places its units, left to right: " + ", ".join(UNITS[k] for k in idx)
+    if name == "move":
+        return f"moves the unit on {SQUARES[idx[0]]} to {SQUARES[idx[1]]}"
+    if name == "flip":
+        return f"flips the Submarine on {SQUARES[idx[0]]}"
+    if name == "attack":
+        return f"fires the Submarine on {SQUARES[idx[0]]} at {SQUARES[idx[1]]}"
+    if name == "fire":
+        return f"fires the Defence Centre on {SQUARES[idx[0]]} at {SQUARES[idx[1]]}"
+    return third_person(ACTIONS.label(action))
 
 
 def _deploy_label(*kinds: int) -> str:
@@ -832,10 +860,10 @@ class TriadState(PhasedState):
             p = self.setup_seat
             return Seen(
                 f"places its units face down{'. ' + news if news else ''}",
-                {p: f"{self._action_to_string(p, entry)}{'. ' + news if news else ''}"},
+                {p: f"{words(entry)}{'. ' + news if news else ''}"},
             )
-        label = self._action_to_string(actor, entry)
-        return Seen(f"{label}. {news}" if news else label)
+        said = words(entry) if actor >= 0 else self._action_to_string(actor, entry)
+        return Seen(f"{said}. {news}" if news else said)
 
     def resample(self, player: int | None, rng: random.Random) -> TriadState:
         """A world the viewer cannot tell from this one (see the module docstring).
