@@ -38,3 +38,10 @@ def stuck_choose(*args: Any) -> int:
 
     time.sleep(600)
     return 0
+
+
+def imported(module: str) -> bool:
+    """Whether ``module`` is imported in this process (run in an AI worker: what it has imported before any move)."""
+    import sys
+
+    return module in sys.modules

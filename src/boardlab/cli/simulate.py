@@ -131,6 +131,7 @@ def simulate_command(
                 backend=backend,
                 ray_address=ray_address,
                 store=store,
+                notice=lambda text: progress.console.print(Text(text, style="dim")),
             )
         if plot is not None:
             from ..lab.plots import plot_balance

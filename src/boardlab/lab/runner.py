@@ -22,6 +22,11 @@ big enough that overhead is negligible, small enough that workers finish togethe
 little. Worker processes start from a fork server that has already imported the job's module, so each starts in
 milliseconds.
 
+**Ray.** ``backend="ray"`` joins the Ray instance running on this machine (or the cluster at ``address``), or else
+starts one, saying which through ``notice``; it does so in a feeding thread while this process plays from the front
+of the list, and this process plays on to the end, the jobs still out on Ray included, so a cold or slow cluster
+never holds a run up (a short run may wait for Ray to finish starting).
+
 **Storage.** With ``store`` (a :class:`~boardlab.lab.store.RunStore` or a database URL) and ``run_key``, each
 finished chunk's results are committed under the key before progress is reported; a later call with the same key
 plays only the jobs not stored yet. Stored results are JSON: with a store, every result (fresh or stored) comes back
@@ -30,10 +35,15 @@ as its JSON round trip, so a resumed run returns exactly what an uninterrupted o
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import importlib.util
 import json
+import logging
 import math
+import os
 import queue
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -81,13 +91,16 @@ def run_jobs(
     store: RunStore | str | None = None,
     run_key: str | None = None,
     chunk_size: int | None = None,
+    notice: Callable[[str], None] | None = None,
 ) -> list[Any]:
     """``[fn(job) for job in jobs]``, played on ``workers`` local processes or as Ray tasks, stored and resumable.
 
     ``fn`` is a top-level function (or a ``functools.partial`` of one) of one job, returning a JSON-able result.
     ``backend="ray"`` plays chunks as Ray tasks on the cluster at ``address`` (``"auto"``, ``"ray://host:10001"``;
-    ``None`` starts a local Ray instance unless one is running). ``progress(done, total)`` is called as jobs finish
-    (stored jobs are reported done at once). ``chunk_size`` fixes the jobs per chunk instead of timing them.
+    ``None`` joins the Ray instance running on this machine, or else starts one, which ends with the run).
+    ``progress(done, total)`` is called as jobs finish (stored jobs are reported done at once). ``notice(text)`` is
+    told which Ray instance is used, and when one is being started. ``chunk_size`` fixes the jobs per chunk instead of
+    timing them.
     Bad arguments raise ``ValueError`` before any job runs.
     """
     if backend not in BACKENDS:
@@ -114,7 +127,7 @@ def run_jobs(
         sink.report()  # the stored jobs, at once
     if todo:
         if backend == "ray":
-            _run_ray(fn, jobs, todo, sink, address, chunk_size)
+            _run_ray(fn, jobs, todo, sink, address, chunk_size, notice or (lambda text: None))
         else:
             _run_local(fn, jobs, todo, sink, workers, chunk_size)
     sink.flush()
@@ -237,6 +250,8 @@ class _Helped:
         self.lock = threading.Lock()
         self.results: queue.Queue[tuple[list[int], list[Any]] | BaseException | None] = queue.Queue()
         self.stop = False
+        #: Whether this process keeps playing from the front once results come back (else it only collects).
+        self.play_to_the_end = False
 
     def claim_back(self) -> list[int] | None:
         with self.lock:
@@ -275,28 +290,39 @@ class _Helped:
         except BaseException as e:  # handed to the main thread, which raises it
             self.results.put(e)
 
+    def steal(self) -> int | None:
+        """A job handed to a worker but not back yet, to play here too (``None``: none left)."""
+        return None
+
+    def _add(self, items: list[tuple[int, Any]], *, commit: bool = True) -> None:
+        fresh = [(i, r) for i, r in items if not self.sink.has(i)]  # a job played twice gives the same result
+        if fresh:
+            self.sink.add(fresh, commit=commit)
+
     def run(self) -> None:
         feeder = threading.Thread(target=self.feed, name="boardlab-run-jobs", daemon=True)
         feeder.start()
         workers_up = False
         try:
-            while True:
+            while not (self.play_to_the_end and self.sink.done == self.sink.total):
                 try:
                     got = self.results.get_nowait() if not workers_up else self.results.get()
                 except queue.Empty:
                     i = self.claim_front()
+                    if i is None and self.play_to_the_end:
+                        i = self.steal()
                     if i is None:
                         workers_up = True  # nothing left to play here: wait for the workers
                     else:
-                        self.sink.add([(i, self.fn(self.jobs[i]))], commit=False)
+                        self._add([(i, self.fn(self.jobs[i]))], commit=False)
                     continue
                 if got is None:
                     break
                 if isinstance(got, BaseException):
                     raise got
-                workers_up = True
+                workers_up = workers_up or not self.play_to_the_end
                 chunk, results = got
-                self.sink.add(list(zip(chunk, results)))
+                self._add(list(zip(chunk, results)))
         finally:
             with self.lock:
                 self.stop = True
@@ -310,29 +336,141 @@ def _run_ray(
     sink: _Sink,
     address: str | None,
     chunk_size: int | None,
+    notice: Callable[[str], None],
 ) -> None:
-    try:
-        import ray
-    except ImportError:
-        raise ValueError("the ray backend needs Ray: pip install 'boardlab[ray]'") from None
-    if not ray.is_initialized():
-        ray.init(address=address, ignore_reinit_error=True, include_dashboard=False, log_to_driver=False)
-    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    if not ray_installed():  # imported in the feeding thread: this process plays meanwhile
+        raise ValueError("the ray backend needs Ray: pip install 'boardlab[ray]'")
+    per_job = None
     if chunk_size is None:
-        per_job = _pilot(fn, jobs, todo, sink, 0.0)  # one job, timed here
-        chunk_size = chunk_size_for(per_job, max(1, len(todo)), cpus)
-        chunk_size = min(chunk_size, max(1, math.ceil(len(todo) / (4 * cpus))))  # several tasks per CPU
-    task = ray.remote(_run_chunk)
-    chunk_of: dict[int, list[int]] = {}  # id(ref) -> its chunk (the refs stay alive in `refs` meanwhile)
-    refs = []
-    for chunk in _chunks(todo, chunk_size):
-        ref = task.remote(fn, [jobs[i] for i in chunk])
-        chunk_of[id(ref)] = chunk
-        refs.append(ref)
-    while refs:
-        done, refs = ray.wait(refs, num_returns=1)
-        for ref in done:
-            sink.add(list(zip(chunk_of.pop(id(ref)), ray.get(ref))))
+        per_job = _pilot(fn, jobs, todo, sink, PILOT_SECONDS)
+    if todo:
+        _RayHelped(fn, jobs, todo, sink, address, notice, per_job, chunk_size).run()
+
+
+def ray_installed() -> bool:
+    """Whether Ray can be imported, without importing it (a second or more)."""
+    if "ray" in sys.modules:
+        return sys.modules["ray"] is not None
+    try:
+        return importlib.util.find_spec("ray") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def connect_ray(ray: Any, address: str | None, notice: Callable[[str], None]) -> None:
+    """Join the Ray instance at ``address``; for ``None``, the one running on this machine, or else start one.
+
+    ``notice`` is told which: ``starting a local Ray instance …`` or ``using the running Ray instance at HOST:PORT``.
+    Connecting to a running instance takes a few seconds, starting one ten or more on a small machine.
+    """
+    if ray.is_initialized():
+        notice(f"using the running Ray instance at {_ray_address(ray)}")
+        return
+    # Ray's own log lines (connecting, a signal handler not set in a thread) are left out: the notice says it
+    kw: dict[str, Any] = {
+        "ignore_reinit_error": True,
+        "include_dashboard": False,
+        "log_to_driver": False,
+        "logging_level": logging.ERROR,
+    }
+    if address is None and not os.environ.get("RAY_ADDRESS"):
+        try:
+            ray.init(address="auto", **kw)
+        except ConnectionError:  # none running here
+            notice(
+                "starting a local Ray instance (it ends with this run; `ray start --head` keeps one running, "
+                "which the next runs join)"
+            )
+            ray.init(**kw)
+            return
+    else:
+        ray.init(address=address, **kw)
+    notice(f"using the running Ray instance at {_ray_address(ray)}")
+
+
+def _ray_address(ray: Any) -> str:
+    try:
+        return str(ray.get_runtime_context().gcs_address)
+    except Exception:  # an older Ray, or Ray Client: no address to show
+        return "its address"
+
+
+class _RayHelped(_Helped):
+    """Ray tasks fed chunks from the back of ``todo`` by a thread, while this process plays from the front.
+
+    Connecting to Ray (seconds) or starting it (ten seconds or more on a small machine) happens in the feeding
+    thread: this process keeps playing jobs meanwhile, so a short run is over before Ray is needed, and a long one
+    loses none of the start.
+    """
+
+    def __init__(
+        self,
+        fn: Callable[[Any], Any],
+        jobs: Sequence[Any],
+        todo: list[int],
+        sink: _Sink,
+        address: str | None,
+        notice: Callable[[str], None],
+        per_job: float | None,
+        size: int | None,
+    ) -> None:
+        super().__init__(fn, jobs, todo, sink, 1, size or 1)
+        self.address, self.notice, self.per_job, self.fixed = address, notice, per_job, size
+        # Ray's workers are other processes (on a cluster, other machines): this one's CPU is spare, so it plays on,
+        # and at the end plays the jobs still out on Ray too, so that a slow or cold cluster never holds the run up
+        self.play_to_the_end = True
+        self.inflight: list[list[int]] = []
+        self.stolen: set[int] = set()
+
+    def steal(self) -> int | None:
+        with self.lock:
+            for chunk in reversed(self.inflight):  # the last handed out, from its end: the furthest from done there
+                for i in reversed(chunk):
+                    if i not in self.stolen and not self.sink.has(i):
+                        self.stolen.add(i)
+                        return i
+        return None
+
+    def feed(self) -> None:
+        try:
+            import ray
+
+            connect_ray(ray, self.address, self.notice)
+            cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+            if self.fixed is None:
+                with self.lock:
+                    left = max(1, self.back - self.front)
+                size = chunk_size_for(self.per_job or 0.0, left, cpus)
+                self.size = min(size, max(1, math.ceil(left / (4 * cpus))))  # several tasks per CPU
+            task = ray.remote(_run_chunk)
+            chunk_of: dict[int, list[int]] = {}  # id(ref) -> its chunk (the refs stay alive in `refs` meanwhile)
+            refs: list[Any] = []
+
+            def submit() -> None:
+                chunk = self.claim_back()
+                if chunk is not None:
+                    ref = task.remote(self.fn, [self.jobs[i] for i in chunk])
+                    chunk_of[id(ref)] = chunk
+                    refs.append(ref)
+                    with self.lock:
+                        self.inflight.append(chunk)
+
+            for _ in range(cpus + 1):  # a task per CPU in flight and one waiting: little to wait for at the end
+                submit()
+            while refs and not self.stop:
+                done, refs[:] = ray.wait(refs, num_returns=1, timeout=0.25)
+                for ref in done:
+                    chunk = chunk_of.pop(id(ref))
+                    self.results.put((chunk, ray.get(ref)))
+                    with self.lock:
+                        self.inflight.remove(chunk)
+                    submit()
+            for ref in refs:  # all played here meanwhile: the cluster need not finish them
+                with contextlib.suppress(Exception):
+                    ray.cancel(ref)
+            self.results.put(None)
+        except BaseException as e:  # handed to the main thread, which raises it
+            self.results.put(e)
 
 
 def _mp_context(fn: Callable[[Any], Any]) -> Any:

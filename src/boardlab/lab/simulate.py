@@ -35,7 +35,7 @@ from ..core.driver import agents_choose, play
 from ..core.game import Game, State
 from ..core.record import GameRecord, outcome
 from ..games import make, make_cached
-from .runner import BACKENDS, WorkerModules, run_jobs
+from .runner import BACKENDS, WorkerModules, ray_installed, run_jobs
 from .stats import wilson
 
 if TYPE_CHECKING:
@@ -293,6 +293,7 @@ def simulate(
     ray_address: str | None = None,
     store: RunStore | str | None = None,
     run_key: str | None = None,
+    notice: Callable[[str], None] | None = None,
 ) -> SimulationResult:
     """Play ``games`` games between ``agents`` and summarise them.
 
@@ -302,7 +303,8 @@ def simulate(
     processes (same results). ``progress(done, total)`` is called as games
     finish. ``keep_games`` keeps every game's :class:`GameSummary`.
     ``backend="ray"`` plays the games as Ray tasks instead (on the cluster at
-    ``ray_address``, or a local Ray instance); results are identical, since
+    ``ray_address``, or the Ray instance running here, else a local one it
+    starts, which ``notice(text)`` is told); results are identical, since
     every game's seed depends only on ``seed`` and its index.
     With ``store`` (a :class:`~boardlab.lab.store.RunStore` or database URL)
     every finished game is stored under ``run_key`` (default: a key made from
@@ -322,11 +324,8 @@ def simulate(
         raise ValueError(f"the number of games must be a positive integer; got {games!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer; got {workers!r}")
-    if backend == "ray":
-        try:
-            import ray  # noqa: F401
-        except ImportError:
-            raise ValueError("the ray backend needs Ray: pip install 'boardlab[ray]'") from None
+    if backend == "ray" and not ray_installed():  # imported only once games are being played (lab.runner)
+        raise ValueError("the ray backend needs Ray: pip install 'boardlab[ray]'")
     n = g.resolve_num_players(num_players)
     specs = resolve_agents(list(agents), n)
     for p, spec in enumerate(specs):  # fail early, naming the bad spec
@@ -354,6 +353,7 @@ def simulate(
         progress=progress,
         store=store,
         run_key=run_key,
+        notice=notice,
     )
     summaries = [GameSummary(**d) for d in done]
     elapsed = time.perf_counter() - started

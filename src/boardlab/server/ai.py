@@ -26,9 +26,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import math
 import multiprocessing
 import os
+import pkgutil
 import random
 import signal
 import threading
@@ -137,26 +139,64 @@ def choose(
     return int(action)
 
 
-def _watch_parent(parent: int) -> None:
+def _watch_parent(server: int) -> None:
     """Runs first in every worker: the worker ends itself once the server that started it is gone.
 
-    So no worker outlives its server, however the server ended (even ``kill -9``, or a signal during start-up).
+    The worker's parent is the server's fork server (which ends with the server) or, without one, the server: either
+    way the parent changes once the server has gone, or the server's process no longer exists. So no worker outlives
+    its server, however the server ended (even ``kill -9``, or a signal during start-up).
     """
+    parent = os.getppid()
 
     def watch() -> None:
-        while os.getppid() == parent:
+        while True:
+            if os.getppid() != parent:
+                os._exit(0)
+            try:
+                os.kill(server, 0)
+            except ProcessLookupError:
+                os._exit(0)
+            except PermissionError:  # alive, another user's (a reused id would be another user's too, mostly)
+                pass
             time.sleep(0.5)
-        os._exit(0)
 
     threading.Thread(target=watch, name="boardlab-watch-parent", daemon=True).start()
 
 
 def _warm() -> int:
-    """Import the games and agents in a fresh worker (called once per worker at start)."""
-    import boardlab.agents
-    import boardlab.games  # noqa: F401
+    """Import the games and agents in a fresh worker (called once per worker at start; a no-op after a fork server's
+    preload)."""
+    import boardlab.agents  # noqa: F401
+    from boardlab.games import game_class, games
 
+    for game_id in games():
+        game_class(game_id)
     return os.getpid()
+
+
+def worker_modules() -> list[str]:
+    """What the AI workers' fork server imports once, before it forks any worker: this module (and with it the agents
+    and the engine) and every game's module, so a worker starts in milliseconds and a table's first AI move imports
+    nothing."""
+    names = {
+        m.name
+        for m in pkgutil.iter_modules(importlib.import_module("boardlab.games").__path__)
+        if not m.name.startswith("_") and not m.ispkg
+    }
+    return [__name__, "boardlab.agents", *(f"boardlab.games.{n}" for n in sorted(names))]
+
+
+def worker_context() -> multiprocessing.context.BaseContext:
+    """The AI workers' start method: a fork server preloaded with :func:`worker_modules` (spawn where there is none).
+
+    The fork server is one per process, shared with the lab's workers (``lab.runner``): its modules are those of the
+    first pool that starts it, which in a server is this one (:meth:`AIPool.warm` at start).
+    """
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(worker_modules())
+    return ctx
 
 
 def available_agents() -> dict[str, Any]:
@@ -245,7 +285,7 @@ class AIPool:
     def __init__(self, workers: int | None = None) -> None:
         n = workers if workers and workers > 0 else max(2, (os.cpu_count() or 2) - 1)
         self.workers = n
-        self._ctx = multiprocessing.get_context("spawn")
+        self._ctx = worker_context()
         self._pools: list[ProcessPoolExecutor | None] = [None] * n
         self._warming: list[asyncio.Future[Any] | None] = [None] * n
         #: The process id of each started worker (its warm-up reports it).
@@ -261,6 +301,7 @@ class AIPool:
         self._home: OrderedDict[Any, int] = OrderedDict()
         #: Workers killed and replaced because they did not answer in time.
         self.recycled = 0
+        self._closed = False
 
     def _pool(self, i: int) -> ProcessPoolExecutor:
         pool = self._pools[i]
@@ -274,15 +315,32 @@ class AIPool:
         """Start worker ``i`` if needed and wait until it has imported the games."""
         fut = self._warming[i]
         if fut is None:
-            fut = self._warming[i] = asyncio.wrap_future(self._pool(i).submit(_warm))
+            fut = self._warming[i] = asyncio.ensure_future(self._start(self._pool(i)))
+            fut.add_done_callback(_retrieve)  # a start given up (recycled) is not an unretrieved error
         try:
             self._pids[i] = await asyncio.wait_for(asyncio.shield(fut), self.START_SECONDS)
         except (BrokenProcessPool, TimeoutError):
-            self._recycle(i)
+            self._recycle(i, restart=False)
             raise
 
+    @staticmethod
+    async def _start(pool: ProcessPoolExecutor) -> int:
+        # Submitting to a pool without its process starts it, which waits for the fork server to have imported the
+        # games the first time: in a thread, so the event loop (the server) never waits for it.
+        return int(await asyncio.wrap_future(await asyncio.to_thread(pool.submit, _warm)))
+
     async def warm(self) -> None:
+        """Start every worker and wait until each has imported the games (a worker that fails to start is left to the
+        next move, which starts it again)."""
         await asyncio.gather(*(self._ready(i) for i in range(self.workers)), return_exceptions=True)
+
+    def pids(self) -> list[int | None]:
+        """Each worker's process id once it is warm (``None``: not started, or still starting)."""
+        return list(self._pids)
+
+    def ready(self) -> int:
+        """How many workers are started and warm (the games imported): a move given to one waits for no process."""
+        return sum(pid is not None for pid in self._pids)
 
     async def run(
         self,
@@ -409,16 +467,23 @@ class AIPool:
             self._free.append(i)
             self._dispatch()
 
-    def _recycle(self, i: int) -> None:
-        """Kill worker ``i`` (it may be stuck) and forget it; the next job starts a fresh one."""
+    def _recycle(self, i: int, *, restart: bool = True) -> None:
+        """Kill worker ``i`` (it may be stuck) and forget it; with ``restart``, start its replacement now, in the
+        background, so that the next move given to it does not wait for a process to start."""
         pool, pid = self._pools[i], self._pids[i]
         self._pools[i] = self._warming[i] = self._pids[i] = None
         if pool is not None:
             self.recycled += 1
             _kill(pool, pid)
+        if restart and not self._closed:
+            task = asyncio.ensure_future(self._ready(i))
+            task.add_done_callback(_retrieve)  # a replacement that fails to start is started again by the next move
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
     def shutdown(self) -> None:
         """Stop every worker now (a move still thinking is not stored, so nothing acknowledged is lost)."""
+        self._closed = True
         for tables in self._queues.values():
             for job in (j for q in tables.values() for j in q):
                 if not job.future.done():
@@ -431,6 +496,11 @@ class AIPool:
             self._pools[i] = self._warming[i] = self._pids[i] = None
             if pool is not None:
                 _kill(pool, pid)
+
+
+def _retrieve(fut: asyncio.Future[Any]) -> None:
+    if not fut.cancelled():
+        fut.exception()
 
 
 def _next_turn(waiting: OrderedDict[str, Any], running: dict[str, int], share: int) -> str | None:
