@@ -119,7 +119,7 @@ def test_the_card_set_is_data_and_marked_as_ours() -> None:
     """§1.3: default_v1 lives in the data file, marked as our design; inventions say so."""
     data = json.loads(F.DATA.read_text())
     assert data["cardsets"]["default_v1"]["ours"] is True
-    assert any("default_v1" in line for line in game().inventions)
+    assert any("our card set" in line for line in game().inventions)
     assert [opt.allowed for opt in game().options if opt.name == "cardset"] == [tuple(data["cardsets"])]
 
 
@@ -295,7 +295,7 @@ def test_the_worked_example_fence() -> None:
     s = example()
     play(s, "complete a fence", "lay side B upside down", "place 2 right and 1 down from card 1")
     assert s.hands == [(), (0, 1)] and s.table == {}
-    text = "place 2 right and 1 down from card 1: completes a Blue fence and takes cards 1, 2"
+    text = "lays the card 2 squares right and 1 square down from card 1: completes a Blue fence and takes cards 1, 2"
     assert s.move_log(None)[-1]["text"] == text
     assert s.observation(None)["held"] == 2 and s.current_player() == CHANCE  # Red plays card 3 from the deck
     play(s, "card 7 turns up on the deck, side B up", "lay side A upright")
@@ -557,3 +557,28 @@ def test_records_of_the_bounded_table_are_refused_clearly() -> None:
     assert rec.rules_version == "1" and game().rules_version == "2"
     with pytest.raises(ValueError, match="rules version 1; this is version 2"):
         rec.replay()
+
+
+def test_the_log_tells_each_step_of_a_turn_as_a_sentence() -> None:
+    """The log says what the player did in words; the typed notation stays as it was."""
+    import random
+
+    import boardlab
+    from boardlab.core.constants import CHANCE
+
+    s = boardlab.make("fences").new_initial_state()
+    rng = random.Random(2)
+    labels = set()
+    while len(s.history()) < 40 and not s.is_terminal():
+        if s.current_player() == CHANCE:
+            s.apply_action(rng.choice([a for a, _ in s.chance_outcomes()]))
+        else:
+            a = rng.choice(s.legal_actions())
+            labels.add(s.action_to_string(s.current_player(), a))
+            s.apply_action(a)
+    texts = [line["text"] for line in s.move_log(None) if line["actor"] >= 0]
+    assert "lays the card on the empty table" in texts
+    assert any(t.startswith("holds the card side ") for t in texts)
+    assert any(t.startswith("lays the card ") and " squares " in t and " from card " in t for t in texts)
+    assert "lay it on the empty table" in labels  # the notation is unchanged
+    assert any(label.startswith("place ") and " from card " in label for label in labels)

@@ -827,8 +827,33 @@ class FencesState(PhasedState):
             return "there the card would complete a fence of yours, and you said it would not (§4.4)"
         return None
 
+    def _take_seen(self, actor: int, entry: Any) -> Seen:
+        name = self.game.card_names[entry - self.game.take_base]
+        if self.source == "hand":
+            return Seen(f"plays card {name} from their hand")
+        return Seen(f"picks up card {name} from the table to play it again")
+
+    def _aim_seen(self, actor: int, entry: Any) -> Seen:
+        if AIMS[entry - self.game.aim_base] == AIMS[0]:
+            return Seen("chooses to complete a fence")
+        return Seen("chooses to lay the card without completing a fence")
+
+    def _lay_seen(self, actor: int, entry: Any) -> Seen:
+        side, turn = divmod(entry - self.game.lay_base, len(TURNS))
+        how = "" if TURNS[turn] == "upright" else f", {TURNS[turn]}"
+        return Seen(f"holds the card side {SIDES[side]} up{how}")
+
     def _place_seen(self, actor: int, entry: Any) -> Seen:
-        label = self._action_to_string(actor, entry)
+        if entry == self.game.start_action:
+            label = "lays the card on the empty table"
+        else:  # "place 2 right and 1 down from card 3" (the notation) is told in squares
+            card, dx, dy = self.game.action_space.decode(entry)[1]
+            steps = [
+                f"{abs(d)} {'square' if abs(d) == 1 else 'squares'} {ahead if d > 0 else back}"
+                for d, ahead, back in ((dx - REACH, "right", "left"), (dy - REACH, "down", "up"))
+                if d
+            ]
+            label = f"lays the card {' and '.join(steps)} from card {self.game.card_names[card]}"
         after = self.clone()
         after._apply(entry)
         if after.fence is None:
@@ -846,6 +871,9 @@ class FencesState(PhasedState):
         self.last_played = -1
         self.fence = None
         self._end_turn()
+
+    def _skip_seen(self, actor: int, entry: Any) -> Seen:
+        return Seen("has no card that can be played and skips the turn")
 
     def _skip_explain(self, player: int, action: int) -> str | None:
         return "no card can be played, so you must skip the turn (§3.4, §4.5)"
@@ -1081,6 +1109,7 @@ FencesState.phases = phase_table(
         legal=FencesState._take_legal,
         apply=FencesState._take,
         explain=FencesState._take_explain,
+        seen=FencesState._take_seen,
         prompt=_prompt_take,
     ),
     Phase(
@@ -1089,6 +1118,7 @@ FencesState.phases = phase_table(
         legal=FencesState._aim_legal,
         apply=FencesState._aim,
         explain=FencesState._aim_explain,
+        seen=FencesState._aim_seen,
         prompt=_prompt_aim,
     ),
     Phase(
@@ -1097,6 +1127,7 @@ FencesState.phases = phase_table(
         legal=FencesState._lay_legal,
         apply=FencesState._lay,
         explain=FencesState._lay_explain,
+        seen=FencesState._lay_seen,
         prompt=_prompt_lay,
     ),
     Phase(
@@ -1115,6 +1146,7 @@ FencesState.phases = phase_table(
         legal=FencesState._skip_legal,
         apply=FencesState._skip,
         explain=FencesState._skip_explain,
+        seen=FencesState._skip_seen,
         prompt=_prompt_skip,
     ),
     Phase(OVER, TERMINAL, prompt=_prompt_over),
