@@ -53,25 +53,34 @@ def test_dragon_fight_orders_shown_revealed_and_a_hidden_attack_nowhere(api: Api
         for token, you in ((tokens[0], 0), (tokens[1], 1), (spec, None)):
             log = api.view(t, token)["log"]
             names = ["you" if s == you else ("Red", "Green")[s] for s in (0, 1)]
-            want = f"revealed together — {names[0]}: forward + tail whip; {names[1]}: forward + tail whip"
+            want = (
+                f"revealed together — {names[0]}: moves forward, then whips its tail; "
+                f"{names[1]}: moves forward, then whips its tail"
+            )
             assert log == [[-2, want]]
         order(api, t, tokens, [FORWARD_WING, FORWARD_CLAW])  # both reach c3: a collision, attacks stay hidden (§8)
         v0, v1, vs = (api.view(t, tok) for tok in (*tokens, spec))
         assert not v0["terminal"]
         assert v0["log"][-1] == [
             -2,
-            "revealed together — you: forward + wing buffet; Green: forward + a hidden attack",
+            "revealed together — you: moves forward, then buffets with its wings; "
+            "Green: moves forward, its attack still hidden",
         ]
-        assert v1["log"][-1] == [-2, "revealed together — Red: forward + a hidden attack; you: forward + claw"]
+        assert v1["log"][-1] == [
+            -2,
+            "revealed together — Red: moves forward, its attack still hidden; you: moves forward, then claws",
+        ]
         assert vs["log"][-1][1] == (
-            "revealed together — Red: forward + a hidden attack; Green: forward + a hidden attack"
+            "revealed together — Red: moves forward, its attack still hidden; "
+            "Green: moves forward, its attack still hidden"
         )
-        assert "forward + wing buffet" not in json.dumps(v1["log"]) + json.dumps(v1["scene"]["status"])
-        assert "forward + wing buffet" not in json.dumps(vs) and "forward + claw" not in json.dumps(vs)
+        red_attack, green_attack = ("forward + wing buffet", "buffets with its wings"), ("forward + claw", "then claws")
+        assert not any(w in json.dumps(v1["log"]) + json.dumps(v1["scene"]["status"]) for w in red_attack)
+        assert not any(w in json.dumps(vs) for w in red_attack + green_attack)
         seen_on_socket = []
         while True:
             m = ws.receive_json()
             seen_on_socket.append(json.dumps(m))
             if m["type"] == "view" and m["view"]["revision"] == vs["revision"]:
                 break
-        assert not any("forward + wing buffet" in m or "forward + claw" in m for m in seen_on_socket)
+        assert not any(w in m for m in seen_on_socket for w in red_attack + green_attack)

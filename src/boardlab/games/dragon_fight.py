@@ -135,6 +135,31 @@ def order_label(action: int) -> str:
     return ACTIONS.label(action)
 
 
+#: How the log tells a movement token and an attack token after the dragon's name (the notation stays the label).
+MOVE_WORDS = dict(
+    zip(
+        MOVES,
+        (
+            "moves forward",
+            "moves forward and turns around",
+            "veers left",
+            "veers right",
+            "strafes left",
+            "strafes right",
+        ),
+    )
+)
+ATTACK_WORDS = dict(zip(ATTACKS, ("claws", "breathes fire", "whips its tail", "buffets with its wings")))
+
+
+def order_words(action: int, attack_shown: bool = True) -> str:
+    """An order as the log tells it: "veers left, then whips its tail" (or "…, its attack still hidden")."""
+    move = MOVE_WORDS[MOVES[action // 4]]
+    if not attack_shown:
+        return f"{move}, its attack still hidden"
+    return f"{move}, then {ATTACK_WORDS[ATTACKS[action % 4]]}"
+
+
 Place = tuple[int, int, int]
 
 
@@ -431,8 +456,8 @@ class DragonFightState(State):
         start = [(self.x[p], self.y[p], self.f[p]) for p in (0, 1)]
         end = [move_dragon(*start[p], (a0, a1)[p] // 4) for p in (0, 1)]
         if turn_event(start, end, self.game.params["swap_collides"]) == "attacks":
-            return (Seen(order_label(a0)), Seen(order_label(a1)))
-        return tuple(Seen(f"{MOVES[a // 4]} + a hidden attack", {p: order_label(a)}) for p, a in enumerate(entry))
+            return (Seen(order_words(a0)), Seen(order_words(a1)))
+        return tuple(Seen(order_words(a, attack_shown=False), {p: order_words(a)}) for p, a in enumerate(entry))
 
     def resample(self, player: int | None, rng: random.Random) -> DragonFightState:
         """A state ``player`` cannot tell from this one: unrevealed opponent attacks are redrawn.
