@@ -516,3 +516,11 @@ def test_legal_lists_match_the_token_by_token_rules(options: dict[str, object]) 
             else:
                 s.apply_action(rng.choice(s.legal_actions()))
     assert len(seen) > 20
+
+
+def test_the_tensor_counts_damage_up_to_three_even_after_a_last_blow_of_two() -> None:
+    """§7a: a dragon on 2 points that takes a blow of 2 ends on 4; the tensor stays in 0..1 (it counts up to 3)."""
+    s = boardlab.make("dragon-fight").new_initial_state()
+    s.damage = [4, 1]
+    values = s.observation_tensor(0)
+    assert all(0.0 <= v <= 1.0 for v in values)

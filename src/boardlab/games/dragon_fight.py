@@ -550,7 +550,9 @@ class DragonFightState(State):
             t.one_hot(f"{k}_facing", None if self.choosing_facing else f, 4)
             t.bits(f"{k}_movement_tokens", [bool(self.owned[p] >> m & 1) for m in range(len(MOVES))])
             t.bits(f"{k}_scoring_area", [m in self.wounds[p] for m in range(len(MOVES))])
-        t.counts("damage", [self.damage[p] for p in seats], POINTS_TO_WIN)
+        t.counts(
+            "damage", [min(self.damage[p], POINTS_TO_WIN) for p in seats], POINTS_TO_WIN
+        )  # a last blow may overshoot 3
         t.counts("wounds_to_give", [self.pending[p] for p in seats], POINTS_TO_WIN)
         t.bits("choosing_facing", [self.choosing_facing])
         cp = self.current_player()
