@@ -139,8 +139,8 @@ def choose(
     return int(action)
 
 
-def _watch_parent(server: int) -> None:
-    """Runs first in every worker: the worker ends itself once the server that started it is gone.
+def end_with_server(server: int) -> None:
+    """Runs first in every worker (AI and lab): the worker ends itself once the server that started it is gone.
 
     The worker's parent is the server's fork server (which ends with the server) or, without one, the server: either
     way the parent changes once the server has gone, or the server's process no longer exists. So no worker outlives
@@ -160,7 +160,7 @@ def _watch_parent(server: int) -> None:
                 pass
             time.sleep(0.5)
 
-    threading.Thread(target=watch, name="boardlab-watch-parent", daemon=True).start()
+    threading.Thread(target=watch, name="boardlab-watch-server", daemon=True).start()
 
 
 def _warm() -> int:
@@ -307,7 +307,7 @@ class AIPool:
         pool = self._pools[i]
         if pool is None:
             pool = self._pools[i] = ProcessPoolExecutor(
-                max_workers=1, mp_context=self._ctx, initializer=_watch_parent, initargs=(os.getpid(),)
+                max_workers=1, mp_context=self._ctx, initializer=end_with_server, initargs=(os.getpid(),)
             )
         return pool
 

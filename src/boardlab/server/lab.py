@@ -58,7 +58,7 @@ from ..lab.sweep import (
     sweep_plan,
     variant_label,
 )
-from .ai import check_server_agent, server_agents
+from .ai import check_server_agent, end_with_server, server_agents
 from .errors import ApiError, bad_request, forbidden, not_found
 from .limits import Buckets, too_many
 from .schemas import LabOut, LabRunOut, LabStartedOut, RecordOut
@@ -244,28 +244,6 @@ def budget_message(seconds: float) -> str:
         f"the run used its budget of {seconds:g} s of computing time and was stopped; "
         "ask for fewer games or cheaper agents"
     )
-
-
-def end_with_server(server: int) -> None:
-    """In a lab worker: end this process once the server that started it is gone (even after ``kill -9``).
-
-    The worker's parent may be the server or the fork server it started (which ends with the server): either
-    way the parent changes when the server has gone, or the server's process no longer exists."""
-    parent = os.getppid()
-
-    def watch() -> None:
-        while True:
-            if os.getppid() != parent:
-                os._exit(0)
-            try:
-                os.kill(server, 0)
-            except ProcessLookupError:
-                os._exit(0)
-            except PermissionError:  # alive, another user's (a reused id would be another user's too, mostly)
-                pass
-            time.sleep(0.25)
-
-    threading.Thread(target=watch, name="boardlab-lab-watch-server", daemon=True).start()
 
 
 def lab_worker(fn: Any, db_url: str | None, key: str, spec: dict[str, Any], seconds: float, server: int) -> None:
