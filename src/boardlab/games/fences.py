@@ -1265,7 +1265,9 @@ def _scene(game: FencesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) 
         deck_items.append(_side_item(game, f"top{card}", card, side))
     for k in range(obs["deck"] - len(deck_items)):
         deck_items.append(sc.item(f"deck{k}", "a card", face_down=True))
-    s["zones"].append(sc.zone("deck", f"Deck: {obs['deck']} cards", deck_items))
+    # the card in play and the ways to lay it come first, nearest the board (a phone shows them without
+    # scrolling); the deck and the hands follow, always in the same order
+    later = [sc.zone("deck", f"Deck: {obs['deck']} cards", deck_items)]
     held = obs["held"]
     if held is not None:  # the card in play: both sides, as the player may look at it now
         items = [_side_item(game, f"held{held}{SIDES[f]}", held, f) for f in (0, 1)]
@@ -1273,7 +1275,7 @@ def _scene(game: FencesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) 
     for p in range(obs["players"]):
         items = [_side_item(game, f"hand{p}-{c}{SIDES[f]}", c, f) for c in obs["hands"][p] for f in (0, 1)]
         title = "Your hand" if p == obs["viewer"] else f"{NAMES[p]}'s hand"
-        s["zones"].append(sc.zone(f"hand{p}", f"{title}: {len(obs['hands'][p])} cards", items, owner=p))
+        later.append(sc.zone(f"hand{p}", f"{title}: {len(obs['hands'][p])} cards", items, owner=p))
     ways = []
     places: dict[int, tuple[int, int]] = {}
     for a, label in legal:
@@ -1299,6 +1301,7 @@ def _scene(game: FencesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) 
     if obs["lay"] is not None and held is not None:
         side, turn = obs["lay"]
         s["zones"].append(sc.zone("chosen", "Laid like this", [_side_item(game, "chosen", held, side, turn)]))
+    s["zones"].extend(later)
     if obs["table"]:  # the table in words, for players who cannot see the drawing's colours
         laid = ", ".join(
             f"{game.card_names[card]}{SIDES[side]} {TURNS[turn]} at {name(x, y)}"
