@@ -109,7 +109,8 @@ def _free_port() -> int:
 
 
 def test_a_run_says_when_it_starts_a_ray_instance(no_other_ray) -> None:
-    out = _cli("--games", "200", "--seed", "5")
+    # long enough (seconds) that Ray is needed: a run over before Ray is reached never starts one, and says nothing
+    out = _cli("--games", "20000", "--seed", "5")
     assert "starting a local Ray instance" in out.stderr
     assert "using the running Ray instance" not in out.stderr
 

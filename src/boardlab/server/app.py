@@ -409,7 +409,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     platform = Platform(settings)
     replays = ReplayCache()
     lab_router, lab = lab_routes(  # /lab (server/lab.py)
-        platform.settings.db_url, lambda name: page(name), _client, platform.settings.ai_move_seconds
+        platform.settings.db_url,
+        lambda name: page(name),
+        _client,
+        platform.settings.ai_move_seconds,
+        platform.settings.quotas,
     )
 
     @asynccontextmanager

@@ -60,7 +60,7 @@ from ..lab.sweep import (
 )
 from .ai import check_server_agent, end_with_server, server_agents
 from .errors import ApiError, bad_request, forbidden, not_found
-from .limits import Buckets, too_many
+from .limits import Buckets, Quotas, too_many
 from .schemas import LabOut, LabRunOut, LabStartedOut, RecordOut
 
 #: The most games a run may play (a sweep's or search's games of all its variants together); a server may allow
@@ -281,20 +281,21 @@ class _Run:
 class Lab:
     """The lab's runs for one server: the store, the workers, the bound on waiting runs and each address's share."""
 
-    def __init__(self, db_url: str | None, agent_seconds: float = 5.0) -> None:
+    def __init__(self, db_url: str | None, agent_seconds: float = 5.0, quotas: Quotas | None = None) -> None:
+        quotas = quotas or Quotas()
         self.db_url = db_url
         self.store = RunStore(db_url)
         self.workers = max(1, _env_int("BOARDLAB_LAB_RUNS", 1))
         self.queue = max(0, _env_int("BOARDLAB_LAB_QUEUE", 4))
         self.max_games = min(MAX_GAMES, max(1, _env_int("BOARDLAB_LAB_MAX_GAMES", MAX_GAMES)))
         #: Runs one address may have playing or waiting at once (so one address never fills the lab).
-        self.per_client = max(1, _env_int("BOARDLAB_LAB_PER_CLIENT", 2))
+        self.per_client = max(0, _env_int("BOARDLAB_LAB_PER_CLIENT", quotas.lab_runs_per_address))  # 0: no bound
         #: Seconds of computing time a run may use; past it the run stops, saying so (the server ends one that
         #: is still there after three times as long, e.g. a worker starved of the CPU).
         self.seconds = max(1.0, _env_float("BOARDLAB_LAB_SECONDS", 600.0))
         #: The bound on an agent's ``seconds=`` per move, as for table seats.
         self.agent_seconds = agent_seconds
-        per_minute = _env_int("BOARDLAB_LAB_PER_MINUTE", 6)
+        per_minute = _env_int("BOARDLAB_LAB_PER_MINUTE", quotas.lab_runs_per_minute)
         self.buckets = Buckets(per_minute / 60.0, max(1, per_minute // 2)) if per_minute > 0 else None
         self.waiting: dict[str, _Run] = {}  # in the order they came
         self.running: dict[str, _Run] = {}
@@ -512,7 +513,7 @@ class Lab:
         if known is not None and (finished or self.holds(key)):
             return known, False
         mine = sum(r.client == client for r in (*self.running.values(), *self.waiting.values()))
-        if mine >= self.per_client:
+        if self.per_client and mine >= self.per_client:
             raise ApiError(
                 429,
                 "rate_limited",
@@ -558,10 +559,12 @@ class Lab:
         return d
 
 
-def lab_routes(db_url: str | None, page: Any, client_of: Any, agent_seconds: float = 5.0) -> tuple[APIRouter, Lab]:
+def lab_routes(
+    db_url: str | None, page: Any, client_of: Any, agent_seconds: float = 5.0, quotas: Quotas | None = None
+) -> tuple[APIRouter, Lab]:
     """The lab's router (``/lab``, ``/api/lab…``) and its :class:`Lab` (close it when the server stops);
-    ``agent_seconds`` bounds an agent's ``seconds=`` as for table seats."""
-    lab = Lab(db_url, agent_seconds)
+    ``agent_seconds`` bounds an agent's ``seconds=`` as for table seats, ``quotas`` gives each address's share."""
+    lab = Lab(db_url, agent_seconds, quotas)
     router = APIRouter()
 
     async def blocking(fn: Any, *args: Any) -> Any:

@@ -68,11 +68,21 @@ class Quotas:
     chat_burst: int = 5
     #: Seconds a new socket has to say hello before it is closed.
     hello_seconds: float = 5.0
+    #: Lab runs one address may have playing or waiting at once, and start a minute (``BOARDLAB_LAB_PER_CLIENT`` and
+    #: ``BOARDLAB_LAB_PER_MINUTE`` override them).
+    lab_runs_per_address: int = 2
+    lab_runs_per_minute: int = 6
 
 
 #: No limits (tests that create hundreds of tables from one client, trusted deployments).
 NO_QUOTAS = Quotas(
-    tables_per_minute=0, moves_per_second=0, sockets_per_table=0, sockets_per_address=0, chat_per_second=0
+    tables_per_minute=0,
+    moves_per_second=0,
+    sockets_per_table=0,
+    sockets_per_address=0,
+    chat_per_second=0,
+    lab_runs_per_address=0,
+    lab_runs_per_minute=0,
 )
 
 
