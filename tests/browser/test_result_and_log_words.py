@@ -43,7 +43,21 @@ def test_combat_s_narrative_is_folded_in_the_result(server: Any, new_page: Any) 
 
 
 def test_log_numbers_past_99_are_not_clipped(server: Any, new_page: Any) -> None:
-    d = played_out(server, "elephant-monkey-mice", options={"turn_limit": 100})  # random play: 120 moves or more
+    # a seeded hot-seat table, each move the same pick from the legal list: the same 105 moves on every run
+    d = create(server, game="elephant-monkey-mice", mode="hotseat", seed=1, options={"turn_limit": 100})
+    url, tokens = f"{server.url}/api/tables/{d['id']}", d["tokens"]
+    for k in range(105):
+        v = httpx.get(url, headers={"Authorization": f"Bearer {tokens['0']}"}).json()
+        if v["terminal"]:
+            break
+        h = {"Authorization": f"Bearer {tokens[str(v['to_act'][0])]}"}
+        w = httpx.get(url, headers=h).json()
+        r = httpx.post(
+            url + "/moves",
+            headers=h,
+            json={"action": w["legal"][k * 7 % len(w["legal"])][0], "revision": w["revision"]},
+        )
+        assert r.status_code == 200, r.text
     page = new_page(1280, 800)
     page.goto(d["links"]["spectator"])
     wait_ready(page)
