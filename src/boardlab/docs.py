@@ -69,6 +69,25 @@ def balance_verdict(game_id: str) -> str | None:
     return None
 
 
+def measured_draws(game_id: str) -> bool | None:
+    """Whether ``docs/balance/<id>.md`` measured any draw (a ``| draws |`` row above 0); ``None``: no report.
+
+    >>> measured_draws("trivalent"), measured_draws("blast-radius")
+    (True, False)
+    """
+    for path in _candidates(game_id, "balance"):
+        if path.is_file():
+            rates = []
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if line.startswith("| draws |"):
+                    try:
+                        rates.append(float(line.split("|")[2].split()[0]))
+                    except (IndexError, ValueError):
+                        continue
+            return any(r > 0 for r in rates) if rates else None
+    return None
+
+
 def rules_path(game_id: str) -> pathlib.Path | None:
     """The file holding ``game_id``'s rules, or ``None`` if none is installed.
 

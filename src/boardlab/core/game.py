@@ -114,6 +114,9 @@ class Game:
     inventions: ClassVar[tuple[str, ...]] = ()
     #: One-line summary for listings.
     summary: ClassVar[str] = ""
+    #: Whether the game can end in a tie (every return 0), so players may agree a draw at a table; ``None``: the
+    #: server derives it from the game's measured results (``docs/balance``; ``boardlab.server.endings``).
+    draws: ClassVar[bool | None] = None
     #: One log line for the opening run of chance entries everyone sees ("The board was dealt.").
     setup_text: ClassVar[str] = ""
     #: Seats' names in logs (colours), when the game has them; else "seat N".

@@ -183,6 +183,7 @@ class CirqueGame(Game):
         Option("exact_five", bool, False, (False, True), "Only exactly five in a row wins; six or more do not (§8)."),
     )
     rules_version = "1"
+    draws = True  # a full board with no five in a row (rare in measured play)
     mechanics = ("square board", "placement", "multiple placements", "n in a row")
     game_type = GameType()
     playing_time = "20 min"

@@ -13,6 +13,11 @@ GET      /api/tables/{id}                      the view of the token's seat (or 
 POST     /api/tables/{id}/moves                play ``{"action": n | "label": s, "revision": r}``
 POST     /api/tables/{id}/undo                 take back within the rules ``{"revision": r}``
 POST     /api/tables/{id}/rematch              a finished table's rematch, seats moved one place on
+POST     /api/tables/{id}/resign               the token's seat resigns (it loses, the game ends)
+POST     /api/tables/{id}/draw                 ``{"answer": "offer" | "accept" | "decline"}`` a draw
+POST     /api/tables/{id}/abort                abort before a second player has moved (no result)
+POST     /api/tables/{id}/claim-win            claim the win from players away past the grace period
+POST     /api/my-tables                        ``{"tables": [{"id", "token"}]}``: where it is your move
 GET      /api/open-tables                      the lobby's open tables: free seats, spectators, a watch link
 POST     /api/tables/{id}/join                 take a free seat of an open table ``{"seat"?, "name"?}``
 GET      /api/tables/{id}/chat                 the table's chat (any token of the table)
@@ -85,6 +90,7 @@ from .schemas import (
     HealthOut,
     JoinedOut,
     MovedOut,
+    MyTablesOut,
     OpenTablesOut,
     PositionOut,
     RecordOut,
@@ -129,8 +135,10 @@ class SeatIn(_Body):
 
 
 class ClockIn(_Body):
-    kind: Literal["none", "move", "game"] = "none"
+    kind: Literal["none", "move", "game", "days"] = "none"
     seconds: float | None = Field(default=None, ge=1, le=86400)
+    #: A turn-based (correspondence) table: the days each move may take (``kind`` ``"days"``).
+    days: int | None = Field(default=None, ge=1, le=14)
 
 
 class CreateTableIn(_Body):
@@ -174,6 +182,21 @@ class MoveIn(_Body):
 
 class UndoIn(_Body):
     revision: int = Field(ge=0)
+
+
+class DrawIn(_Body):
+    #: Offer a draw, accept the one offered, or decline it (the offerer declining withdraws it).
+    answer: Literal["offer", "accept", "decline"]
+
+
+class MyTableIn(_Body):
+    id: str = Field(max_length=64)
+    token: str = Field(max_length=200)
+
+
+class MyTablesIn(_Body):
+    #: The tables this browser holds links for, each with its token (as the lobby's "Your tables" keeps them).
+    tables: list[MyTableIn] = Field(max_length=100)
 
 
 class ReplayIn(_Body):
@@ -627,6 +650,51 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table, seat = await _table_and_seat(table_id, authorization)
         await platform.undo(table, seat, body.revision)
         return json_text(f'{{"ok":true,"revision":{table.revision},"view":{platform.view_json(table, seat)}}}')
+
+    async def _ended_reply(table: LiveTable, seat: int | None) -> Response:
+        return json_text(f'{{"ok":true,"revision":{table.revision},"view":{platform.view_json(table, seat)}}}')
+
+    @app.post("/api/tables/{table_id}/resign", response_model=MovedOut)
+    async def post_resign(
+        table_id: str, request: Request, authorization: str | None = Header(default=None)
+    ) -> Response:
+        """The token's seat resigns: it loses and the game ends (the others win; co-operative: everyone loses)."""
+        platform.limits.move_sent(_client(request))
+        table, seat = await _table_and_seat(table_id, authorization)
+        await platform.resign(table, seat)
+        return await _ended_reply(table, seat)
+
+    @app.post("/api/tables/{table_id}/draw", response_model=MovedOut)
+    async def post_draw(
+        table_id: str, body: DrawIn, request: Request, authorization: str | None = Header(default=None)
+    ) -> Response:
+        """Offer, accept or decline a draw (games whose result can be a tie, every seat human)."""
+        platform.limits.move_sent(_client(request))
+        table, seat = await _table_and_seat(table_id, authorization)
+        await platform.draw(table, seat, body.answer)
+        return await _ended_reply(table, seat)
+
+    @app.post("/api/tables/{table_id}/abort", response_model=MovedOut)
+    async def post_abort(table_id: str, request: Request, authorization: str | None = Header(default=None)) -> Response:
+        """Abort the game until a second player has moved: no result, nobody wins (409 ``too_late_to_abort``)."""
+        platform.limits.move_sent(_client(request))
+        table, seat = await _table_and_seat(table_id, authorization)
+        await platform.abort(table, seat)
+        return await _ended_reply(table, seat)
+
+    @app.post("/api/tables/{table_id}/claim-win", response_model=MovedOut)
+    async def post_claim(table_id: str, request: Request, authorization: str | None = Header(default=None)) -> Response:
+        """Claim the win from the players away past the grace period (409 ``not_away`` before it)."""
+        platform.limits.move_sent(_client(request))
+        table, seat = await _table_and_seat(table_id, authorization)
+        await platform.claim(table, seat)
+        return await _ended_reply(table, seat)
+
+    @app.post("/api/my-tables", response_model=MyTablesOut)
+    async def post_my_tables(body: MyTablesIn, request: Request) -> Response:
+        """The tables a browser holds links for: where it is your move (tokens in the body, never in the URL)."""
+        platform.limits.move_sent(_client(request))
+        return fast_json(await platform.my_tables([(t.id, t.token) for t in body.tables]))
 
     @app.post("/api/tables/{table_id}/rematch", response_model=RematchOut)
     async def post_rematch(

@@ -3,7 +3,11 @@
 A clock is ``None`` (no clock) or a dict:
 
 ``kind``
-    ``"move"``: each decision must be made within ``seconds``; ``"game"``: each player has ``seconds`` in all.
+    ``"move"``: each decision must be made within ``seconds``; ``"game"``: each player has ``seconds`` in all;
+    ``"days"``: turn-based (correspondence) play, each decision within ``days`` days (``seconds`` is that many days,
+    kept like a move clock's: the same deadline, the same time-out).
+``days``
+    (``"days"`` only) the days a move.
 ``seconds``
     the limit.
 ``left``
@@ -30,14 +34,18 @@ from typing import Any
 
 from .errors import bad_request
 
-KINDS = ("none", "move", "game")
+KINDS = ("none", "move", "game", "days")
 #: Bounds on a clock's limit, in seconds: per move up to an hour, per game up to a day.
 MAX_SECONDS = {"move": 3600.0, "game": 24 * 3600.0}
 MIN_SECONDS = 1.0
+#: Days a move at a turn-based (correspondence) table.
+MAX_DAYS = 14
+DAY = 24 * 3600.0
 
 
-def new_clock(spec: dict[str, Any] | None, num_players: int) -> dict[str, Any] | None:
-    """A stopped clock from a table's ``clock`` option ``{"kind", "seconds"}``; ``None`` for no clock; 400 if bad."""
+def new_clock(spec: dict[str, Any] | None, num_players: int, day: float = DAY) -> dict[str, Any] | None:
+    """A stopped clock from a table's ``clock`` option ``{"kind", "seconds"}`` (``{"kind": "days", "days"}``);
+    ``None`` for no clock; 400 if bad. ``day``: the seconds in a day (shorter in tests)."""
     if spec is None:
         return None
     kind = spec.get("kind", "none")
@@ -45,6 +53,12 @@ def new_clock(spec: dict[str, Any] | None, num_players: int) -> dict[str, Any] |
         raise bad_request(f"clock kind must be one of {', '.join(KINDS)}; got {kind!r}")
     if kind == "none":
         return None
+    if kind == "days":
+        days = spec.get("days")
+        if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= MAX_DAYS:
+            raise bad_request(f"a turn-based table takes 'days' a move, a whole number from 1 to {MAX_DAYS}")
+        seconds = float(days * day)
+        return {"kind": kind, "days": days, "seconds": seconds, "left": [seconds] * num_players, "since": None}
     seconds = spec.get("seconds")
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
         raise bad_request("a clock needs 'seconds', a number")
@@ -99,10 +113,21 @@ def expired(clock: dict[str, Any], acting: list[int], now: float) -> list[int]:
     return [s for s in acting if (d := deadline(clock, s)) is not None and d <= now]
 
 
+def option(clock: dict[str, Any]) -> dict[str, Any]:
+    """The table option that makes this clock again (a rematch's): ``{"kind", "seconds"}`` (``"days"`` too)."""
+    out = {"kind": clock["kind"], "seconds": clock["seconds"]}
+    if clock["kind"] == "days":
+        out["days"] = clock.get("days", 1)
+    return out
+
+
 def describe(clock: dict[str, Any] | None) -> str:
     """The clock in players' words: "2 minutes per player", "30 seconds a move"."""
     if clock is None:
         return "no clock"
+    if clock["kind"] == "days":
+        days = clock.get("days", 1)
+        return f"{days} day{'s' if days != 1 else ''} a move"
     secs = clock["seconds"]
     amount = f"{secs / 60:g} minute{'s' if secs != 60 else ''}" if secs >= 60 and secs % 60 == 0 else f"{secs:g} s"
     return f"{amount} a move" if clock["kind"] == "move" else f"{amount} per player for the game"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +18,8 @@ from typing import Any
 from ..core.game import Game, State
 from ..core.record import GameRecord, outcome
 from .chance import SCHEME as CHANCE_SCHEME
+from .clock import option as clock_option
+from .endings import draws_possible
 from .errors import ApiError, forbidden
 from .seatnames import base_name, is_given
 
@@ -85,6 +88,15 @@ class LiveTable:
     #: The tokens this process has seen for each seat (``None``: the spectator's), in memory only: a view of the
     #: rematch gives each viewer a link with its own token, which the database never holds.
     known_tokens: dict[int | None, str] = field(default_factory=dict)
+    #: How the table ended a game its rules had not ended (:mod:`boardlab.server.endings`; stored with the table):
+    #: ``{"how": "resign" | "draw" | "abort" | "claim" | "time", "seat", "step", "returns", "at"}``; ``None``: not so.
+    ending: dict[str, Any] | None = None
+    #: A standing draw offer (stored with the table): ``{"seat": who offered, "agreed": [seats that accepted]}``.
+    offer: dict[str, Any] | None = None
+    #: Per seat, when this process last saw it (a page came or went, a move): how long a seat has been away.
+    seen: dict[int, float] = field(default_factory=dict)
+    #: When this process loaded the table (a seat not seen since counts as seen then).
+    loaded_at: float = field(default_factory=time.time)
 
     def touch(self) -> None:
         self.stamp += 1
@@ -96,12 +108,20 @@ class LiveTable:
 
     @property
     def over(self) -> bool:
-        """The game has ended: by its rules, or a seat lost on time."""
-        return self.forfeit is not None or self.state.is_terminal()
+        """The game has ended: by its rules, a seat lost on time, or the players ended it (resign, draw, abort,
+        claim: :attr:`ending`)."""
+        return self.ending is not None or self.forfeit is not None or self.state.is_terminal()
+
+    @property
+    def aborted(self) -> bool:
+        return self.ending is not None and self.ending.get("how") == "abort"
 
     def returns(self) -> list[float]:
         """The final returns: the game's, or after a loss on time that seat -1 and the others +1 (co-operative: all
-        -1)."""
+        -1), or those the table's ending gave (an aborted game: all 0, but it has no result, :meth:`result`)."""
+        if self.ending is not None:
+            r = self.ending.get("returns")
+            return list(r) if r is not None else [0.0] * self.state.num_players
         lost = self.forfeit
         return list(self.state.returns()) if lost is None else self.returns_if_lost(lost)
 
@@ -138,7 +158,9 @@ class LiveTable:
             "open": self.open_watch is not None,
             #: Chance from a seed, not a secret key (whoever knows the seed foresees every outcome): everyone is told.
             "seeded": self.chance_key is None,
-            "clock": {"kind": self.clock["kind"], "seconds": self.clock["seconds"]} if self.clock else None,
+            "clock": clock_option(self.clock) if self.clock else None,
+            #: The result can be a tie, so the players may agree a draw (:func:`~boardlab.server.endings.draws_possible`).
+            "draws": draws_possible(g),
         }
 
     def seat_of(self, token: str | None) -> int | None:
@@ -183,22 +205,25 @@ class LiveTable:
         return [s for s, spec in enumerate(self.seats) if spec["kind"] == "human"]
 
     def status(self) -> str:
-        return "finished" if self.over else "playing"
+        return "aborted" if self.aborted else "finished" if self.over else "playing"
 
     def result(self) -> dict[str, Any] | None:
-        return outcome(self.returns()) if self.over else None
+        """The stored result: who won (``None`` while playing, and for an aborted game: nobody won or lost)."""
+        return outcome(self.returns()) if self.over and not self.aborted else None
 
     def record(self) -> GameRecord:
         """The game record; once the game is over its ``meta`` discloses where chance came from (key or seed)."""
         meta: dict[str, Any] = {}
         if self.forfeit is not None:
             meta["lost_on_time"] = self.forfeit
+        if self.ending is not None:  # a platform event after the last action: how the table ended the game
+            meta["ended"] = {k: v for k, v in self.ending.items() if k != "at"}
         if self.over:
             if self.chance_key is not None:
                 meta.update(chance=CHANCE_SCHEME, chance_key=self.chance_key)
             else:
                 meta.update(chance="seed", seed=self.seed)
-        return GameRecord.from_state(
+        record = GameRecord.from_state(
             self.state,
             seats=[str(spec["name"]) for spec in self.seats],
             agents=[spec["agent"] if spec["kind"] == "ai" else "human" for spec in self.seats],
@@ -207,3 +232,6 @@ class LiveTable:
             labels=self.labels,
             **meta,
         )
+        if self.ending is not None:
+            record.result = self.result()
+        return record

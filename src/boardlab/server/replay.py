@@ -22,6 +22,7 @@ from ..core.hidden import EntrySeen, log_lines, seat_label
 from ..core.record import GameRecord, outcome
 from ..core.scene import SEAT_COLOURS
 from ..games import make_cached
+from .endings import check_ended, ending_text
 from .errors import bad_request, not_found
 from .seatnames import base_name
 from .views import log_rows
@@ -51,7 +52,29 @@ class Replay:
         state = self.checkpoints[step // EVERY].clone()
         return advance(state, self.record.history[(step // EVERY) * EVERY : step])
 
+    @property
+    def ended(self) -> dict[str, Any] | None:
+        """How the table ended the game after its last action (resign, draw, abort, claim, time), if the record
+        says so (:func:`~boardlab.server.endings.check_ended`); ``None`` if it did not (or ended by its rules)."""
+        if self.final.is_terminal():
+            return None
+        return check_ended(self.record.meta, self.final.num_players, self.steps)
+
     def summary(self) -> dict[str, Any]:
+        final = self.final
+        game = final.game
+        ended = self.ended
+        if ended is not None:
+            result = outcome(ended["returns"]) if ended["returns"] is not None else None
+            return {
+                **self._summary(),
+                "finished": True,
+                "result": result,
+                "ended": {**ended, "text": ending_text(game, ended, self.names)},
+            }
+        return self._summary()
+
+    def _summary(self) -> dict[str, Any]:
         final = self.final
         game = final.game
         return {
@@ -65,6 +88,7 @@ class Replay:
             "steps": self.steps,
             "finished": final.is_terminal(),
             "result": outcome(final.returns()) if final.is_terminal() else None,
+            "ended": None,
         }
 
     def frame(self, step: int, seat: int | None, reveal: bool = False) -> dict[str, Any]:
@@ -96,6 +120,15 @@ class Replay:
             detail = "Next: a chance event."
         else:
             detail = str(scene.get("prompt") or "")
+        ended = self.ended if step == steps else None
+        log = self.log(step, seat, reveal=reveal)
+        if ended is not None:  # the table ended it after this last action: say how, as the table's log did
+            text = ending_text(state.game, ended, self.names)
+            returns = ended["returns"]
+            title = "Game aborted" if returns is None else result_text(state.game, returns, self.names, None)
+            detail = text
+            who = ended.get("seat")
+            log = [*log, [who if isinstance(who, int) else SIMULTANEOUS, text]]
         colours = [SEAT_COLOURS[s % len(SEAT_COLOURS)] for s in range(n)]
         for k, p in enumerate(scene.get("players") or []):
             owner = p.get("seat", k) if isinstance(p, dict) else None
@@ -106,10 +139,14 @@ class Replay:
             "steps": steps,
             "seat": seat,
             "scene": scene,
-            "banner": {"kind": "result" if cp == TERMINAL else "wait", "title": title, "detail": detail},
-            "log": self.log(step, seat, reveal=reveal),
+            "banner": {
+                "kind": "result" if cp == TERMINAL or ended is not None else "wait",
+                "title": title,
+                "detail": detail,
+            },
+            "log": log,
             "seats": [{"seat": s, "name": self.names[s], "colour": colours[s]} for s in range(n)],
-            "terminal": cp == TERMINAL,
+            "terminal": cp == TERMINAL or ended is not None,
         }
 
     def log(self, upto: int, seat: int | None = None, *, reveal: bool = True) -> list[list[Any]]:

@@ -154,6 +154,27 @@ class OpenTablesOut(_Out):
     tables: list[OpenTableOut]
 
 
+class MyTableOut(_Out):
+    """One of a browser's tables: the token's seat, whether it is that seat's move, and how the table stands."""
+
+    id: str
+    game: str | None
+    title: str | None
+    seat: int | None
+    #: ``playing``, ``finished``, ``aborted``, ``expired`` or ``gone`` (no such table, or not this token's).
+    status: str
+    your_turn: bool
+    #: A turn clock's deadline for the seat to move (wall-clock seconds), where one runs.
+    deadline: float | None = None
+    clock: str | None = None
+
+
+class MyTablesOut(_Out):
+    tables: list[MyTableOut]
+    #: How many of them wait for your move.
+    your_turn: int
+
+
 class JoinedOut(_Out):
     table: str
     seat: int

@@ -105,6 +105,11 @@ tables_t = Table(
     #: What happened at the table besides the moves ("Ann ran out of time: pass."), the latest :data:`NOTES_KEEP`,
     #: oldest first (JSON list). NULL: none.
     Column("notes", Text, nullable=True),
+    #: How the players ended the game besides its rules (resign, draw, abort, claim, time; JSON,
+    #: :mod:`boardlab.server.endings`). NULL: they did not.
+    Column("ending", Text, nullable=True),
+    #: A standing draw offer ``{"seat", "agreed"}`` (JSON). NULL: none.
+    Column("offer", Text, nullable=True),
 )
 
 moves_t = Table(
@@ -150,6 +155,18 @@ watchers_t = Table(
     Column("spectators", Integer, nullable=False),
 )
 
+#: Which seats have a page open at a table, per process, and when that last changed (PostgreSQL: a seat connected to
+#: another process is not away; :meth:`Store.presence`).
+presence_t = Table(
+    "presence",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("origin", String(16), primary_key=True),
+    Column("connected", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
 #: Columns of ``tables`` added after the first release, with their SQL type: added to older databases on opening.
 ADDED_COLUMNS = (
     ("chance_key", "VARCHAR(64)"),
@@ -157,6 +174,8 @@ ADDED_COLUMNS = (
     ("rematch", "TEXT"),
     ("clock", "TEXT"),
     ("notes", "TEXT"),
+    ("ending", "TEXT"),
+    ("offer", "TEXT"),
 )
 
 #: The notes a table keeps (the oldest go first).
@@ -217,6 +236,10 @@ class TableRow:
     clock: dict[str, Any] | None = None
     #: The table's notes, oldest first (the latest :data:`NOTES_KEEP`).
     notes: list[str] = field(default_factory=list)
+    #: How the players ended the game (:mod:`boardlab.server.endings`); ``None``: they did not.
+    ending: dict[str, Any] | None = None
+    #: A standing draw offer; ``None``: none.
+    offer: dict[str, Any] | None = None
 
 
 @dataclass
@@ -362,12 +385,15 @@ class Store:
         clear_pending: bool = False,
         clock: dict[str, Any] | None = None,
         notes: list[str] | None = None,
+        clear_offer: bool = False,
     ) -> None:
         """Add history entries ``start, start+1, …`` and bump the revision (and store the clock, if given, and add
-        ``notes`` to the table's)."""
+        ``notes`` to the table's; ``clear_offer``: a standing draw offer lapses)."""
         self._bump(c, table_id, old_revision, new_revision, status, result, clock)
         if notes:
             self._add_notes(c, table_id, notes)
+        if clear_offer:
+            c.execute("UPDATE tables SET offer = NULL WHERE id = ?", (table_id,))
         if clear_pending:
             c.execute("DELETE FROM pending WHERE table_id = ?", (table_id,))
         if moves:
@@ -415,6 +441,69 @@ class Store:
         self._notify(c, table_id, revision)
         rows = c.fetchall("SELECT seat, action FROM pending WHERE table_id = ? AND revision = ?", (table_id, revision))
         return {int(s): int(a) for s, a in rows}
+
+    def op_end(
+        self,
+        c: Sql,
+        table_id: str,
+        old_revision: int,
+        new_revision: int,
+        status: str,
+        result: dict[str, Any] | None,
+        ending: dict[str, Any],
+        clock: dict[str, Any] | None,
+        notes: list[str],
+    ) -> None:
+        """The players ended the game (resign, draw, abort, claim, time): store how, the result and the stopped clock;
+        sealed choices and a draw offer go. Guarded by the revision like a move, so it never reopens or ends a table
+        twice (another process's move or ending first: :class:`StaleRevision`)."""
+        self._bump(c, table_id, old_revision, new_revision, status, result, clock)
+        c.execute("UPDATE tables SET ending = ?, offer = NULL WHERE id = ?", (json.dumps(ending), table_id))
+        if notes:
+            self._add_notes(c, table_id, notes)
+        c.execute("DELETE FROM pending WHERE table_id = ?", (table_id,))
+
+    def op_offer(
+        self, c: Sql, table_id: str, revision: int, offer: dict[str, Any] | None, notes: list[str] | None = None
+    ) -> None:
+        """Store a draw offer (``None``: none stands) at ``revision``, which it does not bump (a move in flight is not
+        made stale by an offer); the other processes hear of it."""
+        current = c.fetchone(
+            "SELECT revision, status FROM tables WHERE id = ?" + (" FOR UPDATE" if self.shared else ""), (table_id,)
+        )
+        if current is None or current[0] != revision or current[1] != "playing":
+            raise StaleRevision(f"table {table_id} is at revision {current and current[0]}, not {revision}")
+        c.execute("UPDATE tables SET offer = ? WHERE id = ?", (json.dumps(offer) if offer else None, table_id))
+        if notes:
+            self._add_notes(c, table_id, notes)
+        if self.shared:
+            self._notify(c, table_id, revision)
+
+    def op_presence(self, c: Sql, table_id: str, seats: dict[int, bool], at: float) -> None:
+        """This process now has (``True``) or no longer has a page open for each of ``seats`` at ``table_id``."""
+        for seat, connected in seats.items():
+            c.execute(
+                "DELETE FROM presence WHERE table_id = ? AND seat = ? AND origin = ?", (table_id, seat, self.origin)
+            )
+            c.execute(
+                "INSERT INTO presence (table_id, seat, origin, connected, at) SELECT ?, ?, ?, ?, ? WHERE EXISTS"
+                " (SELECT 1 FROM tables WHERE id = ?)",
+                (table_id, seat, self.origin, int(connected), at, table_id),
+            )
+
+    def presence(self, table_id: str) -> dict[int, tuple[bool, float]]:
+        """Per seat, what the other processes know (PostgreSQL; SQLite: nothing): whether one that is still running
+        has a page open for it, and when a page last came or went."""
+        if not self.shared:
+            return {}
+        with self.engine.connect() as c:
+            rows = c.exec_driver_sql(
+                "SELECT seat, MAX(CASE WHEN connected = 1 AND origin IN"
+                f" ({_LIVE_ORIGINS.replace('?', '%s')}) THEN 1 ELSE 0 END), MAX(at)"
+                " FROM presence WHERE table_id = %s AND origin <> %s GROUP BY seat",
+                (APPLICATION + "%", table_id, self.origin),
+            )
+            return {int(seat): (bool(on), float(at)) for seat, on, at in rows}
 
     def op_seat(
         self,
@@ -751,6 +840,8 @@ def _table_row(r: Any) -> TableRow:
         rematch=json.loads(r["rematch"]) if r.get("rematch") else None,
         clock=json.loads(r["clock"]) if r.get("clock") else None,
         notes=json.loads(r["notes"]) if r.get("notes") else [],
+        ending=json.loads(r["ending"]) if r.get("ending") else None,
+        offer=json.loads(r["offer"]) if r.get("offer") else None,
     )
 
 

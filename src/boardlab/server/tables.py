@@ -67,6 +67,7 @@ from .ai import (
 )
 from .chance import draw as chance_draw
 from .chance import keyed_agent_seed, new_key
+from .endings import abort_allowed, draws_possible, ending_text, loss_returns
 from .errors import ApiError, bad_request, conflict, forbidden, illegal, not_found
 from .limits import Limits, Quotas
 from .live import Connection, LiveTable, token_hash
@@ -105,6 +106,10 @@ class Settings:
     expire_after: float = 30 * 24 * 3600.0
     #: Per-client limits on new tables, moves and sockets (:mod:`boardlab.server.limits`).
     quotas: Quotas = field(default_factory=Quotas)
+    #: Seconds a player must have been away (no page open at the table, no move) before another may claim the win.
+    away_grace: float = 300.0
+    #: Seconds in a day of a turn-based table's "days a move" (shorter in tests).
+    day_seconds: float = 24 * 3600.0
 
 
 class RematchTaken(Exception):
@@ -133,6 +138,10 @@ class Platform:
         self.listener: Listener | None = None
         self._refreshing: set[str] = set()
         self._watching: set[str] = set()
+        #: Called as ``hook(table, final)`` once a game ends here, however it ended (:meth:`_finished`): the place
+        #: where rated games will be scored. ``final`` is :meth:`final`'s dict. Only the process that stored the end
+        #: calls it (the others hear of the table's change, not of a new end).
+        self.finish_hooks: list[Callable[[LiveTable, dict[str, Any]], None]] = []
 
     # -- life cycle -----------------------------------------------------------
     async def start(self) -> None:
@@ -268,7 +277,7 @@ class Platform:
             raise bad_request(f"host_seat must be one of the human seats {humans}; got {host_seat}")
         if open_table and mode != "online":
             raise bad_request("only an online table can be open (listed in the lobby for anyone to join)")
-        clock_state = clocks.new_clock(clock, n)
+        clock_state = clocks.new_clock(clock, n, self.settings.day_seconds)
         host = host_seat if host_seat is not None else (humans[0] if humans else None)
         refusal = seed_refusal(game, mode, seat_specs) if seed is not None else None
         if refusal is not None:
@@ -368,7 +377,7 @@ class Platform:
                         "name": _own_name(table.game, spec, old),
                     }
                     hashes[new] = table.seat_hashes[old]
-                clock = {"kind": table.clock["kind"], "seconds": table.clock["seconds"]} if table.clock else None
+                clock = clocks.option(table.clock) if table.clock else None
                 try:
                     new_table, _tokens, _spectator, _host = await self.create(
                         table.game.id,
@@ -525,6 +534,8 @@ class Platform:
             rematch=row.rematch,
             clock=row.clock,
             notes=list(row.notes),
+            ending=row.ending,
+            offer=row.offer,
         )
 
     def _cache(self, table: LiveTable) -> None:
@@ -666,7 +677,11 @@ class Platform:
         status = "finished" if new.is_terminal() else "playing"
         result = outcome(new.returns()) if new.is_terminal() else None
         clock = self._clock_after(table, new)
+        movers = {s for m in moves for s in _movers(m)}
+        lapse = table.offer is not None and bool(movers - {table.offer["seat"]})  # another's move declines it
         notes, table.fresh_notes = table.fresh_notes, []  # stored with the change, or dropped with it
+        if lapse:
+            notes.append(f"{self._names(table)[table.offer['seat']]}'s offer of a draw lapsed with the next move.")
         try:
             await self._write(
                 self.store.op_append_moves,
@@ -680,10 +695,17 @@ class Platform:
                 clear_pending,
                 clock,
                 notes,
+                lapse,
             )
         except StaleRevision as e:
             await self._stale(table)
             raise conflict("stale", f"{e}; look again and retry") from None
+        if lapse:
+            table.offer = None
+            table.notes.append(notes[-1])
+        now = time.time()
+        for s in movers:
+            table.seen[s] = now
         table.remote = False
         table.state = new
         if new.is_terminal():
@@ -695,6 +717,8 @@ class Platform:
             table.pending = {}  # before the views go out: nobody is still "choosing" once the choices are revealed
         self._broadcast(table)
         self._arm_clock(table)
+        if new.is_terminal():
+            self._finished(table)
 
     # -- undo -----------------------------------------------------------------
     def undo_point(self, table: LiveTable, seat: int | None) -> int | None:
@@ -841,35 +865,223 @@ class Platform:
             else:
                 await self._commit_action(table, seat, action)
             return
-        assert table.clock is not None
+        await self._end(
+            table, "time", seat, table.returns_if_lost(seat), note=f"{name} ran out of time and loses the game."
+        )
+
+    # -- ending a game besides its rules (resign, draw, abort, claim, time) ----
+    def _names(self, table: LiveTable) -> list[str]:
+        """Each seat's one name at the table, as the banner says it (:func:`~boardlab.server.views.table_names`)."""
+        state = table.state
+        return table_names(table, state.game.scene(state.observation(None), []))[0]
+
+    async def _end(
+        self,
+        table: LiveTable,
+        how: str,
+        seat: int | None,
+        returns: list[float] | None,
+        note: str | None = None,
+        **extra: Any,
+    ) -> None:
+        """The one path by which the players (or a clock) end a game its rules have not ended; the caller holds the
+        lock and has checked that the table is playing.
+
+        ``how`` is one of :data:`~boardlab.server.endings.HOWS`, ``seat`` who did it (resigned, aborted, claimed,
+        ran out of time; ``None``: everyone, a draw), ``returns`` the result (``None``: an abort, no result). It is
+        stored with the revision check of a move (so a table is never ended twice nor reopened), the clock stops, a
+        draw offer and sealed choices go, the log and the record say how in players' words, every page hears of it,
+        and then :meth:`_finished` runs the finish hooks.
+        """
         now = time.time()
-        clock = {**clocks.stop(table.clock, self._timed(table), now), "forfeit": seat}
+        ending: dict[str, Any] = {"how": how, "seat": seat, "step": table.state.move_number(), "returns": returns}
+        ending.update(extra)
+        ending["at"] = now
+        clock = table.clock
+        if clock is not None:
+            clock = clocks.stop(clock, self._timed(table), now)
+            if how == "time":
+                clock = {**clock, "forfeit": seat}
+        status = "aborted" if how == "abort" else "finished"
+        result = outcome(returns) if returns is not None else None
+        text = ending_text(table.game, ending, self._names(table))
+        notes = [*table.fresh_notes, note or text]
         new_rev = table.revision + 1
-        result = outcome(table.returns_if_lost(seat))
-        note = f"{name} ran out of time and loses the game."
         try:
             await self._write(
-                self.store.op_append_moves,
-                table.id,
-                state.move_number(),
-                [],
-                table.revision,
-                new_rev,
-                "finished",
-                result,
-                True,
-                clock,
-                [*table.fresh_notes, note],
+                self.store.op_end, table.id, table.revision, new_rev, status, result, ending, clock, notes
             )
         except StaleRevision as e:
             await self._stale(table)
-            raise conflict("stale", str(e)) from None
+            raise conflict("stale", f"{e}; look again and retry", revision=table.revision) from None
+        table.remote = False
+        table.ending = ending
         table.clock = clock
         table.revision = new_rev
         table.pending = {}
-        table.notes.append(note)
+        table.offer = None
+        table.thinking = set()
+        table.notes.append(notes[-1])
         table.fresh_notes = []
+        if table.ai_task is not None and not table.ai_task.done():
+            table.ai_task.cancel()
+        self.ai.forget(table.id)
         self._broadcast(table)
+        self._arm_clock(table)  # (stops it)
+        self._finished(table)
+
+    def final(self, table: LiveTable) -> dict[str, Any]:
+        """How a finished table ended: ``{"how": "rules" | resign | draw | abort | claim | time, "seat", "result",
+        "status", "rated_hint"}``; ``result`` is ``None`` for an abort (nobody wins, nothing to rate)."""
+        ending = table.ending or {}
+        return {
+            "how": ending.get("how", "rules"),
+            "seat": ending.get("seat"),
+            "result": table.result(),
+            "status": table.status(),
+            "humans": table.human_seats(),
+        }
+
+    def _finished(self, table: LiveTable) -> None:
+        """A game ended here (by its rules, a clock, or the players): the finish hooks run once, in this process."""
+        final = self.final(table)
+        for hook in list(self.finish_hooks):
+            try:
+                hook(table, final)
+            except Exception:
+                log.exception("table %s: a finish hook failed", table.id)
+
+    def _playing(self, table: LiveTable, seat: int | None, what: str) -> int:
+        """The seat that asks ``what`` of a table still in play (403 a spectator, 409 ``game_over``)."""
+        if seat is None:
+            raise forbidden(f"a spectator cannot {what}; only the players can")
+        if table.over:
+            raise conflict("game_over", "The game is over; a finished game is never reopened.")
+        return seat
+
+    async def _fresh(self, table: LiveTable) -> None:
+        """Shared database: read the table again before ending it (another process may have moved or ended it)."""
+        if self.store.shared:
+            await self._reload(table)
+
+    async def resign(self, table: LiveTable, seat: int | None) -> None:
+        """``seat`` resigns: it loses and the game ends; every other player wins (co-operative: everyone loses)."""
+        async with table.lock:
+            await self._fresh(table)
+            seat = self._playing(table, seat, "resign")
+            await self._end(table, "resign", seat, loss_returns(table.game, table.state.num_players, [seat]))
+        self._kick(table)
+
+    async def abort(self, table: LiveTable, seat: int | None) -> None:
+        """``seat`` aborts the game before a second player has moved: no result, nobody wins."""
+        async with table.lock:
+            await self._fresh(table)
+            seat = self._playing(table, seat, "abort")
+            if not abort_allowed(table.state):
+                raise conflict(
+                    "too_late_to_abort",
+                    "A game can be aborted only until a second player has moved; you may resign instead.",
+                )
+            await self._end(table, "abort", seat, None)
+
+    async def draw(self, table: LiveTable, seat: int | None, answer: str) -> None:
+        """A draw: ``answer`` is ``offer``, ``accept`` or ``decline`` (the offerer declining withdraws the offer).
+
+        Only where the game's result can be a tie and every seat is human; once every player has agreed, the game
+        ends in a draw. Offering while another's offer stands accepts it.
+        """
+        async with table.lock:
+            await self._fresh(table)
+            seat = self._playing(table, seat, "offer or answer a draw")
+            if not draws_possible(table.game):
+                raise conflict("no_draws", f"{table.game.title} has no draws: a game of it always has a winner.")
+            if any(spec["kind"] != "human" for spec in table.seats):
+                raise conflict("no_draws", "An AI does not agree to draws; you may resign instead.")
+            names = self._names(table)
+            humans = table.human_seats()
+            offer = table.offer
+            if answer == "offer" and offer is not None and offer["seat"] != seat:
+                answer = "accept"
+            if answer == "offer":
+                if offer is not None:
+                    raise conflict("already_offered", "You have offered a draw already; the others are deciding.")
+                new: dict[str, Any] | None = {"seat": seat, "agreed": [seat]}
+                note = f"{names[seat]} offers a draw."
+            elif offer is None:
+                raise conflict("no_offer", "Nobody has offered a draw.")
+            elif answer == "accept":
+                if seat in offer["agreed"]:
+                    raise conflict("already_offered", "You have agreed already; the others are deciding.")
+                agreed = sorted({*offer["agreed"], seat})
+                if all(s in agreed for s in humans):
+                    await self._end(table, "draw", None, [0.0] * table.state.num_players)
+                    return
+                new, note = {**offer, "agreed": agreed}, f"{names[seat]} accepts the draw."
+            else:
+                new = None
+                note = (
+                    f"{names[seat]} withdrew the offer of a draw."
+                    if offer["seat"] == seat
+                    else f"{names[seat]} declined the draw."
+                )
+            try:
+                await self._write(self.store.op_offer, table.id, table.revision, new, [*table.fresh_notes, note])
+            except StaleRevision as e:
+                await self._stale(table)
+                raise conflict("stale", f"{e}; look again and retry", revision=table.revision) from None
+            table.offer = new
+            table.notes.append(note)
+            table.fresh_notes = []
+            self._broadcast(table)
+
+    def claimable(self, table: LiveTable) -> bool:
+        """Whether the table allows a claim at all: online, two or more human seats, no days-per-move clock."""
+        days = table.clock is not None and table.clock["kind"] == "days"
+        return table.mode == "online" and len(table.human_seats()) > 1 and not days
+
+    def away(self, table: LiveTable, elsewhere: dict[int, tuple[bool, float]] | None = None) -> list[float | None]:
+        """Per seat, since when (wall-clock seconds) it has been away (no page open at the table here or, shared, at
+        another process; no move), ``None`` for a seat that is here, an AI seat or a free seat."""
+        here = table.present
+        out: list[float | None] = []
+        for s, spec in enumerate(table.seats):
+            if spec["kind"] != "human" or table.seat_hashes[s] is None or s in here:
+                out.append(None)
+                continue
+            on, at = (elsewhere or {}).get(s, (False, 0.0))
+            if on:
+                out.append(None)
+                continue
+            out.append(round(max(table.seen.get(s, table.loaded_at), at, table.created_at), 2))
+        return out
+
+    async def claim(self, table: LiveTable, seat: int | None) -> None:
+        """``seat`` claims the win: every player away past the grace period loses, the others win together."""
+        async with table.lock:
+            await self._fresh(table)
+            seat = self._playing(table, seat, "claim the win")
+            if not self.claimable(table):
+                days = table.clock is not None and table.clock["kind"] == "days"
+                raise conflict(
+                    "cannot_claim",
+                    "At a turn-based table the days a move decide: a player out of time loses."
+                    if days
+                    else "A win can be claimed only at an online table, from another player who has gone away.",
+                )
+            elsewhere = await self._db(self.store.presence, table.id)
+            now = time.time()
+            away = [None if a is None else now - a for a in self.away(table, elsewhere)]
+            grace = self.settings.away_grace
+            gone = [s for s, a in enumerate(away) if s != seat and a is not None and a >= grace]
+            if not gone:
+                waiting = [a for s, a in enumerate(away) if s != seat and a is not None]
+                left = f" (in {grace - max(waiting):.0f} s if nobody comes back)" if waiting else ""
+                raise conflict(
+                    "not_away",
+                    f"You can claim the win once another player has been away for {grace:g} seconds{left}.",
+                )
+            returns = loss_returns(table.game, table.state.num_players, gone)
+            await self._end(table, "claim", seat, returns, away=gone)
 
     # -- open tables: free seats anyone can take -------------------------------
     async def open_tables(self) -> list[dict[str, Any]]:
@@ -961,6 +1173,39 @@ class Platform:
             self._arm_clock(table)
         self._kick(table)
         return seat, token
+
+    # -- a browser's tables: where it is your move ------------------------------
+    async def my_tables(self, pairs: list[tuple[str, str]]) -> dict[str, Any]:
+        """For each ``(table id, token)`` a browser holds: the token's seat, the table's state, and whether that seat
+        is to move now (``your_turn``), with its turn clock's deadline. A token that is not the table's, or a table
+        that is gone, says ``gone`` (nothing else of it); the count of tables waiting for your move comes with it."""
+        out: list[dict[str, Any]] = []
+        for table_id, token in pairs:
+            item: dict[str, Any] = {"id": table_id, "game": None, "title": None, "seat": None, "your_turn": False}
+            try:
+                table = await self.get(table_id)
+                seat = table.seat_of(token)
+            except ApiError as e:
+                out.append({**item, "status": "expired" if e.status == 410 else "gone"})
+                continue
+            acting = [] if table.over else to_act(table)
+            mine = seat is not None and seat in acting
+            deadline = None
+            if mine and table.clock is not None and self._clock_runs(table):
+                deadline = clocks.deadline(table.clock, seat)
+            out.append(
+                {
+                    **item,
+                    "game": table.game.id,
+                    "title": table.game.title,
+                    "seat": seat,
+                    "status": table.status(),
+                    "your_turn": mine,
+                    "deadline": deadline,
+                    "clock": clocks.describe(table.clock) if table.clock else None,
+                }
+            )
+        return {"tables": out, "your_turn": len({t["id"] for t in out if t["your_turn"]})}
 
     # -- chat -----------------------------------------------------------------
     async def chat_messages(self, table: LiveTable) -> list[dict[str, Any]]:
@@ -1171,6 +1416,12 @@ class Platform:
             table.touch()
             self._arm_clock(table)
         pending = row.pending
+        if row.offer != table.offer:  # a draw offered, accepted or declined at another process (same revision)
+            table.offer = row.offer
+            table.notes, table.fresh_notes = list(row.notes), []
+            self._broadcast(table)
+        if row.ending != table.ending:
+            table.ending = row.ending
         if row.revision == table.revision:
             if pending == table.pending or table.state.current_player() != SIMULTANEOUS:
                 return
@@ -1188,6 +1439,10 @@ class Platform:
                 raise conflict("cannot_restore", f"table {row.id} cannot be replayed: {e}") from None
         else:  # an undo elsewhere: replay it all
             state = self._restore(row).state
+        now = time.time()
+        for m in row.moves[len(history) :]:  # a seat that moved elsewhere is not away
+            if isinstance(m.actor, int) and m.actor >= 0:
+                table.seen[m.actor] = now
         table.state = state
         table.labels = [m.label for m in row.moves]
         table.revision = row.revision
@@ -1200,7 +1455,29 @@ class Platform:
 
     # -- views and live updates -----------------------------------------------
     def view(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
-        return build_view(table, seat, can_undo=self.can_undo(table, seat))
+        view = build_view(table, seat, can_undo=self.can_undo(table, seat))
+        view["endings"] = self.endings_view(table, seat)
+        return view
+
+    def endings_view(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
+        """What the seat may do to end the game now, and who is away: the table page's buttons.
+
+        ``away_since``: per seat since when it has been away (server wall-clock seconds; ``None``: here, AI or free);
+        ``claim_after``: the grace before a claim (``None``: this table allows none).
+        """
+        playing = not table.over and seat is not None
+        offer = table.offer
+        can_draw = playing and draws_possible(table.game) and all(spec["kind"] == "human" for spec in table.seats)
+        return {
+            "can_resign": playing,
+            "can_abort": playing and abort_allowed(table.state),
+            "can_offer_draw": can_draw and offer is None,
+            "draw_offer": {"seat": offer["seat"], "agreed": list(offer["agreed"])} if offer else None,
+            "can_answer_draw": can_draw and offer is not None and seat not in offer["agreed"],
+            "away_since": self.away(table),
+            "claim_after": self.settings.away_grace if playing and self.claimable(table) else None,
+            "ended": {k: v for k, v in table.ending.items() if k != "at"} if table.ending else None,
+        }
 
     def view_json(self, table: LiveTable, seat: int | None) -> str:
         """The view as JSON text, encoded once per change of the table and shared by every reader."""
@@ -1224,6 +1501,7 @@ class Platform:
         changed = table.present != before
         if changed:
             table.touch()  # cached views show presence
+            self._seen(table, {s: True for s in table.present - before})
         self.push_view(table, conn)
         if changed:
             self._send_presence(table, skip=conn)
@@ -1236,6 +1514,7 @@ class Platform:
             table.connections.remove(conn)
             if table.present != before:
                 table.touch()
+                self._seen(table, {s: False for s in before - table.present})
                 self._send_presence(table)
             if not conn.present:
                 self._count_spectators(table)
@@ -1246,11 +1525,26 @@ class Platform:
             return
         self.writer.submit(self.store.op_watchers, table.id, table.spectators).add_done_callback(_log_failure)
 
+    def _seen(self, table: LiveTable, seats: dict[int, bool]) -> None:
+        """Pages for ``seats`` came (``True``) or went here: when each was last seen (stored for the other processes
+        where they share the database, so a seat connected there is not away)."""
+        now = time.time()
+        for s in seats:
+            table.seen[s] = now
+        if self.store.shared and not self._stopping:
+            self.writer.submit(self.store.op_presence, table.id, seats, now).add_done_callback(_log_failure)
+
     def _send_presence(self, table: LiveTable, skip: Connection | None = None) -> None:
-        """A small message, not a view per socket: who is online now, one flag per seat (AI seats always are)."""
+        """A small message, not a view per socket: who is online now, one flag per seat (AI seats always are), and for
+        each seat away since when (``away_since``), with the grace after which the others may claim the win
+        (``claim_after``; ``null`` where the table allows no claim)."""
         present = table.present
         flags = [spec["kind"] == "ai" or s in present for s, spec in enumerate(table.seats)]
-        message = json.dumps({"type": "presence", "present": flags}, separators=(",", ":"))
+        grace = self.settings.away_grace if self.claimable(table) and not table.over else None
+        message = json.dumps(
+            {"type": "presence", "present": flags, "away_since": self.away(table), "claim_after": grace},
+            separators=(",", ":"),
+        )
         for c in list(table.connections):
             if c is not skip:
                 c.send(message)
@@ -1319,6 +1613,13 @@ def seed_refusal(game: Game, mode: str, seats: list[dict[str, Any]]) -> str | No
             f"(mode 'hotseat', every seat human): {secret}"
         )
     return None
+
+
+def _movers(m: MoveRow) -> list[int]:
+    """The seats that decided in a stored step (none for chance; every seat in a simultaneous step)."""
+    if m.actor == SIMULTANEOUS and isinstance(m.entry, list):
+        return [s for s, a in enumerate(m.entry) if a is not None]
+    return [m.actor] if m.actor >= 0 else []
 
 
 def _log_failure(done: Future[Any]) -> None:

@@ -25,6 +25,7 @@ from ..core.scene import SEAT_COLOURS
 from ..core.wording import COLOUR_WORDS, for_players
 from . import clock as clocks
 from .chance import SEEDED_NOTICE
+from .endings import ending_text
 from .errors import bad_request
 from .seatnames import agent_label, base_name, is_given
 
@@ -167,10 +168,14 @@ def log_entries(
     _SEEN.move_to_end(table.id)
     while len(_SEEN) > MAX_SEEN_LOGS:
         _SEEN.popitem(last=False)
-    chosen, colours = words if words is not None else (table.names(), [])
+    chosen, colours = words if words is not None else ([str(x) for x in table.names()], [])
     names = ["you" if s == viewer else str(chosen[s]) for s in range(state.num_players)]
     rows = log_rows(log.lines(state, viewer), names)
-    return [[actor, for_players(str(text), chosen, colours)] for actor, text in rows]
+    out = [[actor, for_players(str(text), chosen, colours)] for actor, text in rows]
+    if table.ending is not None:  # how the table ended it: the log's last line (a platform event, not a move)
+        seat = table.ending.get("seat")
+        out.append([seat if isinstance(seat, int) else SIMULTANEOUS, ending_text(state.game, table.ending, chosen)])
+    return out
 
 
 def seat_detail(
@@ -211,7 +216,8 @@ def log_after(table: LiveTable, viewer: int | None) -> list[int]:
     if log is None or log.game is not table.state.game or log.num_players != table.state.num_players:
         log_entries(table, viewer)
         log = _SEEN[table.id]
-    return [line["step"] + line.get("steps", 1) for line in log.lines(table.state, viewer)]
+    after = [line["step"] + line.get("steps", 1) for line in log.lines(table.state, viewer)]
+    return [*after, table.state.move_number()] if table.ending is not None else after
 
 
 def position_view(table: LiveTable, viewer: int | None, step: int) -> dict[str, Any]:
@@ -301,6 +307,8 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
         legal = []
         scene = state.game.scene(state.observation(seat), [])
     result = outcome(table.returns()) if terminal else None
+    if result is not None and table.aborted:  # no result: nobody won, nobody lost, and it is no draw
+        result = {**result, "draw": False, "aborted": True}
     colours = seat_colours(table, scene)
     thinking = sorted(table.thinking)
     chosen, colour_words = table_names(table, scene)
@@ -324,7 +332,11 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
     ]
     prompt = for_players(str(scene.get("prompt") or ""), chosen, colour_words)  # the banner's words
     rematch = table.rematch_for(seat) if terminal else None
-    if terminal:
+    if terminal and table.ending is not None:  # the players (or a clock) ended it: say how
+        text = ending_text(table.game, table.ending, chosen)
+        title = "Game aborted" if table.aborted else result_text(table.game, table.returns(), chosen, seat)
+        banner = {"kind": "result", "title": title, "detail": text}
+    elif terminal:
         lost = table.forfeit
         detail = f"{chosen[lost]} ran out of time." if lost is not None else prompt
         banner = {"kind": "result", "title": result_text(table.game, table.returns(), chosen, seat), "detail": detail}
