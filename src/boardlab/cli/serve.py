@@ -24,6 +24,9 @@ def serve(
         64, help="Live connections one address may hold to all tables together (0: no limit)."
     ),
     expire_days: float = typer.Option(30.0, help="Days without a move after which a table expires (0: never)."),
+    away_seconds: float = typer.Option(
+        300.0, help="Seconds a player must be away from an online table before the others may claim the win."
+    ),
 ) -> None:
     """Start the web server and print the address to open in a browser."""
     from ..server.limits import Quotas
@@ -35,8 +38,11 @@ def serve(
         if (
             ai_move_seconds <= 0
             or min(tables_per_minute, moves_per_second, sockets_per_table, sockets_per_address, expire_days) < 0
+            or away_seconds <= 0
         ):
-            raise ValueError("--ai-move-seconds must be positive, and the limits and --expire-days 0 or more")
+            raise ValueError(
+                "--ai-move-seconds and --away-seconds must be positive, and the limits and --expire-days 0 or more"
+            )
         quotas = Quotas(
             tables_per_minute=tables_per_minute,
             moves_per_second=moves_per_second,
@@ -52,4 +58,5 @@ def serve(
             ai_move_seconds=ai_move_seconds,
             quotas=quotas,
             expire_days=expire_days,
+            away_seconds=away_seconds,
         )

@@ -20,6 +20,12 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument(
         "--expire-days", type=float, default=None, help="days without a move before a table expires (0: never)"
     )
+    p.add_argument(
+        "--away-seconds",
+        type=float,
+        default=None,
+        help="seconds a player must be away before the others may claim the win (default 300)",
+    )
     a = p.parse_args(argv)
     try:
         serve(
@@ -31,6 +37,7 @@ def main(argv: list[str] | None = None) -> None:
             ai_move_seconds=a.ai_move_seconds,
             quotas=NO_QUOTAS if a.no_quotas else None,
             expire_days=a.expire_days,
+            away_seconds=a.away_seconds,
         )
     except ValueError as e:
         p.exit(2, f"error: {e}\n")

@@ -25,6 +25,7 @@ def serve(
     ai_move_seconds: float | None = None,
     quotas: Quotas | None = None,
     expire_days: float | None = None,
+    away_seconds: float | None = None,
 ) -> None:
     """Run until interrupted; prints the address to open."""
     import uvicorn
@@ -43,6 +44,8 @@ def serve(
             settings.quotas = quotas
         if expire_days is not None:
             settings.expire_after = expire_days * 24 * 3600.0
+        if away_seconds is not None:
+            settings.away_grace = away_seconds
         app = create_app(settings)
     except SQLAlchemyError as e:
         raise ValueError(

@@ -332,7 +332,7 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
     ]
     prompt = for_players(str(scene.get("prompt") or ""), chosen, colour_words)  # the banner's words
     rematch = table.rematch_for(seat) if terminal else None
-    if terminal and table.ending is not None:  # the players (or a clock) ended it: say how
+    if terminal and table.ending is not None and table.forfeit is None:  # the players ended it: say how
         text = ending_text(table.game, table.ending, chosen)
         title = "Game aborted" if table.aborted else result_text(table.game, table.returns(), chosen, seat)
         banner = {"kind": "result", "title": title, "detail": text}

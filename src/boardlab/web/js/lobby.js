@@ -42,18 +42,76 @@ function gameCard(g) {
   return card;
 }
 
-function drawMyTables(titles) {
+let myTitles = {};
+let myTurns = {}; // table id -> { your_turn, status, clock, deadline } from the server (POST /api/my-tables)
+let myTimer = null;
+
+function drawMyTables(titles = myTitles) {
+  myTitles = titles;
   const saved = savedTables();
   const ids = Object.keys(saved).sort((a, b) => (saved[b].created || 0) - (saved[a].created || 0)).slice(0, 12);
   $("my-tables-box").classList.toggle("hidden", !ids.length);
   $("my-tables").replaceChildren(...ids.map((id) => {
     const t = saved[id];
     const when = t.created ? new Date(t.created).toLocaleString() : "";
-    return el("div", { class: "row" },
+    const turn = myTurns[id] || {};
+    const state = turn.your_turn ? el("span", { class: "your-move", "data-your-move": id }, "Your move")
+      : turn.status === "finished" ? el("span", { class: "muted small" }, "finished")
+        : turn.status === "aborted" ? el("span", { class: "muted small" }, "aborted") : null;
+    const left = turn.your_turn && turn.deadline ? el("span", { class: "small muted" }, `${timeLeft(turn.deadline)} left`) : null;
+    return el("div", { class: "row", "data-table": id },
       el("a", { href: `/table/${encodeURIComponent(id)}` }, `${titles[t.game] || t.game || "table"}`),
-      el("span", { class: "muted small" }, `${t.mode || ""} ${when}`),
+      state, left,
+      el("span", { class: "muted small" }, `${t.mode || ""} ${turn.clock && turn.clock !== "no clock" ? `· ${turn.clock} ` : ""}${when}`),
       el("button", { type: "button", class: "small", onclick: () => { forgetTable(id); drawMyTables(titles); } }, "Forget"));
   }));
+  const count = ids.filter((id) => (myTurns[id] || {}).your_turn).length;
+  const badge = $("my-turn-count");
+  badge.textContent = count ? `${count} your move` : "";
+  badge.classList.toggle("hidden", !count);
+  document.title = count ? `(${count}) boardlab` : "boardlab";
+}
+
+function timeLeft(deadline) {
+  const s = Math.max(0, deadline - Date.now() / 1000);
+  if (s >= 2 * 86400) return `${Math.floor(s / 86400)} days`;
+  if (s >= 3600) return `${Math.floor(s / 3600)} h`;
+  if (s >= 60) return `${Math.floor(s / 60)} min`;
+  return `${Math.round(s)} s`;
+}
+
+function tokensOf(t) {
+  if (Array.isArray(t.tokens) && t.tokens.length) return t.tokens;
+  const host = (t.links && t.links.host) || "";
+  return decodeURIComponent(host.split("#t=")[1] || "").split(",").filter(Boolean);
+}
+
+// Where it is your move, across every table this browser holds links for: asked again every few seconds.
+async function refreshMyTurns() {
+  const saved = savedTables();
+  const ids = Object.keys(saved).sort((a, b) => (saved[b].created || 0) - (saved[a].created || 0)).slice(0, 12);
+  const tables = ids.flatMap((id) => tokensOf(saved[id]).map((token) => ({ id, token }))).slice(0, 100);
+  if (!tables.length) return;
+  let data;
+  try {
+    data = await api("/api/my-tables", { method: "POST", body: { tables } });
+  } catch {
+    return; // asked again at the next refresh
+  }
+  const turns = {};
+  for (const t of data.tables) {
+    const was = turns[t.id];
+    if (!was || t.your_turn || (was.status === "gone" && t.status !== "gone")) turns[t.id] = t;
+  }
+  myTurns = turns;
+  drawMyTables();
+  $("my-tables-box").dataset.ready = "1";
+}
+
+function pollMyTurns() {
+  clearInterval(myTimer);
+  refreshMyTurns();
+  myTimer = setInterval(() => { if (!document.hidden) refreshMyTurns(); }, 10000);
 }
 
 // Alone, there is no one to play against: a one-player table is played on this device.
@@ -200,14 +258,16 @@ function readClock() {
   const kind = $("clock-kind").value;
   if (kind === "none") return null;
   const amount = Number($("clock-amount").value);
+  if (kind === "days") return { kind, days: Math.min(14, Math.max(1, Math.round(amount))) };
   return { kind, seconds: kind === "game" ? amount * 60 : amount };
 }
 
 function syncClock() {
   const kind = $("clock-kind").value;
   $("clock-amount-field").classList.toggle("hidden", kind === "none");
-  $("clock-amount-label").textContent = kind === "game" ? "Minutes for each player" : "Seconds for each move";
+  $("clock-amount-label").textContent = { game: "Minutes for each player", days: "Days for each move (1 to 14)" }[kind] || "Seconds for each move";
   if (kind === "game" && Number($("clock-amount").value) > 120) $("clock-amount").value = "10";
+  if (kind === "days" && Number($("clock-amount").value) > 14) $("clock-amount").value = "3";
 }
 
 // -- open tables: free seats anyone can take -----------------------------------------------------------------
@@ -280,6 +340,7 @@ async function init() {
     $("games").replaceChildren(...data.games.map(gameCard));
     const titles = Object.fromEntries(data.games.map((g) => [g.id, g.title]));
     drawMyTables(titles);
+    pollMyTurns();
     $("lobby").dataset.ready = "1";
     // "New game" at the end of a table: /#new=<game> opens that game's new-table form
     const m = /^#new=([^&]+)$/.exec(location.hash);

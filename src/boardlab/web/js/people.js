@@ -111,6 +111,9 @@ export function drawPeople(v) {
 
 function fmt(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
+  // a turn-based table's days a move: days and hours, then hours and minutes
+  if (s >= 86400) return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
+  if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 

@@ -3,6 +3,7 @@
 import { actorName, api, download, el, saveTable, savedTables, showRules, toast } from "./api.js";
 import { closeChooser, colour, expandScene, fitBoard, hasGeometry, loadGeometry, rememberGeometry, renderScene } from "./render.js";
 import { drawPeople, initPeople, onChat, peopleReconnected } from "./people.js";
+import { drawEndings, endingsPresence, initEndings } from "./endings.js";
 
 const root = document.getElementById("table-root");
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -217,6 +218,7 @@ function drawView() {
   drawInvite(v);
   drawResult(v);
   drawPeople(v); // people.js: chat, clocks, "You are watching"
+  drawEndings(v); // endings.js: resign, draw, abort, claim the win, who is away
 }
 
 // -- the end of a game: a result panel in view, with Rematch, New game and Back to the lobby --------------
@@ -605,7 +607,7 @@ function connect() {
       if (done) { acks.delete(m.id); done(m); }
     } else if (m.type === "geometry") rememberGeometry(m.geometry);
     else if (m.type === "view") onView(m.view);
-    else if (m.type === "presence") onPresence(m.present);
+    else if (m.type === "presence") { onPresence(m.present); endingsPresence(m); }
     else if (m.type === "chat") onChat(m.message);
     else if (m.type === "error") toast(m.message);
   };
@@ -661,6 +663,7 @@ async function init() {
     socket: () => ws,
     player: () => mySeats.length > 0,
   });
+  initEndings({ tableId, token: () => tokenFor(viewSeat), onView: (v) => onView(v), refresh: () => fetchView() });
   if (first.seat === viewSeat) onView(first);
   else fetchView();
   connect();
