@@ -468,3 +468,70 @@ def test_the_lobby_counts_the_spectators_of_every_process(pg: PostgresCluster) -
         for s in watching:
             s.close()
         spectators(a, 0)
+
+
+def test_resign_and_a_draw_are_seen_by_the_other_process(pg: PostgresCluster) -> None:
+    """Ending a game (server/endings.py) through one process: the other's pages hear of it, and it never reopens."""
+    with two_servers(pg.new_database("endings"), ("--away-seconds", "1"), ("--away-seconds", "1")) as (a, b):
+        status, t = http(a, "POST", "/api/tables", {"game": "cirque", "mode": "online"})  # a game with draws
+        assert status == 201, t
+        tid, tokens = t["id"], t["tokens"]
+        sa, sb = Socket(a, tid, tokens["0"]), Socket(b, tid, tokens["1"])
+        try:
+            for s in (sa, sb):
+                s.wait_for(lambda v: True)
+            draw = f"/api/tables/{tid}/draw"
+            assert http(a, "POST", draw, {"answer": "offer"}, tokens["0"])[0] == 200
+            offered = sb.wait_for(lambda v: v["endings"]["draw_offer"] is not None)
+            assert offered["endings"]["can_answer_draw"]
+            assert http(b, "POST", draw, {"answer": "decline"}, tokens["1"])[0] == 200
+            sa.wait_for(lambda v: v["endings"]["draw_offer"] is None and "declined" in (v["notes"] or [""])[-1])
+            assert http(a, "POST", draw, {"answer": "offer"}, tokens["0"])[0] == 200
+            sb.wait_for(lambda v: v["endings"]["can_answer_draw"])
+            status, r = http(b, "POST", draw, {"answer": "accept"}, tokens["1"])
+            assert status == 200, r
+            over = sa.wait_for(lambda v: v["terminal"])
+            assert over["result"]["draw"] and over["banner"]["title"] == "The game is a draw."
+            # never reopened, at either process
+            for port, token in ((a, tokens["0"]), (b, tokens["1"])):
+                rev = http(port, "GET", f"/api/tables/{tid}", token=token)[1]["revision"]
+                assert (
+                    http(port, "POST", f"/api/tables/{tid}/undo", {"revision": rev}, token)[1]["error"] == "game_over"
+                )
+                assert http(port, "POST", f"/api/tables/{tid}/resign", None, token)[1]["error"] == "game_over"
+        finally:
+            sa.close()
+            sb.close()
+
+        # a resignation sent to both processes at once: one is stored, the other finds the game over
+        status, t = http(a, "POST", "/api/tables", BR)
+        tid, tokens = t["id"], t["tokens"]
+        sb = Socket(b, tid, tokens["1"])
+        try:
+            sb.wait_for(lambda v: True)
+            path = f"/api/tables/{tid}/resign"
+            results = at_once(
+                lambda: http(a, "POST", path, None, tokens["0"]), lambda: http(b, "POST", path, None, tokens["1"])
+            )
+            assert sorted(status for status, _ in results) == [200, 409], results
+            over = sb.wait_for(lambda v: v["terminal"])
+            assert "resigned" in over["log"][-1][1] and len(over["result"]["winners"]) == 1
+            record = http(a, "GET", f"/api/tables/{tid}/record", token=tokens["0"])[1]
+            assert record["meta"]["ended"]["how"] == "resign"
+        finally:
+            sb.close()
+
+        # a player whose page is open at the other process is not away: no claim against them
+        status, t = http(a, "POST", "/api/tables", BR)
+        tid, tokens = t["id"], t["tokens"]
+        sb = Socket(b, tid, tokens["1"])
+        try:
+            sb.wait_for(lambda v: True)
+            time.sleep(1.5)
+            status, r = http(a, "POST", f"/api/tables/{tid}/claim-win", None, tokens["0"])
+            assert (status, r["error"]) == (409, "not_away"), r
+        finally:
+            sb.close()
+        time.sleep(1.5)  # gone from B for longer than the grace: A may claim
+        status, r = http(a, "POST", f"/api/tables/{tid}/claim-win", None, tokens["0"])
+        assert status == 200 and r["view"]["result"]["winners"] == [0], r
