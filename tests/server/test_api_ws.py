@@ -37,7 +37,12 @@ def test_hello_view_presence_and_moves(api: Api, client) -> None:
             hello(ws1, [tok1])
             assert next_view(ws1)["seats"][0]["present"]
             # seat 0 learns that seat 1 arrived, in a small message rather than a whole view
-            assert ws0.receive_json() == {"type": "presence", "present": [True, True]}
+            msg = ws0.receive_json()
+            assert {k: msg[k] for k in ("type", "present", "away_since")} == {
+                "type": "presence",
+                "present": [True, True],
+                "away_since": [None, None],
+            }
             ws0.send_text(json.dumps({"type": "move", "id": 7, "seat": 0, "action": v["legal"][0][0], "revision": 0}))
             moved = next_view(ws0)
             assert moved["revision"] == 1
@@ -58,7 +63,9 @@ def test_hello_view_presence_and_moves(api: Api, client) -> None:
             assert ws1.receive_json()["error"] == "bad_request"
             ws1.send_text(json.dumps({"type": "dance"}))
             assert "unknown message" in ws1.receive_json()["message"]
-        assert ws0.receive_json() == {"type": "presence", "present": [True, False]}  # seat 1 left
+        msg = ws0.receive_json()  # seat 1 left: away from now on
+        assert msg["type"] == "presence" and msg["present"] == [True, False]
+        assert msg["away_since"][0] is None and isinstance(msg["away_since"][1], float)
         assert api.view(t, tok0)["seats"][1]["present"] is False  # and views say so
     assert api.view(t, tok0)["revision"] == 1
 

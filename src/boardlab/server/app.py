@@ -287,7 +287,8 @@ def clock_rules(game_id: str) -> str:
     return (
         "## Turn clocks\n\n"
         "A table may be played with a turn clock, chosen when it is made: a time for each move, or a time for each "
-        "player for the whole game. The time left is shown beside each player. "
+        "player for the whole game, or days for each move at a turn-based table. The time left is shown beside each "
+        "player. "
         f"{make_cached(game_id).timeout_rule()}\n"
     )
 
