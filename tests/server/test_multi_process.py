@@ -470,6 +470,17 @@ def test_the_lobby_counts_the_spectators_of_every_process(pg: PostgresCluster) -
         spectators(a, 0)
 
 
+def wait_until(get: Any, pred: Any, timeout: float = 10) -> Any:
+    """``get()`` again and again until ``pred`` holds of what it gives; that."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = get()
+        if pred(got):
+            return got
+        assert time.monotonic() < deadline, got
+        time.sleep(0.1)
+
+
 def test_resign_and_a_draw_are_seen_by_the_other_process(pg: PostgresCluster) -> None:
     """Ending a game (server/endings.py) through one process: the other's pages hear of it, and it never reopens."""
     with two_servers(pg.new_database("endings"), ("--away-seconds", "1"), ("--away-seconds", "1")) as (a, b):
@@ -527,11 +538,20 @@ def test_resign_and_a_draw_are_seen_by_the_other_process(pg: PostgresCluster) ->
         sb = Socket(b, tid, tokens["1"])
         try:
             sb.wait_for(lambda v: True)
+            # A's pages show seat 1 online though its page is open at B
+            seen_at_a = wait_until(
+                lambda: http(a, "GET", f"/api/tables/{tid}", token=tokens["0"])[1], lambda v: v["seats"][1]["present"]
+            )
+            assert seen_at_a["endings"]["away_since"][1] is None
             time.sleep(1.5)
             status, r = http(a, "POST", f"/api/tables/{tid}/claim-win", None, tokens["0"])
             assert (status, r["error"]) == (409, "not_away"), r
         finally:
             sb.close()
+        gone = wait_until(
+            lambda: http(a, "GET", f"/api/tables/{tid}", token=tokens["0"])[1], lambda v: not v["seats"][1]["present"]
+        )
+        assert gone["endings"]["away_since"][1] is not None
         time.sleep(1.5)  # gone from B for longer than the grace: A may claim
         status, r = http(a, "POST", f"/api/tables/{tid}/claim-win", None, tokens["0"])
         assert status == 200 and r["view"]["result"]["winners"] == [0], r

@@ -97,6 +97,8 @@ class LiveTable:
     seen: dict[int, float] = field(default_factory=dict)
     #: When this process loaded the table (a seat not seen since counts as seen then).
     loaded_at: float = field(default_factory=time.time)
+    #: What the other processes sharing the database say of each seat: ``(a page open there, when it came or went)``.
+    elsewhere: dict[int, tuple[bool, float]] = field(default_factory=dict)
 
     def touch(self) -> None:
         self.stamp += 1
@@ -140,7 +142,13 @@ class LiveTable:
 
     @property
     def present(self) -> set[int]:
+        """Seats with a page open here (this process's sockets)."""
         return {s for c in self.connections for s in c.present}
+
+    @property
+    def present_anywhere(self) -> set[int]:
+        """Seats with a page open here or at another process sharing the database."""
+        return self.present | {s for s, (on, _at) in self.elsewhere.items() if on}
 
     def summary(self) -> dict[str, Any]:
         g = self.game

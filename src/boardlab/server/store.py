@@ -184,8 +184,9 @@ NOTES_KEEP = 20
 #: The PostgreSQL channel on which writes announce ``"<table id> <revision> <origin> <what>[ <data>]"``.
 CHANNEL = "boardlab_tables"
 #: What an announcement says changed: the table (its row, moves or sealed choices; no data), or its chat (the
-#: revision is the new message's index and the data the message as JSON, at most 500 characters of text).
-CHANGES = ("table", "chat")
+#: revision is the new message's index and the data the message as JSON, at most 500 characters of text), or who has
+#: a page open at it (``presence``: no data; read :meth:`Store.presence`).
+CHANGES = ("table", "chat", "presence")
 
 
 #: The ``application_name`` of a process's listening connection: ``boardlab <origin>`` (how the others tell it is
@@ -490,6 +491,8 @@ class Store:
                 " (SELECT 1 FROM tables WHERE id = ?)",
                 (table_id, seat, self.origin, int(connected), at, table_id),
             )
+        if self.shared:
+            self._notify(c, table_id, 0, "presence")
 
     def presence(self, table_id: str) -> dict[int, tuple[bool, float]]:
         """Per seat, what the other processes know (PostgreSQL; SQLite: nothing): whether one that is still running

@@ -484,6 +484,8 @@ class Platform:
             if row.status == "expired":
                 raise ApiError(410, "expired", "this table was abandoned (no move for a long time) and has expired")
             table = self._restore(row)
+            if self.store.shared:  # who has a page open at the other processes
+                table.elsewhere = await self._db(self.store.presence, table_id)
             # Shared database: a table changed moments ago is in play at another process, whose AI
             # seats think for it; one left longer than an AI move takes is this process's to run.
             table.remote = self.store.shared and time.time() - row.updated_at < self._ai_grace()
@@ -1048,7 +1050,7 @@ class Platform:
             if spec["kind"] != "human" or table.seat_hashes[s] is None or s in here:
                 out.append(None)
                 continue
-            on, at = (elsewhere or {}).get(s, (False, 0.0))
+            on, at = (table.elsewhere if elsewhere is None else elsewhere).get(s, (False, 0.0))
             if on:
                 out.append(None)
                 continue
@@ -1375,6 +1377,11 @@ class Platform:
                 with contextlib.suppress(ValueError):
                     self._send_chat(table, json.loads(data))
             return
+        if what == "presence":
+            table = self.tables.get(table_id) if table_id is not None else None
+            if table is not None:
+                self._spawn(self._presence_elsewhere(table))
+            return
         tables = list(self.tables.values()) if table_id is None else [self.tables.get(table_id)]
         for table in tables:
             if table is None:
@@ -1383,6 +1390,18 @@ class Platform:
             if table.connections and table.id not in self._refreshing:
                 self._refreshing.add(table.id)  # one refresh at a time; it reads whatever is newest
                 self._spawn(self._refresh(table))
+
+    async def _presence_elsewhere(self, table: LiveTable) -> None:
+        """A page came or went at another process: read who is where, and tell this process's pages if it shows."""
+        try:
+            elsewhere = await self._db(self.store.presence, table.id)
+        except Exception:
+            log.exception("table %s: could not read who is at the table elsewhere", table.id)
+            return
+        if elsewhere != table.elsewhere:
+            table.elsewhere = elsewhere
+            table.touch()
+            self._send_presence(table)
 
     async def _refresh(self, table: LiveTable) -> None:
         try:
@@ -1538,7 +1557,7 @@ class Platform:
         """A small message, not a view per socket: who is online now, one flag per seat (AI seats always are), and for
         each seat away since when (``away_since``), with the grace after which the others may claim the win
         (``claim_after``; ``null`` where the table allows no claim)."""
-        present = table.present
+        present = table.present_anywhere
         flags = [spec["kind"] == "ai" or s in present for s, spec in enumerate(table.seats)]
         grace = self.settings.away_grace if self.claimable(table) and not table.over else None
         message = json.dumps(

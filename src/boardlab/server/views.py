@@ -321,7 +321,7 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
             "kind": spec["kind"],
             "agent": spec.get("agent"),
             "colour": colours[s],
-            "present": spec["kind"] == "ai" or s in table.present,
+            "present": spec["kind"] == "ai" or s in table.present_anywhere,
             "thinking": s in table.thinking,
             "to_act": s in acting,
             "submitted": s in pending,
