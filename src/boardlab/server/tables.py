@@ -995,6 +995,7 @@ class Platform:
         async with table.lock:
             await self._fresh(table)
             seat = self._playing(table, seat, "offer or answer a draw")
+            table.seen[seat] = time.time()  # (a player who answers is not away)
             if not draws_possible(table.game):
                 raise conflict("no_draws", f"{table.game.title} has no draws: a game of it always has a winner.")
             if any(spec["kind"] != "human" for spec in table.seats):

@@ -74,7 +74,7 @@ function drawMyTables(titles = myTitles) {
 
 function timeLeft(deadline) {
   const s = Math.max(0, deadline - Date.now() / 1000);
-  if (s >= 2 * 86400) return `${Math.floor(s / 86400)} days`;
+  if (s >= 86400) return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
   if (s >= 3600) return `${Math.floor(s / 3600)} h`;
   if (s >= 60) return `${Math.floor(s / 60)} min`;
   return `${Math.round(s)} s`;
