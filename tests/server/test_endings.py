@@ -299,3 +299,37 @@ def test_my_tables_counts_where_it_is_your_move(api: Api) -> None:
     assert [t["status"] for t in data["tables"]] == ["playing", "playing", "playing", "playing", "gone", "gone"]
     assert data["tables"][4]["game"] is None  # a wrong token learns nothing of the table
     assert data["tables"][3]["seat"] is None
+
+
+def test_which_games_have_draws() -> None:
+    import boardlab
+    from boardlab.server.endings import draws_possible
+
+    assert draws_possible(boardlab.make("cirque"))  # declared: a full board with no five in a row
+    assert draws_possible(boardlab.make("trivalent"))  # measured: a third of random games are ties
+    assert not draws_possible(boardlab.make("blast-radius"))  # never a tie in thousands of games
+    assert not draws_possible(boardlab.make("new-rule"))  # co-operative: everyone wins or loses together
+
+
+def test_an_ended_table_stays_ended_after_a_restart(tmp_path) -> None:
+    db = f"sqlite:///{tmp_path}/restart.db"
+    settings = Settings(db_url=db, ai_workers=1, ai_delay=0.0, quotas=NO_QUOTAS, resume_ai=False)
+    with TestClient(create_app(settings)) as c:
+        api = Api(c)
+        table, (t0, t1), _ = online(api, "cirque")
+        post(api, table, "draw", t0, {"answer": "offer"})
+        aborted, (a0, _a1), _ = online(api)
+        assert post(api, aborted, "abort", a0).status_code == 200
+    with TestClient(create_app(settings)) as c:
+        api = Api(c)
+        v = api.view(table, t1)  # the offer was stored: still standing after the restart
+        assert v["endings"]["draw_offer"] == {"seat": 0, "agreed": [0]} and v["endings"]["can_answer_draw"]
+        assert post(api, table, "draw", t1, {"answer": "accept"}).json()["view"]["result"]["draw"]
+    with TestClient(create_app(settings)) as c:
+        api = Api(c)
+        v = api.view(table, t0)
+        assert v["terminal"] and v["result"]["draw"] and v["log"][-1][1] == "The players agreed a draw."
+        assert post(api, table, "resign", t0).json()["error"] == "game_over"
+        v = api.view(aborted, a0)
+        assert v["terminal"] and v["banner"]["title"] == "Game aborted"
+        assert api.undo(aborted, a0, v["revision"]).json()["error"] == "game_over"
