@@ -96,3 +96,18 @@ def test_unfinished_record(tmp_path: pathlib.Path) -> None:
     result = runner.invoke(app, ["replay", str(path), "--log"])
     assert result.exit_code == 0
     assert "the game was not finished" in result.output
+
+
+def test_a_record_ended_by_the_table_says_how(tmp_path: pathlib.Path) -> None:
+    """A resignation at the server is the record's ``meta.ended``, after the last move: the replay ends with it."""
+    ended = {"how": "resign", "seat": 1, "step": 2, "returns": [1.0, -1.0]}
+    path = tmp_path / "resigned.json"
+    record = {"game": "blast-radius", "options": {"board_side": 5}, "history": [30, 0], "seats": ["Ann", "Bo"]}
+    path.write_text(json.dumps({**record, "meta": {"ended": ended}}))
+    result = runner.invoke(app, ["replay", str(path), "--log"])
+    assert result.exit_code == 0, result.output
+    assert "Game over. seat 1 (Bo) resigned. seat 0 (Ann) wins." in result.output
+    # an entry that does not fit the record (another step) is no ending: the record is just unfinished
+    path.write_text(json.dumps({**record, "meta": {"ended": {**ended, "step": 1}}}))
+    result = runner.invoke(app, ["replay", str(path), "--log"])
+    assert "resigned" not in result.output and "the game was not finished" in result.output

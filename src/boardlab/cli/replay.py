@@ -18,6 +18,7 @@ from rich.text import Text
 from ..core.constants import CHANCE, SIMULTANEOUS
 from ..core.driver import ReplayError
 from ..core.driver import replay as replay_history
+from ..core.endings import check_ended, ending_text
 from ..core.game import State
 from ..core.hidden import log_lines, seat_label, seens_of
 from ..core.record import GameRecord
@@ -111,8 +112,11 @@ class Replay:
             console.print(line)
         if k < total:
             console.print(Text(f"next: {k + 1}. {self.log[k]}", style="dim"))
+        ended = check_ended(self.record.meta, state.num_players, len(self.record.history)) if k == total else None
         if state.is_terminal():
             console.print(Text(f"Game over. {result_text(state, self.names)}", style="bold"))
+        elif ended is not None:  # the table ended it after the last move (resign, draw, abort, claim, time)
+            console.print(Text(f"Game over. {ending_text(state.game, ended, self.names)}", style="bold"))
         elif k == total:
             console.print(Text("End of the record (the game was not finished).", style="bold"))
 
