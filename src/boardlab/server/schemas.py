@@ -77,6 +77,8 @@ class TableSummaryOut(_Out):
     created_at: float
     open: bool
     clock: dict[str, Any] | None
+    #: The game's result can be a tie, so the players may agree a draw.
+    draws: bool | None = None
 
 
 class LinksOut(_Out):
@@ -109,6 +111,10 @@ class ViewOut(_Out):
     scene: dict[str, Any]
     legal: list[list[Any]]
     log: list[Any]
+    #: What the seat may do to end the game now and who is away (README, "Ending a game fairly"): ``can_resign``,
+    #: ``can_abort``, ``can_offer_draw``, ``can_answer_draw``, ``draw_offer``, ``away_since``, ``claim_after``,
+    #: ``ended``.
+    endings: dict[str, Any] | None = None
 
 
 class PositionOut(_Out):
