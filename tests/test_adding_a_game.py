@@ -117,7 +117,7 @@ def test_the_showdown_compares_totals_and_equal_totals_draw() -> None:
     assert s.current_player() == TERMINAL and s.returns() == [0.0, 0.0]  # 7 against 7
     assert s.observation(1)["shown"] == [[card(2, "spades"), card(5, "hearts")], [card(1, "hearts"), card(6, "hearts")]]
     last = s.move_log(None, reveal=False)[-1]["text"]
-    assert last == "stand; Orange shows 2 of spades and 5 of hearts; Blue shows 1 of hearts and 6 of hearts"
+    assert last == "stands; Orange shows 2 of spades and 5 of hearts; Blue shows 1 of hearts and 6 of hearts"
     s = dealt(card(5, "hearts"), card(2, "spades"), card(6, "hearts"), card(1, "hearts"), card(3, "spades"))
     act(s, "stand")
     act(s, "draw from the discard pile")

@@ -15,8 +15,10 @@ import pytest
 
 import boardlab
 from boardlab.core.constants import CHANCE, SIMULTANEOUS
+from example_games import EXAMPLE_GAMES
 
-GAMES = boardlab.games()
+#: The registered games and the guide's worked example (docs/examples), which a new game is copied from.
+GAMES = boardlab.games() + EXAMPLE_GAMES
 #: A coordinate or a move in coordinates: ``c5``, ``k15``, ``c2-c3``.
 COORD = re.compile(r"^[a-z]{1,2}\d{1,3}(-[a-z]{1,2}\d{1,3})?$")
 TOKEN = re.compile(r"[^\s,;:.()!?]+")

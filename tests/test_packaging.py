@@ -15,6 +15,7 @@ import pytest
 import boardlab
 from boardlab import docs
 from boardlab.agents import level_ratings
+from generated_docs import need
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BUILD_FILES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "src", "docs")
@@ -132,4 +133,6 @@ def test_a_wheel_built_from_the_sdist_ships_every_document(tmp_path: pathlib.Pat
     for kind in ("rules", "ai", "balance"):
         docs_on_file = {f"boardlab/docs/{kind}/{doc.name}" for doc in (ROOT / "docs" / kind).glob("*.md")}
         assert docs_on_file and docs_on_file <= names, (kind, sorted(docs_on_file - names)[:3])
+    for g in boardlab.games():
+        need("balance", g)
     assert {f"boardlab/docs/balance/{g}.md" for g in boardlab.games()} <= names

@@ -15,6 +15,7 @@ from boardlab.core.constants import CHANCE, SIMULTANEOUS
 from boardlab.core.scene import SEAT_COLOURS
 from boardlab.core.wording import for_players
 from boardlab.docs import rules_text
+from example_games import EXAMPLE_GAMES, rules_document
 
 GAMES = boardlab.games()
 #: Colour words a seat's name may hold, and the family each belongs to.
@@ -96,9 +97,9 @@ NEVER = re.compile(r"\bply\b|\bplies\b|\bseeds? 0\d\d|research|our reconstructio
 NOT_IN_RULES = re.compile(r"\b[Ss]eat \d|\bengine\b|max_game_length|§\d+[a-z]*-[ivx]+|cited in the code")
 
 
-@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("game_id", GAMES + EXAMPLE_GAMES)  # the guide's example too: a new game copies it
 def test_rules_pages_are_for_players(game_id: str) -> None:
-    text = rules_text(game_id)
+    text = rules_document(game_id).read_text() if game_id in EXAMPLE_GAMES else rules_text(game_id)
     assert "## About these rules" in text, "decisions and inventions go under '## About these rules'"
     rules, about = text.split("## About these rules", 1)
     assert "## Decisions" in about and "## Our inventions" in about and "## Decisions" not in rules

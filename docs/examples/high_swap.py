@@ -23,6 +23,7 @@ from boardlab.core.gametype import Chance, GameType, Information
 from boardlab.core.hidden import Seen
 from boardlab.core.options import Option
 from boardlab.core.tensor import Tensor
+from boardlab.core.wording import third_person
 
 NAMES = ("Orange", "Blue")
 SUITS = ("hearts", "spades")
@@ -162,15 +163,15 @@ class HighSwapState(State):
                 return Seen(f"turned up the {card_name(entry)}")  # §3.2: everyone sees it
             seat = self.to_move if self.step == DRAW else dealt % 2
             return Seen(f"dealt a card to {NAMES[seat]}", {seat: f"dealt the {card_name(entry)} to {NAMES[seat]}"})
-        seen = super()._seen(actor, entry)
+        said = third_person(self.action_to_string(actor, entry))  # "draw from the deck": "draws from the deck"
         if actor == 1 and (self.step == DISCARD or entry == self.game.stand):  # the last decision: §5.1
             hands = list(self.hands)
             if entry != self.game.stand:
                 card = self.game.action_space.decode(entry)[1][0]
                 hands[1] = tuple(c for c in hands[1] if c != card)
             shown = "; ".join(f"{NAMES[s]} shows {' and '.join(card_name(c) for c in hands[s])}" for s in (0, 1))
-            return Seen(f"{seen.public}; {shown}")
-        return seen
+            return Seen(f"{said}; {shown}")
+        return Seen(said)
 
     def observation(self, player: int | None = None) -> dict[str, Any]:
         over = self.step == OVER

@@ -13,6 +13,7 @@ import boardlab
 from boardlab.docs import balance_verdict
 from boardlab.lab.balance import BalanceReport
 from boardlab.server.app import game_listing
+from generated_docs import need
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BALANCE = ROOT / "docs" / "balance"
@@ -20,7 +21,7 @@ BALANCE = ROOT / "docs" / "balance"
 
 def test_every_registered_game_has_its_balance_on_file() -> None:
     for g in boardlab.games():
-        text = (BALANCE / f"{g}.md").read_text(encoding="utf-8")
+        text = need("balance", g).read_text(encoding="utf-8")
         assert text.startswith(f"# Balance: {boardlab.make(g).title}\n"), g
         verdict = balance_verdict(g)
         assert verdict and re.search(r"\(n = [\d,]+, [^)]+\)\.$", verdict), (g, verdict)
@@ -36,7 +37,7 @@ def test_the_lobby_lists_each_games_verdict() -> None:
 
 def test_every_sample_game_on_file_is_linked_once_to_its_own_record() -> None:
     for g in boardlab.games():
-        text = (BALANCE / f"{g}.md").read_text(encoding="utf-8")
+        text = need("balance", g).read_text(encoding="utf-8")
         links = re.findall(r"^- \[[^\]]+\]\((samples/[^)]+)\): game \d+", text, re.M)
         assert len(set(links)) == len(links), (g, links)
         on_disk = sorted(f"samples/{p.name}" for p in (BALANCE / "samples").glob(f"{g}.*.json"))
@@ -67,7 +68,7 @@ def test_the_verdicts_on_file_are_those_of_the_stored_numbers(tmp_path: pathlib.
     compose = _balance_all().compose
     headings = {"Random self-play": "random", "Hard self-play": "hard"}
     for g in boardlab.games():
-        text = (BALANCE / f"{g}.md").read_text(encoding="utf-8")
+        text = need("balance", g).read_text(encoding="utf-8")
         for heading, verdict in re.findall(r"^## (.+)\n\n\*\*(.+)\*\*$", text, re.M):
             kind = headings.get(heading) or heading.removeprefix("Self-play by `").removesuffix("`")
             data = json.loads((BALANCE / "runs" / f"{g}.{kind}.json").read_text(encoding="utf-8"))
