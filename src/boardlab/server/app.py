@@ -69,6 +69,7 @@ from ..core.wording import for_players
 from ..docs import balance_verdict
 from ..games import game_class, make_cached
 from ..games import games as game_ids
+from .account_routes import account_routes
 from .chance import SEEDED_NOTICE
 from .errors import ApiError, bad_request, forbidden, not_found
 from .lab import lab_routes
@@ -154,6 +155,9 @@ class CreateTableIn(_Body):
     open: bool = False
     #: A turn clock: per move (``seconds`` a decision) or per game (``seconds`` per player in all).
     clock: ClockIn | None = None
+    #: A rated game (the creator signed in, its CSRF token sent): every human seat is played by an account, and their
+    #: ratings for the game change when it ends (server/ratings.py).
+    rated: bool = False
 
 
 class JoinIn(_Body):
@@ -508,6 +512,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     app.include_router(lab_router)
+    accounts_router, players = account_routes(platform, lambda name: page(name), _client)  # server/account_routes.py
+    app.include_router(accounts_router)
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
     # -- games -------------------------------------------------------------------
@@ -551,12 +557,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/tables", status_code=201, response_model=CreatedTableOut)
     async def create_table(body: CreateTableIn, request: Request) -> Response:
         platform.limits.table_created(_client(request))
+        account, _sid = await players.writer(request, False, strict=body.rated)  # accounts: a signed-in creator
+        seats = [s.model_dump() for s in body.seats] if body.seats is not None else None
+        if body.rated:
+            players.check_rated(account, body.mode, seats, body.game)
         table, tokens, spectator, host = await platform.create(
             body.game,
             body.options,
             body.num_players,
             body.mode,
-            [s.model_dump() for s in body.seats] if body.seats is not None else None,
+            seats,
             body.seed,
             body.host_seat,
             body.watch,
@@ -564,6 +574,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             clock=body.clock.model_dump() if body.clock is not None else None,
             owner=_client(request),
         )
+        await players.created(table.id, table.game.id, host if table.mode != "hotseat" else None, account, body.rated)
         base = str(request.base_url).rstrip("/") + f"/table/{table.id}#t="
         if table.mode == "online":
             host_tokens = [tokens[host]] if host is not None else []
@@ -577,6 +588,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "tokens": {str(s): t for s, t in tokens.items()},
                 "spectator_token": spectator,
                 "host_seat": host,
+                "rated": body.rated,
                 "links": {
                     "host": base + ",".join(host_tokens or [spectator]),
                     "seats": {str(s): base + t for s, t in tokens.items()},
@@ -653,7 +665,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Take a free seat of an open table: the seat, its own token and link (no token needed to ask)."""
         platform.limits.joined(_client(request))
         table = await platform.get(table_id)
-        seat, token = await platform.join(table, body.seat, body.name)
+        account, _sid = await players.writer(request, required=False)  # accounts: a signed-in player's seat is theirs
+        await players.before_join(table.id, account)
+        seat, token = await platform.join(table, body.seat, body.name or (account.name if account else None))
+        await players.joined(table.id, seat, table.game.id, account)
         link = f"/table/{table.id}#t={token}"
         base = str(request.base_url).rstrip("/")
         seeded = {"seeded": True, "seed_notice": SEEDED_NOTICE} if table.chance_key is None else {"seeded": False}

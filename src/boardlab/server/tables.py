@@ -133,6 +133,9 @@ class Platform:
         self.listener: Listener | None = None
         self._refreshing: set[str] = set()
         self._watching: set[str] = set()
+        #: Called with the table after every change is broadcast (this process's or another's): accounts settle
+        #: finished rated games there (server/account_routes.py).
+        self.on_change: list[Callable[[LiveTable], None]] = []
 
     # -- life cycle -----------------------------------------------------------
     async def start(self) -> None:
@@ -1277,6 +1280,8 @@ class Platform:
                 text, gid = self._cached_view(table, s)
                 cache[s] = (_message(text, s), gid)
             self._send(conn, *cache[s])
+        for hook in self.on_change:
+            hook(table)
 
     # -- replays --------------------------------------------------------------
     def agents(self) -> dict[str, Any]:
