@@ -46,10 +46,14 @@ def test_sessions_and_ratings_are_shared_by_two_processes(pg: PostgresCluster) -
             wait_up(port, proc)
         p, q = ports
         ann, ben = Player(), Player()
-        assert ann.call(p, "POST", "/api/account/signup", {"name": "Ann", "password": "ann's password"}).status_code == 201
+        assert (
+            ann.call(p, "POST", "/api/account/signup", {"name": "Ann", "password": "ann's password"}).status_code == 201
+        )
         # the session made at p is good at q (the cookie's secret and the session row are in the database)
         assert ann.call(q, "GET", "/api/account").json()["name"] == "Ann"
-        assert ben.call(q, "POST", "/api/account/signup", {"name": "Ben", "password": "ben's password"}).status_code == 201
+        assert (
+            ben.call(q, "POST", "/api/account/signup", {"name": "Ben", "password": "ben's password"}).status_code == 201
+        )
 
         r = ann.call(p, "POST", "/api/tables", {**BR, "mode": "online", "open": True, "rated": True})
         assert r.status_code == 201, r.text

@@ -1,5 +1,6 @@
 // The lobby: every registered game, its rules, and a form to create a table.
 
+import { whoami } from "./account.js";
 import { api, el, forgetTable, saveTable, savedTables, showRules, toast } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
@@ -72,6 +73,7 @@ function drawSeats() {
   const n = Number($("num-players").value);
   const m = mode();
   $("open-field").classList.toggle("hidden", m !== "online");
+  whoami().then((a) => $("rated-field").classList.toggle("hidden", !a.signed_in || m === "hotseat"));
   const rows = [];
   for (let s = 0; s < n; s++) {
     const select = el("select", { id: `seat-${s}`, "aria-label": `Player ${s + 1}: who plays` },
@@ -178,6 +180,10 @@ async function create(ev) {
   const m = mode();
   const body = { game: g.id, options: readOptions(), num_players: n, mode: m, seats };
   if (m === "online" && $("open-table").checked) body.open = true;
+  const me = await whoami();
+  if (me.signed_in && m !== "hotseat" && $("rated-table").checked) body.rated = true;
+  const host = seats.find((s) => s.kind === "human");
+  if (me.signed_in && m !== "hotseat" && host && !host.name) host.name = me.name; // your seat shows your name
   const clock = readClock();
   if (clock) body.clock = clock;
   // Every seat an AI: the player asked for an AI match to watch, which the server wants said explicitly.
