@@ -257,3 +257,58 @@ def test_delete_my_account_anonymises_my_games(client: TestClient) -> None:
         Browser(client).post("/api/account/signup", json={"name": "Mallory", "password": "brand new pass"}).status_code
         == 201
     )
+
+
+def test_a_rated_game_against_the_ai_counts_it_at_its_levels_rating(client: TestClient) -> None:
+    a = Browser(client)
+    a.sign_up("Versus")
+    seats = [{"kind": "human"}, {"kind": "ai", "agent": "random"}]
+    r = a.post("/api/tables", json={**BR, "mode": "ai", "rated": True, "seats": seats})
+    assert r.status_code == 201, r.text
+    d = r.json()
+    end = finish(client, d["id"], {0: d["tokens"]["0"]})
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not ratings.settled(_store(client), d["id"]):
+        time.sleep(0.05)
+    settled = ratings.settled(_store(client), d["id"])
+    assert settled is not None and settled["counted"] and len(settled["changes"]) == 1  # the AI is not updated
+    mine = client.get("/api/players/Versus").json()["ratings"][0]
+    # the AI took part at its level's fixed rating: the update is OpenSkill's for a newcomer against that rating
+    model, ai = ratings.MODEL, ratings.level_rating("blast-radius", "random")
+    assert ai is not None
+    won = end["result"]["winners"] == [0]
+    me, them = model.rating(mu=ratings.MU0, sigma=ratings.SIGMA0), model.rating(mu=ai.mu, sigma=ai.sigma)
+    expected = model.rate([[me], [them]], ranks=[0, 1] if won else [1, 0])[0][0]
+    assert mine["rating"] == round(ratings.DISPLAY * expected.mu)
+    # ... which is less than a win against an equal newcomer gains (and a loss costs more)
+    equal = model.rate([[me], [model.rating()]], ranks=[0, 1] if won else [1, 0])[0][0]
+    assert expected.mu < equal.mu
+    assert ratings.level_ratings("blast-radius")["random"] == round(ratings.DISPLAY * ratings.MU_RANDOM)
+
+
+def test_the_lobby_says_which_open_tables_are_rated(client: TestClient) -> None:
+    a = Browser(client)
+    a.sign_up("Lister")
+    rated = a.post("/api/tables", json={**BR, "mode": "online", "open": True, "rated": True}).json()["id"]
+    plain = client.post("/api/tables", json={**BR, "mode": "online", "open": True}).json()["id"]
+    listed = {t["id"]: t["rated"] for t in client.get("/api/open-tables").json()["tables"]}
+    assert listed[rated] is True and listed[plain] is False
+    guest = client.post(f"/api/tables/{rated}/join", json={})
+    assert guest.status_code == 403 and guest.json()["error"] == "sign_in_needed"
+    assert a.post(f"/api/tables/{rated}/join", json={}).json()["error"] == "already_seated"
+
+
+def test_a_cross_site_sign_in_is_refused(client: TestClient) -> None:
+    Browser(client).sign_up("Origin Check")
+    r = Browser(client).post(
+        "/api/account/signin",
+        json={"name": "Origin Check", "password": "correct horse battery"},
+        headers={"Origin": "https://evil.example"},
+    )
+    assert r.status_code == 403 and r.headers.get("set-cookie") is None
+    ok = Browser(client).post(
+        "/api/account/signin",
+        json={"name": "Origin Check", "password": "correct horse battery"},
+        headers={"Origin": "http://testserver"},
+    )
+    assert ok.status_code == 200

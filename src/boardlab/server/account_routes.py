@@ -19,6 +19,7 @@ Cookie-authenticated writes need the ``X-CSRF-Token`` header (module :mod:`.acco
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 import logging
 from collections.abc import Callable
@@ -112,11 +113,13 @@ class Players:
         return (account, sid) if account is not None else (None, None)
 
     def _same_origin(self, request: Request) -> bool:
+        """No ``Origin`` (a script, an old browser: the CSRF token still decides), or this site's own (behind a proxy
+        the host it was asked for, ``X-Forwarded-Host``)."""
         origin = request.headers.get("origin")
-        if not origin or origin == "null":
-            return origin is None
-        host = request.headers.get("host", "")
-        return urlsplit(origin).netloc == host
+        if origin is None:
+            return True
+        hosts = {request.headers.get("host", ""), *request.headers.get("x-forwarded-host", "").split(",")}
+        return origin != "null" and urlsplit(origin).netloc in {h.strip() for h in hosts if h.strip()}
 
     async def writer(
         self, request: Request, required: bool = True, strict: bool | None = None
@@ -136,7 +139,7 @@ class Players:
             return None, None
         if not sent and not strict:
             return None, None
-        if not sent or not self._same_origin(request) or sent != self.accounts.csrf_token(sid):
+        if not sent or not self._same_origin(request) or not hmac.compare_digest(sent, self.accounts.csrf_token(sid)):
             raise ApiError(403, "csrf", "This request did not come from this site's page (missing CSRF token).")
         return account, sid
 
@@ -225,6 +228,10 @@ class Players:
             log.exception("table %s: its ratings could not be settled (the next read tries again)", table_id)
         finally:
             self._settling.discard(table_id)
+
+    async def rated_among(self, table_ids: list[str]) -> set[str]:
+        """Which of these tables are rated (the lobby says so before anyone joins)."""
+        return set(await self._run(self.accounts.rated_among, table_ids))
 
     async def settle_pending(self, table_ids: list[str] | None = None) -> None:
         for table_id in await self._run(ratings.unsettled, self.store, table_ids):

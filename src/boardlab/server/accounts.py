@@ -373,6 +373,13 @@ class Accounts:
                 is not None
             )
 
+    def rated_among(self, table_ids: list[str]) -> list[str]:
+        if not table_ids:
+            return []
+        with self.engine.connect() as c:
+            rows = c.execute(select(rated_tables_t.c.table_id).where(rated_tables_t.c.table_id.in_(table_ids)))
+            return [str(r.table_id) for r in rows]
+
     def players(self, table_id: str) -> dict[int, str]:
         """The table's seats bound to accounts: seat -> account id."""
         with self.engine.connect() as c:

@@ -25,6 +25,8 @@ POST     /api/replays                          check a record, returns a replay 
 GET      /api/replays/{rid}/{step}?seat=k      one replay frame (``reveal=true``: the whole record's log)
 =======  ====================================  =============================================
 
+Accounts, profiles and leaderboards (``/api/account``, ``/api/players``, ``/api/leaderboard``): server/account_routes.py.
+
 Seat and spectator tokens travel in ``Authorization: Bearer <token>`` (on the
 WebSocket, in the first message), never in URLs the server sees.
 
@@ -658,7 +660,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/open-tables", response_model=OpenTablesOut)
     async def get_open_tables() -> Response:
         """Unfinished open tables (newest first): game, options, seats taken or free, spectators, a link to watch."""
-        return fast_json({"tables": await platform.open_tables()})
+        tables = await platform.open_tables()
+        rated = await players.rated_among([t["id"] for t in tables])  # accounts: a rated table takes accounts only
+        return fast_json({"tables": [{**t, "rated": t["id"] in rated} for t in tables]})
 
     @app.post("/api/tables/{table_id}/join", response_model=JoinedOut)
     async def post_join(table_id: str, body: JoinIn, request: Request) -> Response:

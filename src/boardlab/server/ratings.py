@@ -228,7 +228,17 @@ def settle(store: Store, table_id: str) -> dict[str, Any] | None:
             done = c.execute(select(rated_games_t).where(rated_games_t.c.table_id == table_id)).mappings().first()
             return _settlement(done) if done is not None else None
         if counted:
+            gone = {
+                str(r.id)
+                for r in c.execute(
+                    select(accounts_t.c.id).where(
+                        accounts_t.c.id.in_(list(changes)), accounts_t.c.deleted_at.is_not(None)
+                    )
+                )
+            }
             for account, ch in changes.items():
+                if account in gone:  # deleted while the game went on: the others' ratings count, it has none
+                    continue
                 s = ch["seat"]
                 new = after[s][0]
                 values = {"mu": float(new.mu), "sigma": float(new.sigma), "games": before[s].games + 1}

@@ -148,6 +148,8 @@ class OpenTableOut(_Out):
     spectators: int
     watch: str
     created_at: float
+    #: A rated table: only signed-in players may take its seats (server/account_routes.py).
+    rated: bool
 
 
 class OpenTablesOut(_Out):

@@ -230,7 +230,8 @@ async function drawOpenTables() {
     const seats = t.seats.map((s) => (s.free ? "free seat" : s.name)).join(" · ");
     // a seeded table says so before anyone joins: whoever knows its seed foresees every dice roll
     const seeded = t.seeded ? "seeded: its creator can foresee the dice and draws" : null;
-    const facts = [`${t.free} free of ${t.num_players}`, `${t.spectators} watching`, t.clock, seeded].filter(Boolean).join(" · ");
+    const rated = t.rated ? "rated: sign in to take a seat" : null;
+    const facts = [`${t.free} free of ${t.num_players}`, `${t.spectators} watching`, t.clock, seeded, rated].filter(Boolean).join(" · ");
     const name = el("input", { type: "text", maxlength: 32, placeholder: "Your name", "aria-label": `Your name at ${t.title}` });
     return el("div", { class: "row", "data-table": t.id },
       el("strong", {}, t.title),
