@@ -18,7 +18,7 @@ async function draw(game) {
         el("td", {}, `the ${p.plays_like} AI`)))))
     : el("p", { class: "muted" }, `Nobody has played ${b.title} rated yet.`));
   $("levels").replaceChildren(el("p", { class: "small muted" }, "Each AI level plays at its measured strength in this game; in a rated game against it, it counts at this rating."),
-    el("ul", {}, ...Object.entries(b.levels).map(([lv, r]) => el("li", {}, `${lv}: ${r}`))));
+    el("ul", {}, ...Object.entries(b.levels).map(([lv, r]) => el("li", {}, `The ${lv} AI: ${r}`))));
   $("leaderboard").dataset.ready = "1";
 }
 
