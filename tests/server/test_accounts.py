@@ -172,6 +172,14 @@ def test_rated_game_updates_both_ratings_and_profiles(client: TestClient) -> Non
     ranked = [p["name"] for p in board["players"]]
     assert ranked.index(win) < ranked.index(lose)
     assert set(board["levels"]) == {"random", "easy", "medium", "hard", "expert"}
+    # the rematch is played by the same accounts, each seat moved on, and is rated too
+    re = client.post(f"/api/tables/{table}/rematch", headers=auth(tokens[0]))
+    assert re.status_code == 200, re.text
+    new = re.json()["table"]
+    assert client.get(f"/api/tables/{new}", headers=auth(tokens[0])).json()["table"]["id"] == new
+    opens = {n: client.get(f"/api/players/{n}").json()["open"] for n in names}
+    assert [(g["table"], g["seat"], g["rated"]) for g in opens["Alice"]] == [(new, 1, True)]
+    assert [(g["table"], g["seat"], g["rated"]) for g in opens["Bob"]] == [(new, 0, True)]
     # the replay of a game on a profile opens for anyone
     rec = client.get(f"/api/players/games/{table}/record")
     assert (rec.status_code == 200 and len(rec.json()["history"]) == len(end["log"])) or rec.json()["history"]

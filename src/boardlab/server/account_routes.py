@@ -19,6 +19,7 @@ Cookie-authenticated writes need the ``X-CSRF-Token`` header (module :mod:`.acco
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import json
 import logging
@@ -30,6 +31,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from ..games import game_class
 from ..games import games as game_ids
@@ -205,6 +207,17 @@ class Players:
     async def joined(self, table_id: str, seat: int, game: str, account: Account | None) -> None:
         if account is not None:
             await self._run(self.accounts.bind, table_id, seat, account.id, game)
+
+    async def rematched(self, table_id: str, game: str, rematch: dict[str, Any] | None) -> None:
+        """A rematch is played by the same accounts (each seat moved as the rematch moved it), rated if this was."""
+        if not rematch:
+            return
+        new_id, moved = str(rematch["id"]), list(rematch["seats"])
+        for old, account in (await self._run(self.accounts.players, table_id)).items():
+            await self._run(self.accounts.bind, new_id, moved[old], account, game)
+        if await self._run(self.accounts.is_rated, table_id) and not await self._run(self.accounts.is_rated, new_id):
+            with contextlib.suppress(IntegrityError):  # asked at two processes at once: marked once
+                await self._run(self.accounts.mark_rated, new_id, game)
 
     # -- settling rated games ------------------------------------------------------------
     def _changed(self, table: Any) -> None:

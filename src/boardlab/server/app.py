@@ -654,6 +654,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if seat is not None and table.rematch is None:
             platform.limits.table_created(_client(request))
         r = await platform.rematch(table, seat)
+        await players.rematched(table.id, table.game.id, table.rematch)  # accounts: the same players, rated if it was
         base = str(request.base_url).rstrip("/")
         return fast_json({**r, "url": base + r["link"]})
 
