@@ -109,3 +109,10 @@ def test_sign_up_then_a_rated_game_changes_both_profiles(server, new_page) -> No
     ben.wait_for_selector("#leaderboard[data-ready='1']")
     names = ben.locator("#board tbody tr").evaluate_all("rows => rows.map((r) => r.dataset.player)")
     assert names.index(win) < names.index(lose)
+
+    # signing out from the header's menu: the lobby offers to sign in again
+    ann.goto(server.url + "/")
+    ann.click("#account-me")
+    ann.click("#account-signout")
+    ann.wait_for_selector("#account-open")
+    assert ann.evaluate("fetch('/api/account').then((r) => r.json())")["signed_in"] is False
