@@ -30,6 +30,8 @@ POST     /api/replays                          check a record, returns a replay 
 GET      /api/replays/{rid}/{step}?seat=k      one replay frame (``reveal=true``: the whole record's log)
 =======  ====================================  =============================================
 
+Accounts, profiles and leaderboards (``/api/account``, ``/api/players``, ``/api/leaderboard``): server/account_routes.py.
+
 Seat and spectator tokens travel in ``Authorization: Bearer <token>`` (on the
 WebSocket, in the first message), never in URLs the server sees.
 
@@ -74,6 +76,7 @@ from ..core.wording import for_players
 from ..docs import balance_verdict
 from ..games import game_class, make_cached
 from ..games import games as game_ids
+from .account_routes import account_routes
 from .chance import SEEDED_NOTICE
 from .errors import ApiError, bad_request, forbidden, not_found
 from .lab import lab_routes
@@ -162,6 +165,9 @@ class CreateTableIn(_Body):
     open: bool = False
     #: A turn clock: per move (``seconds`` a decision) or per game (``seconds`` per player in all).
     clock: ClockIn | None = None
+    #: A rated game (the creator signed in, its CSRF token sent): every human seat is played by an account, and their
+    #: ratings for the game change when it ends (server/ratings.py).
+    rated: bool = False
 
 
 class JoinIn(_Body):
@@ -532,6 +538,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     app.include_router(lab_router)
+    accounts_router, players = account_routes(platform, lambda name: page(name), _client)  # server/account_routes.py
+    app.include_router(accounts_router)
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
     # -- games -------------------------------------------------------------------
@@ -575,12 +583,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/tables", status_code=201, response_model=CreatedTableOut)
     async def create_table(body: CreateTableIn, request: Request) -> Response:
         platform.limits.table_created(_client(request))
+        account, _sid = await players.writer(request, False, strict=body.rated)  # accounts: a signed-in creator
+        seats = [s.model_dump() for s in body.seats] if body.seats is not None else None
+        if body.rated:
+            players.check_rated(account, body.mode, seats, body.game)
         table, tokens, spectator, host = await platform.create(
             body.game,
             body.options,
             body.num_players,
             body.mode,
-            [s.model_dump() for s in body.seats] if body.seats is not None else None,
+            seats,
             body.seed,
             body.host_seat,
             body.watch,
@@ -588,6 +600,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             clock=body.clock.model_dump() if body.clock is not None else None,
             owner=_client(request),
         )
+        await players.created(table.id, table.game.id, host if table.mode != "hotseat" else None, account, body.rated)
         base = str(request.base_url).rstrip("/") + f"/table/{table.id}#t="
         if table.mode == "online":
             host_tokens = [tokens[host]] if host is not None else []
@@ -601,6 +614,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "tokens": {str(s): t for s, t in tokens.items()},
                 "spectator_token": spectator,
                 "host_seat": host,
+                "rated": body.rated,
                 "links": {
                     "host": base + ",".join(host_tokens or [spectator]),
                     "seats": {str(s): base + t for s, t in tokens.items()},
@@ -709,20 +723,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if seat is not None and table.rematch is None:
             platform.limits.table_created(_client(request))
         r = await platform.rematch(table, seat)
+        await players.rematched(table.id, table.game.id, table.rematch)  # accounts: the same players, rated if it was
         base = str(request.base_url).rstrip("/")
         return fast_json({**r, "url": base + r["link"]})
 
     @app.get("/api/open-tables", response_model=OpenTablesOut)
     async def get_open_tables() -> Response:
         """Unfinished open tables (newest first): game, options, seats taken or free, spectators, a link to watch."""
-        return fast_json({"tables": await platform.open_tables()})
+        tables = await platform.open_tables()
+        rated = await players.rated_among([t["id"] for t in tables])  # accounts: a rated table takes accounts only
+        return fast_json({"tables": [{**t, "rated": t["id"] in rated} for t in tables]})
 
     @app.post("/api/tables/{table_id}/join", response_model=JoinedOut)
     async def post_join(table_id: str, body: JoinIn, request: Request) -> Response:
         """Take a free seat of an open table: the seat, its own token and link (no token needed to ask)."""
         platform.limits.joined(_client(request))
         table = await platform.get(table_id)
-        seat, token = await platform.join(table, body.seat, body.name)
+        account, _sid = await players.writer(request, required=False)  # accounts: a signed-in player's seat is theirs
+        await players.before_join(table.id, account)
+        seat, token = await platform.join(table, body.seat, body.name or (account.name if account else None))
+        await players.joined(table.id, seat, table.game.id, account)
         link = f"/table/{table.id}#t={token}"
         base = str(request.base_url).rstrip("/")
         seeded = {"seeded": True, "seed_notice": SEEDED_NOTICE} if table.chance_key is None else {"seeded": False}

@@ -154,6 +154,8 @@ class OpenTableOut(_Out):
     spectators: int
     watch: str
     created_at: float
+    #: A rated table: only signed-in players may take its seats (server/account_routes.py).
+    rated: bool
 
 
 class OpenTablesOut(_Out):
@@ -268,3 +270,44 @@ class LabOut(_Out):
     runs_per_address: int
     run_seconds: float
     metrics: list[dict[str, Any]]
+
+
+# -- accounts, profiles and leaderboards (server/account_routes.py) ---------------------------------------------
+class AccountOut(_Out):
+    """Who is signed in in this browser; ``csrf``: the token a cookie-authenticated write sends as ``X-CSRF-Token``."""
+
+    signed_in: bool
+    name: str | None
+    csrf: str | None
+
+
+class OkOut(_Out):
+    ok: bool
+
+
+class ClaimedOut(_Out):
+    """The seats now bound to the account: ``[{"table", "seat"}]``."""
+
+    claimed: list[dict[str, Any]]
+
+
+class ProfileOut(_Out):
+    """A player's page: ratings per game (``rating``, ``games``, ``provisional``, ``plays_like``), wins, losses and
+    draws by game, recent finished games (each with its ``replay`` link and rating change) and open tables."""
+
+    name: str
+    since: float
+    ratings: list[dict[str, Any]]
+    results: list[dict[str, Any]]
+    recent: list[dict[str, Any]]
+    open: list[dict[str, Any]]
+
+
+class LeaderboardOut(_Out):
+    """A game's rated players, established ones first (best first), and each AI level's fixed rating."""
+
+    game: str
+    title: str
+    players: list[dict[str, Any]]
+    levels: dict[str, int]
+    provisional_games: int

@@ -142,6 +142,9 @@ class Platform:
         #: where rated games will be scored. ``final`` is :meth:`final`'s dict. Only the process that stored the end
         #: calls it (the others hear of the table's change, not of a new end).
         self.finish_hooks: list[Callable[[LiveTable, dict[str, Any]], None]] = []
+        #: Called with the table after every change is broadcast (this process's or another's): accounts settle
+        #: finished rated games there (server/account_routes.py).
+        self.on_change: list[Callable[[LiveTable], None]] = []
 
     # -- life cycle -----------------------------------------------------------
     async def start(self) -> None:
@@ -1591,6 +1594,8 @@ class Platform:
                 text, gid = self._cached_view(table, s)
                 cache[s] = (_message(text, s), gid)
             self._send(conn, *cache[s])
+        for hook in self.on_change:
+            hook(table)
 
     # -- replays --------------------------------------------------------------
     def agents(self) -> dict[str, Any]:

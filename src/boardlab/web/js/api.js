@@ -13,6 +13,9 @@ export async function api(path, { method = "GET", body, token } = {}) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["Authorization"] = `Bearer ${token}`;
+  // signed in (js/account.js): writes carry the session's CSRF token, so the server counts them as the account's
+  const csrf = method !== "GET" && /(?:^|; )boardlab_csrf=([^;]*)/.exec(document.cookie);
+  if (csrf) headers["X-CSRF-Token"] = decodeURIComponent(csrf[1]);
   let res;
   try {
     res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -36,6 +39,7 @@ export function saveTable(id, info) {
   const all = savedTables();
   all[id] = { ...(all[id] || {}), ...info };
   try { localStorage.setItem(KEY, JSON.stringify(all)); } catch { /* private mode: links still work */ }
+  window.dispatchEvent(new CustomEvent("boardlab:saved", { detail: { id } }));
 }
 
 export function forgetTable(id) {

@@ -1,5 +1,6 @@
 // The lobby: every registered game, its rules, and a form to create a table.
 
+import { whoami } from "./account.js";
 import { api, el, forgetTable, saveTable, savedTables, showRules, toast } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
@@ -130,6 +131,7 @@ function drawSeats() {
   const n = Number($("num-players").value);
   const m = mode();
   $("open-field").classList.toggle("hidden", m !== "online");
+  whoami().then((a) => $("rated-field").classList.toggle("hidden", !a.signed_in || m === "hotseat"));
   const rows = [];
   for (let s = 0; s < n; s++) {
     const select = el("select", { id: `seat-${s}`, "aria-label": `Player ${s + 1}: who plays` },
@@ -236,6 +238,10 @@ async function create(ev) {
   const m = mode();
   const body = { game: g.id, options: readOptions(), num_players: n, mode: m, seats };
   if (m === "online" && $("open-table").checked) body.open = true;
+  const me = await whoami();
+  if (me.signed_in && m !== "hotseat" && $("rated-table").checked) body.rated = true;
+  const host = seats.find((s) => s.kind === "human");
+  if (me.signed_in && m !== "hotseat" && host && !host.name) host.name = me.name; // your seat shows your name
   const clock = readClock();
   if (clock) body.clock = clock;
   // Every seat an AI: the player asked for an AI match to watch, which the server wants said explicitly.
@@ -284,7 +290,8 @@ async function drawOpenTables() {
     const seats = t.seats.map((s) => (s.free ? "free seat" : s.name)).join(" · ");
     // a seeded table says so before anyone joins: whoever knows its seed foresees every dice roll
     const seeded = t.seeded ? "seeded: its creator can foresee the dice and draws" : null;
-    const facts = [`${t.free} free of ${t.num_players}`, `${t.spectators} watching`, t.clock, seeded].filter(Boolean).join(" · ");
+    const rated = t.rated ? "rated: sign in to take a seat" : null;
+    const facts = [`${t.free} free of ${t.num_players}`, `${t.spectators} watching`, t.clock, seeded, rated].filter(Boolean).join(" · ");
     const name = el("input", { type: "text", maxlength: 32, placeholder: "Your name", "aria-label": `Your name at ${t.title}` });
     return el("div", { class: "row", "data-table": t.id },
       el("strong", {}, t.title),

@@ -149,12 +149,15 @@ async function init() {
   const given = m ? decodeURIComponent(m[1]).split(",").filter(Boolean) : [];
   const saved = savedTables()[tableId] || {};
   const token = given[0] || (saved.tokens || [])[0];
-  if (!token) {
-    toast("This browser holds no link for that table; open a record file instead.");
-    return;
-  }
   try {
-    const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/record`, { headers: { Authorization: `Bearer ${token}` } });
+    // no link here: a game on a player's profile opens for anyone (/api/players/games/{id}/record)
+    const res = token
+      ? await fetch(`/api/tables/${encodeURIComponent(tableId)}/record`, { headers: { Authorization: `Bearer ${token}` } })
+      : await fetch(`/api/players/games/${encodeURIComponent(tableId)}/record`);
+    if (!token && res.status === 404) {
+      toast("This browser holds no link for that table; open a record file instead.");
+      return;
+    }
     const data = await res.json();
     if (!res.ok) throw new Error(data.message);
     await load(data);
