@@ -248,7 +248,8 @@ def _axis_legend(placed: list[_Placed]) -> tuple[dict[int, str], dict[int, str],
 
 def board_lines(scene: dict[str, Any]) -> list[Text]:
     """The board of ``scene`` (cells, edges, pieces, highlights) as lines of styled text."""
-    cells = [c for c in scene.get("cells", []) if c.get("center") is not None]
+    # an area (a tile laid over cells) is shown by the cells it covers
+    cells = [c for c in scene.get("cells", []) if c.get("center") is not None and c.get("kind") != "area"]
     edges = scene.get("edges", [])
     if not cells and not edges:
         return []
