@@ -1174,10 +1174,13 @@ def _side_item(game: FencesGame, id: str, card: int, side: int, turn: int = 0) -
 
 
 def card_picture(game: FencesGame, card: int) -> dict[str, Any]:
-    """A double-sided card as one picture: side A, a gap, side B (§1)."""
+    """A double-sided card as one picture: side A, a grey line, side B (§1)."""
     a, b = (game.shapes[shape_index(card, side, 0)] for side in (0, 1))
+    h = max(a.h, b.h)
     strokes = [list(p) for p in a.paths] + [[(x + a.w + 1, y) for x, y in p] for p in b.paths]
-    return sc.picture((a.w + 1 + b.w, max(a.h, b.h)), strokes=strokes, stroke_colours=list(INKS) * 2, unit=CARD_UNIT)
+    strokes.append([(a.w + 0.5, 0.2), (a.w + 0.5, h - 0.2)])  # the fold between the two sides, in grey
+    inks = [*INKS, *INKS, "#c9c2b3"]
+    return sc.picture((a.w + 1 + b.w, h), strokes=strokes, stroke_colours=inks, unit=CARD_UNIT)
 
 
 def _card_item(game: FencesGame, id: str, card: int) -> dict[str, Any]:

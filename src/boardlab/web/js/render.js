@@ -320,7 +320,7 @@ export function renderScene(root, scene, opts = {}) {
       const root_ = svg("svg", { viewBox: vb.join(" "), role: "group", "aria-label": "game board", "data-cells": scene.cells.length });
       const L = {};
       // highlights lie under the edges and pieces they mark (a mark never hides the lines just laid)
-      for (const name of ["cells", "labels", "areas", "hl", "edges", "points", "ghosts", "pieces", "captions", "targets"]) {
+      for (const name of ["cells", "labels", "areas", "hl", "edges", "points", "ghosts", "pieces", "names", "captions", "targets"]) {
         L[name] = svg("g", { class: `layer-${name}` });
         root_.append(L[name]);
       }
@@ -328,7 +328,7 @@ export function renderScene(root, scene, opts = {}) {
       for (const c of scene.cells) {
         let shape;
         if (c.kind === "area" && c.polygon) {
-          drawArea(L.areas, c, u);
+          drawArea(L.areas, L.names, c, u);
           continue;
         }
         if (c.polygon) {
@@ -637,8 +637,8 @@ function sizedFigure(it, kind) {
 }
 
 // A laid tile (a cell of kind "area"): one shape over the cells it covers, in its fill, with its name in its
-// top-left corner in an ink that reads on that fill.
-function drawArea(layer, c, u) {
+// top-left corner (drawn above the pieces on it) in an ink that reads on that fill.
+function drawArea(layer, names, c, u) {
   const fill = colour(c.fill, "#d9d3c6");
   layer.append(svg("polygon", { points: pts(c.polygon), fill, stroke: "#2b2823", "stroke-width": u * 0.04, "stroke-linejoin": "round", class: "cell area", "data-id": c.id }));
   if (c.label) {
@@ -647,7 +647,7 @@ function drawArea(layer, c, u) {
     const size = u * 0.2;
     const t = svg("text", { x: Math.min(...xs) + u * 0.05, y: Math.min(...ys) + u * 0.05, "font-size": size, "text-anchor": "start", "dominant-baseline": "hanging", "font-weight": 700, fill: inkOn(fill), class: "coord area-label", "data-size": size });
     t.textContent = c.label;
-    layer.append(t);
+    names.append(t); // above the marks and pieces on the area, so the name always shows
   }
 }
 
@@ -807,7 +807,7 @@ function compactZones(root) {
   const last = Math.max(...[...playable].map((b) => b.getBoundingClientRect().bottom));
   if (last + window.scrollY > window.innerHeight) {
     zones.classList.add("compact");
-    for (const f of sized) f.style.height = `${Math.round(Number(f.dataset.h) * 0.7)}px`;
+    for (const f of sized) f.style.height = `${Math.round(Number(f.dataset.h) * 0.85)}px`;
   }
 }
 
