@@ -811,6 +811,21 @@ function compactZones(root) {
   }
 }
 
+// Once the board is sized: pictures drawn at their game's size (Fences' cards) shrink a step at a time, to 55%
+// at least, while what one can click in the hands still runs below the screen.
+function shrinkSized(root) {
+  const zones = root.querySelector(".zones");
+  if (!zones || !zones.classList.contains("compact")) return;
+  const sized = [...zones.querySelectorAll(".figure.sized")];
+  const playable = [...zones.querySelectorAll("button.item")];
+  if (!sized.length || !playable.length) return;
+  const below = () => Math.max(...playable.map((b) => b.getBoundingClientRect().bottom)) + window.scrollY > window.innerHeight;
+  for (const k of [0.75, 0.65, 0.55]) {
+    if (!below()) return;
+    for (const f of sized) f.style.height = `${Math.round(Number(f.dataset.h) * k)}px`;
+  }
+}
+
 // How much room lies under the board for what must stay in view with it: the buttons, and the hands or piles
 // when they hold something to click (measured from the board's bottom, so it does not depend on the board's size).
 function roomBelow(root, wrap) {
@@ -868,15 +883,18 @@ export function fitBoard(root) {
       if (extra) extra.setAttribute("r", small ? need / 2 : 0);
     }
   }
+  let tight = false;
   for (const t of board.querySelectorAll("text.coord, text.caption")) {
     t.setAttribute("font-size", Math.max(Number(t.dataset.size) || 0, MIN_LABEL_PX / scale));
-    // a square's coordinate that would not fit inside its square at a readable size is left out (its targets
-    // still name it on hover)
     if (t.dataset.room) {
       t.style.display = "";
-      if (t.getComputedTextLength() > Number(t.dataset.room)) t.style.display = "none";
+      tight = tight || t.getComputedTextLength() > Number(t.dataset.room);
     }
   }
+  // when a square's coordinate would not fit inside its square at a readable size, the squares' coordinates are
+  // left out, all of them (their targets still name them on hover)
+  for (const t of board.querySelectorAll("text.coord[data-room]")) t.style.display = tight ? "none" : "";
+  shrinkSized(root);
   // a piece's label stays inside its piece
   for (const t of board.querySelectorAll("text.piece-label")) {
     t.setAttribute("font-size", t.dataset.size);
