@@ -246,9 +246,24 @@ def _axis_legend(placed: list[_Placed]) -> tuple[dict[int, str], dict[int, str],
     return rows, cols, complete
 
 
+def _area_names(scene: dict[str, Any], cells: list[dict[str, Any]]) -> dict[str, str]:
+    """An area's name (a laid tile's) shown on the cell under its top-left corner: cell id -> name."""
+    out: dict[str, str] = {}
+    for a in scene.get("cells", []):
+        if a.get("kind") != "area" or not a.get("label") or not a.get("polygon"):
+            continue
+        xs, ys = [q[0] for q in a["polygon"]], [q[1] for q in a["polygon"]]
+        inside = [c for c in cells if min(xs) < c["center"][0] < max(xs) and min(ys) < c["center"][1] < max(ys)]
+        if inside:
+            corner = min(inside, key=lambda c: (c["center"][1] - min(ys)) + (c["center"][0] - min(xs)))
+            out[corner["id"]] = a["label"]
+    return out
+
+
 def board_lines(scene: dict[str, Any]) -> list[Text]:
     """The board of ``scene`` (cells, edges, pieces, highlights) as lines of styled text."""
-    cells = [c for c in scene.get("cells", []) if c.get("center") is not None]
+    # an area (a tile laid over cells) is shown by the cells it covers
+    cells = [c for c in scene.get("cells", []) if c.get("center") is not None and c.get("kind") != "area"]
     edges = scene.get("edges", [])
     if not cells and not edges:
         return []
@@ -267,6 +282,10 @@ def board_lines(scene: dict[str, Any]) -> list[Text]:
     for c in cells:
         ps = contents.get(c["id"], [])
         texts[c["id"]] = _clip("".join(piece_text(p) for p in ps), MAX_SLOT) if ps else ""
+    named = _area_names(scene, cells)
+    for cid, name in named.items():
+        if not texts[cid]:
+            texts[cid] = _clip(name, MAX_SLOT)
     label_width = max((len(c.get("label") or "") for c in cells), default=1)
 
     def layout(slot: int) -> tuple[list[_Placed], float, float, float, float, int]:
@@ -325,6 +344,8 @@ def board_lines(scene: dict[str, Any]) -> list[Text]:
             shown = next((q for q in ps if not q.get("face_down")), ps[0])
             fg = piece_colour(shown) or (_text_on(bg) if bg else None)
             style = Style(color=fg, bgcolor=bg, bold=True)
+        elif c["id"] in named:  # the name of the area (a laid tile) lying over this cell
+            style = Style(color=_text_on(bg) if bg else None, bgcolor=bg, bold=True)
         elif c.get("fill") in SHADES:  # an excluded or blocked cell: shaded, with or without colour
             text = SHADES[c["fill"]] * slot
             style = Style(color=_text_on(bg) if bg else "grey50", bgcolor=bg, dim=True)

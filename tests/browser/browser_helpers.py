@@ -58,8 +58,10 @@ async ({seed, maxClicks, timeoutMs}) => {
     const rev = root.dataset.revision;
     const items = [...document.querySelectorAll("svg g.target, .zones button.item, .buttons button")];
     if (!items.length) return {clicks, error: "your turn, but nothing to click"};
-    items[Math.floor(rnd() * items.length)].dispatchEvent(new MouseEvent("click", {bubbles: true}));
+    const item = items[Math.floor(rnd() * items.length)];
+    item.dispatchEvent(new MouseEvent("click", {bubbles: true}));
     clicks++;
+    if (item.dataset.pick) continue;  // an item picked first (a two-click move): the place comes next
     const menu = [...document.querySelectorAll(".chooser button[role=menuitem]")];
     if (menu.length) menu[Math.floor(rnd() * menu.length)].click();
     await until(() => root.dataset.revision !== rev || root.dataset.yourTurn !== "1"

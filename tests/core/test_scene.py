@@ -173,3 +173,26 @@ def test_schema_problems_checks_every_json_schema_keyword(schema: dict, value: o
     """A standard validator (jsonschema) does the checking, so no keyword of the schema is silently skipped."""
     problems = sc.schema_problems(value, schema)
     assert len(problems) == 1 and problems[0].startswith(problem), problems
+
+
+def test_areas_icons_captions_and_two_click_targets_are_checked() -> None:
+    """A tile laid over cells, a piece drawn as an icon, words on the board and a move of an item then a place."""
+    s = sc.new_scene("Deploy.", (0, 0, 2, 1))
+    s["cells"] = [
+        sc.cell("a1", (0.5, 0.5), [(0, 0), (1, 0), (1, 1), (0, 1)]),
+        sc.cell("b1", (1.5, 0.5), [(1, 0), (2, 0), (2, 1), (1, 1)]),
+    ]
+    s["cells"].append(sc.cell("tile", (1, 0.5), [(0, 0), (2, 0), (2, 1), (0, 1)], label="T1", kind="area"))
+    icon = sc.picture((1, 1), strokes=[[(0.2, 0.2), (0.8, 0.8)]], fills=[[(0.5, 0.1), (0.9, 0.5), (0.5, 0.9)]])
+    s["pieces"] = [sc.piece("a1", 0, "troop", label="Sh", picture=icon, detail="Shieldbearer")]
+    s["zones"] = [sc.zone("hand", "Hand", [sc.item("card", "Shieldbearer", picture={**icon, "unit": 30.0})])]
+    s["captions"] = [sc.caption((1, -0.2), "Your troops", size=0.2, anchor="middle")]
+    s["targets"] = [{"at": "b1", "action": 0, "label": "place at b1", "with": "card"}]
+    assert sc.check_scene(s, [(0, "place at b1")]) == []
+    s["targets"][0]["with"] = "nothing"
+    assert sc.check_scene(s, [(0, "place at b1")]) == [
+        "target {'at': 'b1', 'action': 0, 'label': 'place at b1', 'with': 'nothing'} is played with no zone item"
+    ]
+    s["targets"][0]["with"] = "card"
+    s["pieces"][0]["picture"] = sc.picture((1, 1), fills=[[(0, 0), (2, 0), (1, 1)]])
+    assert sc.check_scene(s, [(0, "place at b1")]) == ["picture of piece at 'a1' draws off its 1x1 grid"]

@@ -16,7 +16,10 @@ Keys of a :class:`Scene` (optional ones marked *):
 ``cells`` (:class:`Cell`)
     places on the board: ``id``, ``center``, ``polygon`` (a hex, square or
     triangle) or ``None`` with a ``radius`` (a point, drawn as a small circle),
-    ``fill``, ``label`` (a coordinate), ``kind`` (``cell`` | ``point``). A
+    ``fill``, ``label`` (a coordinate), ``kind`` (``cell`` | ``point`` |
+    ``area``). An ``area`` is a shape laid over the cells it covers (a tile on
+    the table): drawn above them as one piece of card, its label (a name) in
+    its top-left corner; text front-ends leave it out (its cells show it). A
     geometry board makes its own: ``board.scene_cells(label=…, fill=…)``.
 ``edges`` (:class:`Edge`)
     segments ``from``–``to``: grid lines, edges one can claim, trails. An owned
@@ -24,7 +27,9 @@ Keys of a :class:`Scene` (optional ones marked *):
 ``pieces`` (:class:`Piece`)
     at a cell, edge or item id: ``owner``, ``kind``, ``label``, ``height``,
     ``facing`` (degrees clockwise from up), ``face_down``, ``shape``, and
-    *``colour`` for a piece whose colour is not its owner's. A face-down piece
+    *``colour`` for a piece whose colour is not its owner's, *``picture`` (a
+    :class:`Picture` drawn on the piece instead of its label: an icon) and
+    *``detail`` (words shown on hover: what the piece is). A face-down piece
     shows its owner's colour (so one sees whose it is) and nothing else.
 ``zones`` (:class:`Zone` of :class:`Item`)
     hands, piles, dice: ``id``, ``title``, ``owner``, ``items`` and *``columns``
@@ -37,12 +42,17 @@ Keys of a :class:`Scene` (optional ones marked *):
     ink; on a face-down item, the colour of its back, for cards whose backs
     differ), *``owner`` (whose back a face-down card shows when it has no
     ``colour``, defaulting to the zone's owner) and *``picture`` (:class:`Picture`: a mini-grid of filled
-    cells and/or a few strokes: a tetromino, a fence, a symbol).
+    cells, filled polygons and/or a few strokes: a tetromino, a fence, a symbol;
+    with *``unit``, the item is drawn that many pixels per grid square, so a
+    card's art is as large as the game asks and a turned card lies across).
 ``highlights`` (:class:`Highlight`)
     ``{"at": id, "kind": "last" | "selected" | "warning" | "hint"}``.
 ``targets`` (:class:`Target`)
     click targets ``{"at", "action", "label"}``, ``at`` naming a cell, an edge
     or a zone item. Several targets may share a place (a chooser then appears).
+    A target with *``with`` (a zone item's id) is played in two clicks: that
+    item (a troop to deploy), then the place ``at``; the item picked first
+    keeps only its own targets on the board.
 ``buttons`` (:class:`Button`)
     ``{"action", "label"}``: legal actions with no place on the board (pass,
     lock, trade…). :func:`finish_scene` adds every legal action that has no
@@ -53,6 +63,9 @@ Keys of a :class:`Scene` (optional ones marked *):
     short lines (scores, round, pool).
 *``players`` (:class:`Player`)
     ``{"seat", "name", "colour", "detail"}`` per seat.
+*``captions`` (:class:`Caption`)
+    words drawn on the board ``{"at", "text"}`` (*``size`` in board units,
+    *``anchor`` ``start`` | ``middle`` | ``end``): whose grid, which row.
 
 Colours are palette names (``seat0``…``seat3``, ``light``, ``dark``,
 ``blocked``, ``neutral``, ``zone`` (an area under a rule's shadow, e.g. an
@@ -135,7 +148,7 @@ class Cell(TypedDict):
     radius: float | None
     fill: Colour | None
     label: str | None
-    kind: Literal["cell", "point"]
+    kind: Literal["cell", "point", "area"]
 
 
 Edge = TypedDict(
@@ -157,23 +170,29 @@ class Piece(TypedDict):
     face_down: bool
     shape: str
     colour: NotRequired[Colour]
+    picture: NotRequired["Picture"]
+    detail: NotRequired[str]
 
 
 class Picture(TypedDict):
     """A small drawing on an item, on a ``grid`` of ``[columns, rows]`` unit squares (y down).
 
-    ``cells``: the filled squares ``[column, row]``; ``strokes``: polylines of
-    ``[x, y]`` points in the same units (0…columns, 0…rows); ``colour``: their
-    colour (default: the item's colour); ``stroke_colours``: optionally one
-    colour per stroke, in order (a line drawing in several colours), overriding
-    ``colour`` for the strokes it covers.
+    ``cells``: the filled squares ``[column, row]``; ``fills``: filled polygons
+    of ``[x, y]`` points; ``strokes``: polylines of ``[x, y]`` points in the
+    same units (0…columns, 0…rows); ``colour``: their colour (default: the
+    item's colour); ``stroke_colours``: optionally one colour per stroke, in
+    order (a line drawing in several colours), overriding ``colour`` for the
+    strokes it covers; ``unit``: on an item, the pixels per grid square it is
+    drawn at (default: fitted into the item's usual figure).
     """
 
     grid: Annotated[list[int], Words(minItems=2, maxItems=2)]
     cells: NotRequired[list[Annotated[list[int], Words(minItems=2, maxItems=2)]]]
+    fills: NotRequired[list[Annotated[list[XY], Words(minItems=3)]]]
     strokes: NotRequired[list[Annotated[list[XY], Words(minItems=2)]]]
     colour: NotRequired[Colour]
     stroke_colours: NotRequired[list[Colour]]
+    unit: NotRequired[Annotated[float, Words(minimum=4)]]
 
 
 class Item(TypedDict):
@@ -206,12 +225,10 @@ class Highlight(TypedDict):
     kind: HighlightKind
 
 
-class Target(TypedDict):
-    """A click target: the legal ``action`` played by clicking the place or item ``at``."""
-
-    at: str
-    action: int
-    label: str
+Target = TypedDict("Target", {"at": str, "action": int, "label": str, "with": NotRequired[str]})
+Target.__doc__ = (
+    """A click target: the legal ``action`` played by clicking the place or item ``at`` (first the item ``with``)."""
+)
 
 
 class Button(TypedDict):
@@ -224,6 +241,15 @@ class Player(TypedDict):
     name: str
     colour: Colour
     detail: str | None
+
+
+class Caption(TypedDict):
+    """Words drawn on the board at ``at``: ``size`` in board units, ``anchor`` where the text starts."""
+
+    at: XY
+    text: str
+    size: NotRequired[Annotated[float, Words(minimum=0)]]
+    anchor: NotRequired[Literal["start", "middle", "end"]]
 
 
 class Scene(TypedDict):
@@ -240,6 +266,7 @@ class Scene(TypedDict):
     prompt: str
     status: NotRequired[list[str]]
     players: NotRequired[list[Player]]
+    captions: NotRequired[list[Caption]]
 
 
 # -- JSON Schema from the types ------------------------------------------------------------
@@ -485,7 +512,10 @@ def piece(
     face_down: bool = False,
     shape: str = "disc",
     colour: str | None = None,
+    picture: dict[str, Any] | None = None,
+    detail: str | None = None,
 ) -> dict[str, Any]:
+    """A :class:`Piece`; with ``picture`` it is drawn as that icon on its shape (``label`` stays its text form)."""
     p: dict[str, Any] = {
         "at": at,
         "owner": owner,
@@ -498,7 +528,25 @@ def piece(
     }
     if colour is not None:
         p["colour"] = colour
+    if picture is not None:
+        p["picture"] = picture
+    if detail is not None:
+        p["detail"] = detail
     return p
+
+
+def caption(at: Point, text: str, *, size: float | None = None, anchor: str | None = None) -> dict[str, Any]:
+    """A :class:`Caption`: words on the board (a grid's owner, a row's name).
+
+    >>> caption((1.5, -0.2), "Orange", size=0.3)
+    {'at': [1.5, -0.2], 'text': 'Orange', 'size': 0.3}
+    """
+    c: dict[str, Any] = {"at": _pt(at), "text": text}
+    if size is not None:
+        c["size"] = round(float(size), 3)
+    if anchor is not None:
+        c["anchor"] = anchor
+    return c
 
 
 def picture(
@@ -507,8 +555,11 @@ def picture(
     strokes: Iterable[Iterable[Point]] = (),
     colour: str | None = None,
     stroke_colours: Iterable[str] | None = None,
+    *,
+    fills: Iterable[Iterable[Point]] = (),
+    unit: float | None = None,
 ) -> dict[str, Any]:
-    """A :class:`Picture`: filled ``cells`` and/or ``strokes`` on a ``grid`` of ``(columns, rows)``.
+    """A :class:`Picture`: filled ``cells``, ``fills`` and/or ``strokes`` on a ``grid`` of ``(columns, rows)``.
 
     >>> picture((3, 2), cells=[(0, 0), (1, 0), (2, 0), (1, 1)])  # a T tetromino
     {'grid': [3, 2], 'cells': [[0, 0], [1, 0], [2, 0], [1, 1]]}
@@ -518,14 +569,19 @@ def picture(
     p: dict[str, Any] = {"grid": [int(grid[0]), int(grid[1])]}
     filled = [[int(c), int(r)] for c, r in cells]
     lines = [[_pt(q) for q in s] for s in strokes]
+    shapes = [[_pt(q) for q in f] for f in fills]
     if filled:
         p["cells"] = filled
+    if shapes:
+        p["fills"] = shapes
     if lines:
         p["strokes"] = lines
     if colour is not None:
         p["colour"] = colour
     if stroke_colours is not None:
         p["stroke_colours"] = list(stroke_colours)
+    if unit is not None:
+        p["unit"] = float(unit)
     return p
 
 
@@ -618,6 +674,8 @@ def check_scene(scene: dict[str, Any], legal: Sequence[tuple[int, str]]) -> list
     for t in scene["targets"]:
         if t["at"] not in places and t["at"] not in item_ids:
             problems.append(f"target {t} names no cell, edge or item")
+        if "with" in t and t["with"] not in item_ids:
+            problems.append(f"target {t} is played with no zone item")
         if t["action"] not in legal_actions:
             problems.append(f"target {t} is not a legal action")
         reachable.add(t["action"])
@@ -631,6 +689,8 @@ def check_scene(scene: dict[str, Any], legal: Sequence[tuple[int, str]]) -> list
     for p in scene["pieces"]:
         if p["at"] not in places and p["at"] not in item_ids:
             problems.append(f"piece at unknown place {p['at']!r}")
+        if p.get("picture"):
+            problems += _picture_problems(p["picture"], f"piece at {p['at']!r}")
     for i in items:
         problems += _item_problems(i)
     return problems
@@ -643,11 +703,18 @@ def _item_problems(it: Mapping[str, Any]) -> list[str]:
         out.append(f"die {it['id']!r} shows {value!r}, not a whole number from 1")
     pic = it.get("picture")
     if pic:
-        cols, rows = pic["grid"]
-        if any(not (0 <= c < cols and 0 <= r < rows) for c, r in pic.get("cells", ())):
-            out.append(f"picture of {it['id']!r} fills a square off its {cols}x{rows} grid")
-        if any(not (0 <= x <= cols and 0 <= y <= rows) for s in pic.get("strokes", ()) for x, y in s):
-            out.append(f"picture of {it['id']!r} draws off its {cols}x{rows} grid")
+        out += _picture_problems(pic, repr(it["id"]))
+    return out
+
+
+def _picture_problems(pic: Mapping[str, Any], whose: str) -> list[str]:
+    out = []
+    cols, rows = pic["grid"]
+    if any(not (0 <= c < cols and 0 <= r < rows) for c, r in pic.get("cells", ())):
+        out.append(f"picture of {whose} fills a square off its {cols}x{rows} grid")
+    points = [q for part in ("strokes", "fills") for s in pic.get(part, ()) for q in s]
+    if any(not (0 <= x <= cols and 0 <= y <= rows) for x, y in points):
+        out.append(f"picture of {whose} draws off its {cols}x{rows} grid")
     return out
 
 

@@ -30,6 +30,7 @@ troops stand in the slots placed so far, uniformly, as the core does).
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from typing import Any
@@ -817,8 +818,8 @@ def _deploy_prompt(game: Any, obs: dict[str, Any], legal: list[tuple[int, str]])
     who = NAMES[obs["to_move"]]
     if legal:
         return (
-            f"Cycle {obs['cycle']}: place one of your troops face down (click a slot). The front row must be full "
-            "before the back row."
+            f"Cycle {obs['cycle']}: deploy a troop face down: pick it from your troops, then click a slot of your "
+            "grid. The front row must be full before the back row."
         )
     return _waiting(obs, f"{who} is deploying a troop face down")
 
@@ -925,10 +926,53 @@ def _cell_id(p: int, slot: int) -> str:
     return f"{NAMES[p].lower()}-{SLOTS[slot].replace(' ', '-')}"
 
 
+def _troop_picture(t: int, unit: float | None = None) -> dict[str, Any]:
+    """A troop's icon on a 1 x 1 grid: a shield, a sword, a spear, a bow and arrow, a red cross."""
+    strokes: list[list[tuple[float, float]]] = []
+    fills: list[list[tuple[float, float]]] = []
+    if t == SHIELD:
+        fills = [[(0.5, 0.08), (0.88, 0.22), (0.82, 0.58), (0.5, 0.92), (0.18, 0.58), (0.12, 0.22)]]
+    elif t == SWORD:
+        strokes = [[(0.22, 0.78), (0.8, 0.2)], [(0.3, 0.54), (0.46, 0.7)], [(0.12, 0.88), (0.24, 0.76)]]
+    elif t == SPEAR:
+        strokes = [[(0.14, 0.86), (0.68, 0.32)]]
+        fills = [[(0.9, 0.1), (0.62, 0.24), (0.76, 0.38)]]
+    elif t == ARCHER:
+        bow = [
+            (0.3 + 0.42 * math.cos(math.radians(a)), 0.5 + 0.42 * math.sin(math.radians(a))) for a in range(-75, 76, 15)
+        ]
+        strokes = [bow, [bow[0], bow[-1]], [(0.22, 0.5), (0.86, 0.5)], [(0.14, 0.4), (0.24, 0.5), (0.14, 0.6)]]
+        fills = [[(0.94, 0.5), (0.8, 0.42), (0.8, 0.58)]]
+    else:
+        fills = [
+            [
+                (0.38, 0.14),
+                (0.62, 0.14),
+                (0.62, 0.38),
+                (0.86, 0.38),
+                (0.86, 0.62),
+                (0.62, 0.62),
+                (0.62, 0.86),
+                (0.38, 0.86),
+                (0.38, 0.62),
+                (0.14, 0.62),
+                (0.14, 0.38),
+                (0.38, 0.38),
+            ]
+        ]
+    return sc.picture((1, 1), strokes=strokes, fills=fills, colour="#C62828" if t == MEDIC else "#2b2823", unit=unit)
+
+
+#: Pixels per unit of a troop card's picture (its icon).
+TROOP_UNIT = 34
+
+
 def _troop_card(id: str, name: str, owner: int | None = None) -> dict[str, Any]:
     t = TROOPS.index(name)
     front, back = EFFECTS[t]
-    return sc.item(id, name, detail=f"{front} {back}", value=SHORT[t], owner=owner)
+    return sc.item(
+        id, name, detail=f"{front} {back}", value=SHORT[t], owner=owner, picture=_troop_picture(t, TROOP_UNIT)
+    )
 
 
 def _scene(obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
@@ -936,7 +980,8 @@ def _scene(obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     prompt = PHASES[obs["phase"]].prompt(None, obs, legal)  # type: ignore[misc]
     bottom = viewer if viewer is not None else 0
     top = 1 - bottom
-    s = sc.new_scene(prompt, (-0.6, -0.1, 3 * CELL + 0.7, 4 * CELL + GAP + 0.2))
+    # room on the left for the rows' names, above and below for the grids' owners
+    s = sc.new_scene(prompt, (-1.25, -0.45, 3 * CELL + 1.45, 4 * CELL + GAP + 0.9))
     # The top grid shows its back row at the top, so the two front rows face each other (§1b).
     ys = {(top, BACK): 0.0, (top, FRONT): CELL, (bottom, FRONT): 2 * CELL + GAP, (bottom, BACK): 3 * CELL + GAP}
     for p in (top, bottom):
@@ -950,7 +995,6 @@ def _scene(obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
                     _cell_id(p, slot),
                     (x + CELL / 2, y + CELL / 2),
                     poly,
-                    label=COLUMNS[col_of(slot)] if row_of(slot) == FRONT else None,
                     fill=fill,
                 )
             )
@@ -969,10 +1013,22 @@ def _scene(obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
             )
             if wounded:
                 s["highlights"].append({"at": _cell_id(p, slot), "kind": "warning"})
+    # whose grid, which row is the front (the two front rows face each other across the gap), the columns
+    s["captions"] = []
+    for p in (top, bottom):
+        whose = f"Your troops ({NAMES[p]})" if p == viewer else f"{NAMES[p]}'s troops"
+        y = -0.22 if p == top else 4 * CELL + GAP + 0.22
+        s["captions"].append(sc.caption((1.5 * CELL, y), whose, size=0.22))
+        for row in (FRONT, BACK):
+            y = ys[(p, row)] + CELL / 2
+            s["captions"].append(sc.caption((-0.08, y), "front" if row == FRONT else "back", size=0.2, anchor="end"))
+    for c in range(3):
+        s["captions"].append(sc.caption(((c + 0.5) * CELL, 2 * CELL + GAP / 2), COLUMNS[c], size=0.2))
     for a, label in legal:
         seg, idx = ACTIONS.decode(a)
-        if seg == "place":
-            s["targets"].append({"at": _cell_id(viewer, idx[1]), "action": a, "label": label})
+        if seg == "place":  # two clicks: the troop's card, then the slot
+            t = {"at": _cell_id(viewer, idx[1]), "action": a, "label": label, "with": f"hand-{TROOPS[idx[0]]}"}
+            s["targets"].append(t)
         elif seg in ("grant", "shield", "heal"):
             s["targets"].append({"at": _cell_id(viewer, idx[0]), "action": a, "label": label})
         elif seg == "aim":
@@ -986,12 +1042,12 @@ def _scene(obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
             )
             if archer >= 0:
                 s["targets"].append({"at": _cell_id(1 - viewer, archer + 3 * idx[0]), "action": a, "label": label})
-    for p in (top, bottom):
+    for p in (bottom, top):  # your troops to deploy first, nearest the board
         if obs["revealed"] or obs["over"]:
             continue
         if p == viewer:
             items = [_troop_card(f"hand-{TROOPS[t]}", TROOPS[t], p) for t in range(5) if TROOPS[t] in obs["hand"]]
-            title = "Your troops to deploy"
+            title = "Your troops to deploy: pick one, then click its slot"
         else:
             items = [sc.item(f"hand{p}-{k}", "a troop", face_down=True) for k in range(obs["hand_sizes"][p])]
             title = f"{NAMES[p]}'s troops to deploy"

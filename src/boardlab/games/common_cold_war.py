@@ -27,6 +27,7 @@ pure function of the table: a queue of actors, each acting once.
 from __future__ import annotations
 
 import json
+import math
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -54,7 +55,7 @@ TURNS = ("no turn", "a quarter turn right", "a half turn", "a quarter turn left"
 TABLE = 24
 COLUMNS = "abcdefghijklmnopqrstuvwx"
 CELL_LABELS = tuple(f"{COLUMNS[i % TABLE]}{i // TABLE + 1}" for i in range(TABLE * TABLE))
-MARGIN = 3
+MARGIN = 2
 #: Safety cap, not a rule (§6.3): placements and discards in all.
 MAX_PLAYS = 80
 #: Effect order (§5.3).
@@ -691,6 +692,63 @@ def _symbols_text(symbols: str) -> str:
     return ", ".join(f"{SIDE_NAMES[d]} {SYMBOLS[s]}" for d, s in enumerate(symbols))
 
 
+#: What each symbol does to the tile it touches (§5.3), in the players' words (the legend under the board).
+DOES = {
+    "F": "the tile it touches turns to the other colour",
+    "D": "the tile it touches leaves the game",
+    "R": "the tile it touches goes back to the hand of the colour it shows",
+    "P": "shields its own tile through this edge, and does nothing itself",
+    "O": "the tile it touches acts next, as if it had just been placed",
+}
+
+
+def _turn_points(points: list[tuple[float, float]], side: int) -> list[tuple[float, float]]:
+    """Points of a 1 x 1 icon drawn for the north edge, turned to face ``side`` (a quarter turn right per side)."""
+    out = []
+    for x, y in points:
+        for _ in range(side):
+            x, y = 1 - y, x
+        out.append((round(x, 3), round(y, 3)))
+    return out
+
+
+def _arc(cx: float, cy: float, r: float, a0: float, a1: float, n: int = 7) -> list[tuple[float, float]]:
+    """Points along a circle's arc from angle ``a0`` to ``a1`` (degrees, clockwise from east, y down)."""
+    return [
+        (
+            cx + r * math.cos(math.radians(a0 + (a1 - a0) * k / n)),
+            cy + r * math.sin(math.radians(a0 + (a1 - a0) * k / n)),
+        )
+        for k in range(n + 1)
+    ]
+
+
+def symbol_picture(symbol: str, side: int = 0) -> dict[str, Any]:
+    """An edge symbol as a small icon (§1): Flip two turning arrows, Destroy a cross, Return a U-turn arrow,
+    Protection a shield, Overtake a double chevron pointing out across the edge (towards ``side``)."""
+    strokes: list[list[tuple[float, float]]] = []
+    fills: list[list[tuple[float, float]]] = []
+    if symbol == "F":
+        top, bottom = _arc(0.5, 0.5, 0.3, 200, 340), _arc(0.5, 0.5, 0.3, 20, 160)
+        strokes = [top, [(0.66, 0.14), top[-1], (0.86, 0.3)], bottom, [(0.34, 0.86), bottom[-1], (0.14, 0.7)]]
+    elif symbol == "D":
+        strokes = [[(0.22, 0.22), (0.78, 0.78)], [(0.78, 0.22), (0.22, 0.78)]]
+    elif symbol == "R":
+        bend = _arc(0.5, 0.42, 0.22, 0, -180)
+        strokes = [[(0.72, 0.8), *bend, (0.28, 0.6)], [(0.14, 0.46), (0.28, 0.64), (0.42, 0.46)]]
+    elif symbol == "P":
+        fills = [[(0.5, 0.1), (0.85, 0.24), (0.8, 0.56), (0.5, 0.9), (0.2, 0.56), (0.15, 0.24)]]
+    else:  # Overtake
+        strokes = [_turn_points([(0.22, 0.5), (0.5, 0.24), (0.78, 0.5)], side)]
+        strokes.append(_turn_points([(0.22, 0.78), (0.5, 0.52), (0.78, 0.78)], side))
+    return sc.picture((1, 1), strokes=strokes, fills=fills, colour=INKS[symbol])
+
+
+def tile_picture_sized(w: int, h: int, symbols: str, colour: str) -> dict[str, Any]:
+    """A tile in a hand, drawn 26 pixels per square: its squares in its colour, each edge in its symbol's ink."""
+    return {**tile_picture(w, h, symbols, colour), "unit": 26.0}
+
+
 def _tile_item(game: CommonColdWarGame, id: str, tile: int, colour: str, q: int = 0) -> dict[str, Any]:
     w, h = size_of(game.sizes[tile], q)
     symbols = turned(game.edges[tile], q)
@@ -700,8 +758,14 @@ def _tile_item(game: CommonColdWarGame, id: str, tile: int, colour: str, q: int 
         label,
         detail=_symbols_text(symbols),
         value=game.names[tile],
-        picture=tile_picture(w, h, symbols, colour),
+        picture=tile_picture_sized(w, h, symbols, colour),
     )
+
+
+#: The shape of the window onto the table: at least this many squares across, and this much wider than tall,
+#: so the board fills the width of a screen (the table has room all round, §4.2).
+MIN_ACROSS = 12
+ASPECT = 1.9
 
 
 def _window(game: CommonColdWarGame, obs: dict[str, Any]) -> tuple[int, int, int, int]:
@@ -710,15 +774,29 @@ def _window(game: CommonColdWarGame, obs: dict[str, Any]) -> tuple[int, int, int
         return lo, lo, hi, hi
     if not obs["table"]:
         mid = TABLE // 2
-        return mid - 4, mid - 4, mid + 4, mid + 4
-    xs = [t[2] for t in obs["table"]] + [t[2] + t[4] for t in obs["table"]]
-    ys = [t[3] for t in obs["table"]] + [t[3] + t[5] for t in obs["table"]]
-    return (
-        max(0, min(xs) - MARGIN),
-        max(0, min(ys) - MARGIN),
-        min(TABLE, max(xs) + MARGIN),
-        min(TABLE, max(ys) + MARGIN),
-    )
+        x0, y0, x1, y1 = mid - 3, mid - 3, mid + 3, mid + 4
+    else:
+        xs = [t[2] for t in obs["table"]] + [t[2] + t[4] for t in obs["table"]]
+        ys = [t[3] for t in obs["table"]] + [t[3] + t[5] for t in obs["table"]]
+        x0, y0 = max(0, min(xs) - MARGIN), max(0, min(ys) - MARGIN)
+        x1, y1 = min(TABLE, max(xs) + MARGIN), min(TABLE, max(ys) + MARGIN)
+    across = min(TABLE, max(MIN_ACROSS, x1 - x0, math.ceil((y1 - y0) * ASPECT)))
+    extra = across - (x1 - x0)  # widened evenly both ways, inside the table
+    x0 = max(0, min(x0 - extra // 2, TABLE - across))
+    return x0, y0, x0 + across, y1
+
+
+def _rounded(x0: float, y0: float, x1: float, y1: float, r: float) -> list[tuple[float, float]]:
+    """A rectangle with rounded corners as a polygon (three points per corner)."""
+    out: list[tuple[float, float]] = []
+    for cx, cy, a in ((x1 - r, y0 + r, -90), (x1 - r, y1 - r, 0), (x0 + r, y1 - r, 90), (x0 + r, y0 + r, 180)):
+        out += _arc(cx, cy, r, a, a + 90, 3)
+    return out
+
+
+#: How far inside its tile an edge's symbol is drawn (a square is 1): the symbols of two tiles side by side
+#: stand apart.
+SYMBOL_INSET = 0.22
 
 
 def _scene(game: CommonColdWarGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
@@ -736,22 +814,32 @@ def _scene(game: CommonColdWarGame, obs: dict[str, Any], legal: list[tuple[int, 
             poly = [(xx, yy), (xx + 1, yy), (xx + 1, yy + 1), (xx, yy + 1)]
             fill = sc.INK_OF[NAMES[colour_of[owner[i]]]] if i in owner else None
             s["cells"].append(sc.cell(CELL_LABELS[i], (xx + 0.5, yy + 0.5), poly, label=CELL_LABELS[i], fill=fill))
-    for tile, colour, x, y, w, h, symbols in obs["table"]:  # each edge in its symbol's ink, with its letter
-        corners = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
-        inset = ((0, 0.1), (-0.1, 0), (0, -0.1), (0.1, 0))
-        for d in range(4):
-            (ax, ay), (bx, by) = corners[d], corners[(d + 1) % 4]
-            ix, iy = inset[d]
-            a, b = (ax + ix, ay + iy), (bx + ix, by + iy)
-            eid = f"{game.names[tile]}-{SIDE_NAMES[d]}"
-            s["edges"].append(sc.edge(eid, a, b, owner=colour, stroke=INKS[symbols[d]], kind="symbol"))
-            s["pieces"].append(sc.piece(eid, None, "symbol", label=symbols[d], shape="square"))
-        s["pieces"].append(sc.piece(CELL_LABELS[y * TABLE + x], colour, "tile", label=game.names[tile]))
+    for tile, colour, x, y, w, h, symbols in obs["table"]:  # the tile, then each edge's symbol (§1)
+        name = game.names[tile]
+        fill = sc.INK_OF[NAMES[colour]]
+        outline = _rounded(x + 0.04, y + 0.04, x + w - 0.04, y + h - 0.04, 0.12)
+        s["cells"].append(sc.cell(f"tile-{name}", (x + w / 2, y + h / 2), outline, label=name, fill=fill, kind="area"))
+        k = SYMBOL_INSET
+        inner = [(x + k, y + k), (x + w - k, y + k), (x + w - k, y + h - k), (x + k, y + h - k)]
+        for d in range(4):  # a band in the symbol's ink along the edge, the symbol's icon at its middle
+            (ax, ay), (bx, by) = inner[d], inner[(d + 1) % 4]
+            eid = f"{name}-{SIDE_NAMES[d]}"
+            sym = symbols[d]
+            s["edges"].append(sc.edge(eid, (ax, ay), (bx, by), stroke=INKS[sym], kind="symbol"))
+            s["pieces"].append(
+                sc.piece(
+                    eid,
+                    None,
+                    SYMBOLS[sym],
+                    label=sym,
+                    colour="white",
+                    picture=symbol_picture(sym, d),
+                    detail=f"{name}, {SIDE_NAMES[d]} edge: {SYMBOLS[sym]} ({DOES[sym]})",
+                )
+            )
     for tile in obs["last"]:
         if tile in colour_of:
-            for i, t in owner.items():
-                if t == tile:
-                    s["highlights"].append({"at": CELL_LABELS[i], "kind": "last"})
+            s["highlights"].append({"at": f"tile-{game.names[tile]}", "kind": "last"})
     viewer = obs["viewer"]
     for p in (0, 1):
         items = [_tile_item(game, f"hand{p}-{game.names[t]}", t, sc.INK_OF[NAMES[p]]) for t in obs["hands"][p]]
@@ -787,20 +875,15 @@ def _scene(game: CommonColdWarGame, obs: dict[str, Any], legal: list[tuple[int, 
                 [_tile_item(game, f"gone-{game.names[t]}", t, "neutral") for t in obs["discarded"]],
             )
         )
+    legend = [
+        sc.item(f"symbol-{k}", name, "token", detail=DOES[k], picture=symbol_picture(k), colour=INKS[k])
+        for k, name in SYMBOLS.items()
+    ]
+    s["zones"].append(sc.zone("symbols", "What the edge symbols do to the tile they touch", legend))
     red, blue = obs["counts"]
-    s["status"] = [f"on the table: Red {red}, Blue {blue}"]
-    if obs["table"]:  # the table in words, for players who cannot see the drawing's colours
-        s["status"].append(
-            "tiles: "
-            + ", ".join(
-                f"{game.names[t]} {NAMES[c].lower()} {''.join(sy)} at {CELL_LABELS[y * TABLE + x]}"
-                for t, c, x, y, _, _, sy in obs["table"]
-            )
-            + " (edges north, east, south, west)"
-        )
+    s["status"] = [f"Tiles showing each colour: Red {red}, Blue {blue}; when both hands are empty, more wins."]
     if obs["report"]:
-        s["status"].append(f"last tile: {obs['report']}")
-    s["status"].append("edges: " + ", ".join(f"{k} {v}" for k, v in SYMBOLS.items()))
+        s["status"].append(f"Last tile placed: {obs['report']}.")
     s["players"] = [
         sc.player(p, NAMES[p], detail=f"{ROLES[p]}; {obs['hand_sizes'][p]} tiles in hand", colour=sc.INK_OF[NAMES[p]])
         for p in (0, 1)

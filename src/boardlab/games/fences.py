@@ -1156,9 +1156,14 @@ FencesState.phases = phase_table(
 # -- the scene ------------------------------------------------------------------------------
 
 
-def side_picture(game: FencesGame, sh: Shape) -> dict[str, Any]:
-    """A side's line art as a picture: one stroke per colour, in its ink (§1)."""
-    return sc.picture((sh.w, sh.h), strokes=[list(p) for p in sh.paths], stroke_colours=list(INKS))
+#: Pixels per unit square of a card's art: a side (2 x 3 squares) on its own, and both sides of a card in a hand.
+SIDE_UNIT = 26
+CARD_UNIT = 17
+
+
+def side_picture(game: FencesGame, sh: Shape, unit: float = SIDE_UNIT) -> dict[str, Any]:
+    """A side's line art as a picture: one stroke per colour, in its ink (§1); a turned side lies across."""
+    return sc.picture((sh.w, sh.h), strokes=[list(p) for p in sh.paths], stroke_colours=list(INKS), unit=unit)
 
 
 def _side_item(game: FencesGame, id: str, card: int, side: int, turn: int = 0) -> dict[str, Any]:
@@ -1166,6 +1171,22 @@ def _side_item(game: FencesGame, id: str, card: int, side: int, turn: int = 0) -
     name = game.card_names[card]
     label = f"card {name} side {SIDES[side]}" + ("" if turn == 0 else f", {TURNS[turn]}")
     return sc.item(id, label, value=f"{name}{SIDES[side]}", picture=side_picture(game, sh))
+
+
+def card_picture(game: FencesGame, card: int) -> dict[str, Any]:
+    """A double-sided card as one picture: side A, a grey line, side B (§1)."""
+    a, b = (game.shapes[shape_index(card, side, 0)] for side in (0, 1))
+    h = max(a.h, b.h)
+    strokes = [list(p) for p in a.paths] + [[(x + a.w + 1, y) for x, y in p] for p in b.paths]
+    strokes.append([(a.w + 0.5, 0.2), (a.w + 0.5, h - 0.2)])  # the fold between the two sides, in grey
+    inks = [*INKS, *INKS, "#c9c2b3"]
+    return sc.picture((a.w + 1 + b.w, h), strokes=strokes, stroke_colours=inks, unit=CARD_UNIT)
+
+
+def _card_item(game: FencesGame, id: str, card: int) -> dict[str, Any]:
+    """A card in a hand or in play: one item, both its sides side by side."""
+    name = game.card_names[card]
+    return sc.item(id, f"card {name}", value=name, detail="side A, side B", picture=card_picture(game, card))
 
 
 def _window(game: FencesGame, obs: dict[str, Any]) -> tuple[int, int, int, int]:
@@ -1250,10 +1271,8 @@ def _scene(game: FencesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) 
                     )
                 )
     last = obs["last_played"]
-    if last is not None:
-        for at, c in owner.items():
-            if c == last:
-                s["highlights"].append({"at": name(*at), "kind": "last"})
+    if last is not None and any(c == last for c in owner.values()):  # the card's outline, under its lines
+        s["highlights"] += [{"at": f"card{last}-edge{k}", "kind": "last"} for k in range(4)]
     if obs["fence"] is not None:
         f = obs["fence"]
         names = ", ".join(game.card_names[c] for c in f["cards"])
@@ -1270,10 +1289,10 @@ def _scene(game: FencesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) 
     later = [sc.zone("deck", f"Deck: {obs['deck']} cards", deck_items)]
     held = obs["held"]
     if held is not None:  # the card in play: both sides, as the player may look at it now
-        items = [_side_item(game, f"held{held}{SIDES[f]}", held, f) for f in (0, 1)]
+        items = [_card_item(game, f"held{held}", held)]
         s["zones"].append(sc.zone("held", f"{NAMES[obs['to_move']]} plays card {game.card_names[held]}", items))
     for p in range(obs["players"]):
-        items = [_side_item(game, f"hand{p}-{c}{SIDES[f]}", c, f) for c in obs["hands"][p] for f in (0, 1)]
+        items = [_card_item(game, f"hand{p}-{c}", c) for c in obs["hands"][p]]
         title = "Your hand" if p == obs["viewer"] else f"{NAMES[p]}'s hand"
         later.append(sc.zone(f"hand{p}", f"{title}: {len(obs['hands'][p])} cards", items, owner=p))
     ways = []
@@ -1283,8 +1302,7 @@ def _scene(game: FencesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) 
         if segment == "take":
             card = idx[0]
             if obs["source"] == "hand":
-                for f in (0, 1):
-                    s["targets"].append({"at": f"hand{obs['to_move']}-{card}{SIDES[f]}", "action": a, "label": label})
+                s["targets"].append({"at": f"hand{obs['to_move']}-{card}", "action": a, "label": label})
             else:
                 for at, c in owner.items():
                     if c == card:
@@ -1303,12 +1321,12 @@ def _scene(game: FencesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) 
         s["zones"].append(sc.zone("chosen", "Laid like this", [_side_item(game, "chosen", held, side, turn)]))
     s["zones"].extend(later)
     if obs["table"]:  # the table in words, for players who cannot see the drawing's colours
-        laid = ", ".join(
-            f"{game.card_names[card]}{SIDES[side]} {TURNS[turn]} at {name(x, y)}"
+        laid = "; ".join(
+            f"card {game.card_names[card]} side {SIDES[side]}, {TURNS[turn]}, at {name(x, y)}"
             for card, side, turn, x, y in obs["table"]
         )
-        s["status"].append(f"on the table: {laid}")
-    s["status"].append(f"turn {obs['turn']}; four cards in hand win")
+        s["status"].append(f"On the table: {laid}.")
+    s["status"].append(f"Turn {obs['turn']}; four cards in hand win.")
     s["players"] = [
         sc.player(p, NAMES[p], detail=f"{len(obs['hands'][p])} cards in hand", colour=INKS[p])
         for p in range(obs["players"])

@@ -107,7 +107,7 @@ function pts(points) {
 
 // Typical spacing between neighbouring places: sizes pieces, labels and strokes.
 function unitOf(scene) {
-  const centres = scene.cells.map((c) => c.center);
+  const centres = scene.cells.filter((c) => c.kind !== "area").map((c) => c.center); // areas lie over cells
   const sample = centres.slice(0, 160);
   let best = Infinity;
   for (let i = 0; i < sample.length; i++) {
@@ -206,6 +206,8 @@ function drawPiece(layer, p, cx, cy, r, u) {
     top.setAttribute("stroke-width", u * 0.035);
   }
   g.append(top);
+  const pic = p.picture && !p.face_down ? p.picture : null;
+  if (pic) drawPicture(g, pic, cx - r * 0.78, cy - r * 0.78, r * 1.56, r * 1.56, colour(pic.colour, INK), 0);
   if (p.face_down && p.shape !== "ring") {
     // the back: an inner outline, so a hidden piece never looks like a plain one
     const back = shapePath(p.shape, cx, cy, r * 0.68);
@@ -224,22 +226,26 @@ function drawPiece(layer, p, cx, cy, r, u) {
     });
     g.append(arrow);
   }
-  let label = p.face_down ? "?" : p.label;
+  // a piece drawn as a picture shows its label only on hover
+  let label = p.face_down ? "?" : pic ? null : p.label;
   if ((label === null || label === undefined || label === "") && height > 1) label = String(height);
   if (label !== null && label !== undefined && label !== "") {
     const text = String(label);
     const size = r * (text.length <= 2 ? 1.05 : text.length <= 4 ? 0.7 : 0.5);
+    // data-fit: the widest the label may be (inside its piece); fitBoard shrinks a label that is wider
     const t = svg("text", {
       x: cx, y: cy, "font-size": size, "text-anchor": "middle", "dominant-baseline": "central",
       fill: "#ffffff", stroke: "#1f1d1a", "stroke-width": size * 0.16, "paint-order": "stroke",
-      "font-weight": 700,
+      "font-weight": 700, class: "piece-label", "data-fit": r * 1.5, "data-size": size,
     });
     t.textContent = text;
     g.append(t);
   }
   const title = svg("title");
   const who = p.owner === null || p.owner === undefined ? "neutral" : (playerNames[p.owner] || `side ${p.owner}`);
-  title.textContent = `${p.face_down ? "face-down " : ""}${p.kind || "piece"} (${who})${height > 1 ? `, height ${height}` : ""}${p.label ? `: ${p.label}` : ""}`;
+  title.textContent = p.face_down || !(p.detail || pic)
+    ? `${p.face_down ? "face-down " : ""}${p.kind || "piece"} (${who})${height > 1 ? `, height ${height}` : ""}${p.label ? `: ${p.label}` : ""}`
+    : p.detail || p.label || p.kind || "piece";
   g.append(title);
   layer.append(g);
 }
@@ -284,13 +290,22 @@ export function renderScene(root, scene, opts = {}) {
   const before = root.renderedScene;
   root.renderedScene = scene; // the scene drawn last, for tests and tools
   // what changed since the view drawn before (only between consecutive views of one seat: opts.animate)
-  const changes = opts.animate ? boardChanges(root, before, scene) : (root.boardChanges = NO_CHANGES);
+  const changes = opts.animate
+    ? boardChanges(root, before, scene)
+    : opts.keepMarks ? { ...(root.boardChanges || NO_CHANGES), gone: [], fresh: false } : (root.boardChanges = NO_CHANGES);
   const still = reducedMotion();
   const itemsBefore = opts.animate && before ? itemKeys(before) : null;
   useSeatColours(scene);
   const interactive = !!opts.interactive && typeof opts.onAction === "function";
-  const targets = interactive ? scene.targets || [] : [];
+  const allTargets = interactive ? scene.targets || [] : [];
+  // two-click targets (``with``): the item picked first keeps only its own targets; one item alone is picked
+  const picks = [...new Set(allTargets.filter((t) => t.with).map((t) => t.with))];
+  const pick = picks.includes(root.pick) ? root.pick : picks.length === 1 ? picks[0] : null;
+  root.pick = pick;
+  root.dataset.pick = pick || "";
+  const targets = allTargets.filter((t) => !t.with || !pick || t.with === pick);
   const byPlace = groupBy(targets, "at");
+  const rerender = () => renderScene(root, scene, { ...opts, animate: false, keepMarks: true });
   const act = (action) => opts.onAction(action);
   const hl = groupBy(scene.highlights || [], "at");
 
@@ -304,13 +319,18 @@ export function renderScene(root, scene, opts = {}) {
       const vb = scene.viewbox || [0, 0, 1, 1];
       const root_ = svg("svg", { viewBox: vb.join(" "), role: "group", "aria-label": "game board", "data-cells": scene.cells.length });
       const L = {};
-      for (const name of ["cells", "labels", "edges", "points", "hl", "ghosts", "pieces", "targets"]) {
+      // highlights lie under the edges and pieces they mark (a mark never hides the lines just laid)
+      for (const name of ["cells", "labels", "areas", "hl", "edges", "points", "ghosts", "pieces", "names", "captions", "targets"]) {
         L[name] = svg("g", { class: `layer-${name}` });
         root_.append(L[name]);
       }
       const places = placeIndex(scene);
       for (const c of scene.cells) {
         let shape;
+        if (c.kind === "area" && c.polygon) {
+          drawArea(L.areas, L.names, c, u);
+          continue;
+        }
         if (c.polygon) {
           shape = svg("polygon", { points: pts(c.polygon), fill: colour(c.fill, CELL_FILL), stroke: CELL_STROKE, "stroke-width": u * 0.03, "stroke-linejoin": "round" });
         } else {
@@ -322,7 +342,7 @@ export function renderScene(root, scene, opts = {}) {
         // areas lie under the edges drawn on them; points (vertices) sit on top of their grid lines
         (c.polygon ? L.cells : L.points).append(shape);
         if (c.label && c.polygon) {
-          const t = svg("text", { x: c.center[0], y: c.center[1] + u * 0.3, "font-size": u * 0.2, "text-anchor": "middle", "dominant-baseline": "central", fill: "#8a8170", class: "coord", "data-size": u * 0.2 });
+          const t = svg("text", { x: c.center[0], y: c.center[1] + u * 0.3, "font-size": u * 0.2, "text-anchor": "middle", "dominant-baseline": "central", fill: "#8a8170", class: "coord", "data-size": u * 0.2, "data-room": u * 0.92 });
           t.textContent = c.label;
           L.labels.append(t);
         } else if (c.label) {
@@ -331,6 +351,12 @@ export function renderScene(root, scene, opts = {}) {
           t.textContent = c.label;
           L.points.append(t);
         }
+      }
+      for (const cap of scene.captions || []) {
+        const size = Number(cap.size) > 0 ? Number(cap.size) : u * 0.25;
+        const t = svg("text", { x: cap.at[0], y: cap.at[1], "font-size": size, "text-anchor": cap.anchor || "middle", "dominant-baseline": "central", fill: "#3d3a35", "font-weight": 600, class: "caption", "data-size": size });
+        t.textContent = cap.text;
+        L.captions.append(t);
       }
       for (const e of scene.edges) {
         const owned = e.owner !== null && e.owner !== undefined;
@@ -438,12 +464,21 @@ export function renderScene(root, scene, opts = {}) {
       if (grid) items.style.gridTemplateColumns = `repeat(${z.columns}, max-content)`;
       for (const it of z.items || []) {
         const ts = byPlace.get(it.id) || [];
-        const cls = ["item", it.kind || "card", it.face_down ? "face-down" : ""];
+        const picked = picks.includes(it.id);
+        const cls = ["item", it.kind || "card", it.face_down ? "face-down" : "", picked ? "pick" : "", it.id === pick ? "hl-selected" : ""];
         for (const h of hl.get(it.id) || []) cls.push(`hl-${h.kind}`);
         if (itemsBefore && !still && !itemsBefore.has(itemKey(z, it))) cls.push("arrive");
         const attrs = { class: cls.filter(Boolean).join(" "), "data-item": it.id };
         let node;
-        if (ts.length) {
+        if (picked) {
+          // picked first, then a place on the board (clicked again, it is put back)
+          const mine = allTargets.filter((t) => t.with === it.id);
+          node = el("button", { ...attrs, type: "button", "data-pick": it.id, "aria-pressed": String(it.id === pick), title: `${it.label}: pick it, then click where it goes (${mine.length} places)` });
+          node.addEventListener("click", () => {
+            root.pick = root.pick === it.id && picks.length > 1 ? null : it.id;
+            rerender();
+          });
+        } else if (ts.length) {
           node = el("button", { ...attrs, type: "button", "data-at": it.id, "data-actions": ts.map((t) => t.action).join(","), title: ts.map((t) => t.label).join(", ") });
           node.addEventListener("click", (ev) => {
             if (ts.length === 1) act(ts[0].action);
@@ -539,6 +574,7 @@ function hasValue(it) {
 // A card 5:7, a die, or a picture on a token; null when the item is plain text.
 function itemFigure(it, zoneOwner) {
   const kind = it.kind || "card";
+  if (it.picture && Number(it.picture.unit) > 0 && !it.face_down) return sizedFigure(it, kind);
   if (kind === "card") {
     if (it.face_down) return cardBack(itemBack(it, zoneOwner));
     if (hasValue(it) || suitOf(it) || it.picture) return cardFace(it);
@@ -585,6 +621,44 @@ function cardFace(it) {
   return fig;
 }
 
+// An item drawn at its picture's own scale (``unit`` pixels per grid square): the art fills the card, and a card
+// turned a quarter lies across.
+function sizedFigure(it, kind) {
+  const pic = it.picture;
+  const [cols, rows] = pic.grid || [1, 1];
+  const unit = Number(pic.unit);
+  const pad = Math.max(5, unit * 0.28);
+  const w = cols * unit + 2 * pad;
+  const h = rows * unit + 2 * pad;
+  const fig = svg("svg", { viewBox: `0 0 ${w} ${h}`, width: w, height: h, class: `figure sized ${kind === "card" ? "card-face" : "picture"}`, "data-unit": unit, "data-h": h, "aria-hidden": "true" });
+  if (kind === "card") fig.append(svg("rect", { x: 1, y: 1, width: w - 2, height: h - 2, rx: Math.min(8, pad), fill: "#fffdf8", stroke: "#8a8170", "stroke-width": 1.2 }));
+  drawPicture(fig, pic, pad, pad, cols * unit, rows * unit, colour(it.colour, INK));
+  return fig;
+}
+
+// A laid tile (a cell of kind "area"): one shape over the cells it covers, in its fill, with its name in its
+// top-left corner (drawn above the pieces on it) in an ink that reads on that fill.
+function drawArea(layer, names, c, u) {
+  const fill = colour(c.fill, "#d9d3c6");
+  layer.append(svg("polygon", { points: pts(c.polygon), fill, stroke: "#2b2823", "stroke-width": u * 0.04, "stroke-linejoin": "round", class: "cell area", "data-id": c.id }));
+  if (c.label) {
+    const xs = c.polygon.map((p) => p[0]);
+    const ys = c.polygon.map((p) => p[1]);
+    const size = u * 0.2;
+    const t = svg("text", { x: Math.min(...xs) + u * 0.05, y: Math.min(...ys) + u * 0.05, "font-size": size, "text-anchor": "start", "dominant-baseline": "hanging", "font-weight": 700, fill: inkOn(fill), class: "coord area-label", "data-size": size });
+    t.textContent = c.label;
+    names.append(t); // above the marks and pieces on the area, so the name always shows
+  }
+}
+
+// Dark or light text, whichever reads on ``hex``.
+function inkOn(hex) {
+  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})/i.exec(hex || "");
+  if (!m) return INK;
+  const [r, g, b] = [m[1], m[2], m[3]].map((x) => parseInt(x, 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? INK : "#ffffff";
+}
+
 function cardBack(fill) {
   const fig = svg("svg", { viewBox: "0 0 50 70", width: 50, height: 70, class: "figure card-back", "data-fill": fill, "aria-hidden": "true" });
   fig.append(svg("rect", { x: 1, y: 1, width: 48, height: 68, rx: 5, fill, stroke: "#2b2823", "stroke-width": 1.2, class: "back" }));
@@ -628,7 +702,7 @@ function dieFace(it) {
 
 // A picture (filled squares and strokes on a small grid) fitted, centred, into the box x, y, w, h;
 // stroke_colours, when given, colours each stroke in turn.
-function drawPicture(parent, pic, x, y, w, h, ink) {
+function drawPicture(parent, pic, x, y, w, h, ink, minStroke = 1.2) {
   const [cols, rows] = pic.grid || [1, 1];
   const s = Math.min(w / Math.max(1, cols), h / Math.max(1, rows));
   const ox = x + (w - s * cols) / 2;
@@ -638,10 +712,13 @@ function drawPicture(parent, pic, x, y, w, h, ink) {
   for (const [c, r] of pic.cells || []) {
     g.append(svg("rect", { x: ox + c * s + s * 0.06, y: oy + r * s + s * 0.06, width: s * 0.88, height: s * 0.88, rx: s * 0.12, fill, class: "picture-cell" }));
   }
+  for (const shape of pic.fills || []) {
+    g.append(svg("polygon", { points: pts(shape.map(([px, py]) => [ox + px * s, oy + py * s])), fill, "stroke-linejoin": "round", class: "picture-fill" }));
+  }
   const strokeColours = pic.stroke_colours || [];
   for (const [k, line] of (pic.strokes || []).entries()) {
     const ink_ = strokeColours[k] ? colour(strokeColours[k], fill) : fill;
-    g.append(svg("polyline", { points: pts(line.map(([px, py]) => [ox + px * s, oy + py * s])), fill: "none", stroke: ink_, "stroke-width": Math.max(1.2, s * 0.16), "stroke-linecap": "round", "stroke-linejoin": "round", class: "picture-stroke" }));
+    g.append(svg("polyline", { points: pts(line.map(([px, py]) => [ox + px * s, oy + py * s])), fill: "none", stroke: ink_, "stroke-width": Math.max(minStroke, s * 0.16), "stroke-linecap": "round", "stroke-linejoin": "round", class: "picture-stroke" }));
   }
   parent.append(g);
 }
@@ -715,7 +792,7 @@ function edgeBand(e, u, need) {
 //: Smallest click target on screen, in CSS pixels (WCAG 2.5.8 asks 24; a little more for fingers).
 export const MIN_TARGET_PX = 26;
 //: Smallest coordinate label on screen, in CSS pixels.
-export const MIN_LABEL_PX = 10.5;
+export const MIN_LABEL_PX = 11;
 
 // Hands and piles drawn smaller (figures, labels; details only on hover) when what one can click in them would
 // otherwise run below the screen.
@@ -723,10 +800,30 @@ function compactZones(root) {
   const zones = root.querySelector(".zones");
   if (!zones) return;
   zones.classList.remove("compact");
+  const sized = zones.querySelectorAll(".figure.sized");
+  for (const f of sized) f.style.height = "";
   const playable = zones.querySelectorAll("button.item");
   if (!playable.length) return;
   const last = Math.max(...[...playable].map((b) => b.getBoundingClientRect().bottom));
-  if (last + window.scrollY > window.innerHeight) zones.classList.add("compact");
+  if (last + window.scrollY > window.innerHeight) {
+    zones.classList.add("compact");
+    for (const f of sized) f.style.height = `${Math.round(Number(f.dataset.h) * 0.85)}px`;
+  }
+}
+
+// Once the board is sized: pictures drawn at their game's size (Fences' cards) shrink a step at a time, to 55%
+// at least, while what one can click in the hands still runs below the screen.
+function shrinkSized(root) {
+  const zones = root.querySelector(".zones");
+  if (!zones || !zones.classList.contains("compact")) return;
+  const sized = [...zones.querySelectorAll(".figure.sized")];
+  const playable = [...zones.querySelectorAll("button.item")];
+  if (!sized.length || !playable.length) return;
+  const below = () => Math.max(...playable.map((b) => b.getBoundingClientRect().bottom)) + window.scrollY > window.innerHeight;
+  for (const k of [0.75, 0.65, 0.55]) {
+    if (!below()) return;
+    for (const f of sized) f.style.height = `${Math.round(Number(f.dataset.h) * k)}px`;
+  }
 }
 
 // How much room lies under the board for what must stay in view with it: the buttons, and the hands or piles
@@ -786,8 +883,24 @@ export function fitBoard(root) {
       if (extra) extra.setAttribute("r", small ? need / 2 : 0);
     }
   }
-  for (const t of board.querySelectorAll("text.coord")) {
+  let tight = false;
+  for (const t of board.querySelectorAll("text.coord, text.caption")) {
     t.setAttribute("font-size", Math.max(Number(t.dataset.size) || 0, MIN_LABEL_PX / scale));
+    if (t.dataset.room) {
+      t.style.display = "";
+      tight = tight || t.getComputedTextLength() > Number(t.dataset.room);
+    }
+  }
+  // when a square's coordinate would not fit inside its square at a readable size, the squares' coordinates are
+  // left out, all of them (their targets still name them on hover)
+  for (const t of board.querySelectorAll("text.coord[data-room]")) t.style.display = tight ? "none" : "";
+  shrinkSized(root);
+  // a piece's label stays inside its piece
+  for (const t of board.querySelectorAll("text.piece-label")) {
+    t.setAttribute("font-size", t.dataset.size);
+    const fit = Number(t.dataset.fit);
+    const len = t.getComputedTextLength();
+    if (fit > 0 && len > fit) t.setAttribute("font-size", (Number(t.dataset.size) * fit) / len);
   }
 }
 
