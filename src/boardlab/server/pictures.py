@@ -84,17 +84,28 @@ def _options(game_id: str, text: str) -> dict[str, Any]:
     return out
 
 
+#: How many more steps random play takes, past the moves asked for, to finish the turn it is in.
+TURN_STEPS = 30
+
+
 def _random_moves(state: State, moves: int, seed: int) -> None:
-    """Play ``moves`` decisions of random play, or to the end; chance in between (and after) drawn too."""
+    """Play ``moves`` decisions of random play, or to the end; chance in between (and after) drawn too.
+
+    A turn of several steps (a piece, then its stones) is played to its end, so a diagram never stops
+    half-way through one: after the moves asked for, the seat that made the last one goes on while it is
+    still to play (at most :data:`TURN_STEPS` more steps).
+    """
     rng = random.Random(seed)
     made = 0
+    last: tuple[int, ...] | None = None
     while not state.is_terminal():
         d = next_decision(state)
         if d.kind == "chance":
             apply_entry(state, sample_chance(state, rng))
             continue
-        if made >= moves:
+        if made >= moves and (d.kind != "seat" or d.seats != last or made >= moves + TURN_STEPS):
             break
+        last = d.seats if d.kind == "seat" else None
         if d.kind == "seat":
             apply_entry(state, rng.choice(state.legal_actions(d.seats[0])))
         else:
@@ -166,7 +177,7 @@ def _last_move(state: State, viewer: int | None, names: list[str], colours: list
     text = for_players(str(last.get("text") or ""), names, colours)
     if who and who.lower() in text.lower().split(" ")[:2]:  # "The spider moves…" names its actor itself
         who = ""
-    return f"{who} {text}".strip()
+    return f"{who} {text}".strip().rstrip(".")
 
 
 def _scene(state: State, viewer: int | None) -> tuple[dict[str, Any], list[str], list[str | None]]:
