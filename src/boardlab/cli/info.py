@@ -57,7 +57,7 @@ def list_games(
         err_console().print(f"warning: {', '.join(broken)} failed to load")
 
 
-_POSITION = re.compile(r"^```position\n(.*?)^```\n?", re.S | re.M)
+_POSITION = re.compile(r"^[ \t]*```position\n(.*?)^[ \t]*```\n?", re.S | re.M)
 
 
 def drawn_positions(game_id: str, text: str) -> str:
