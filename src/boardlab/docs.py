@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pathlib
+import re
 from importlib import resources
 
 from .games import games
@@ -85,6 +86,22 @@ def measured_draws(game_id: str) -> bool | None:
                     except (IndexError, ValueError):
                         continue
             return any(r > 0 for r in rates) if rates else None
+    return None
+
+
+def typical_moves(game_id: str) -> int | None:
+    """How many moves a game typically lasts, as the lab measured it (``docs/balance/<id>.md``), or ``None``.
+
+    The mean *decisions per game* of the report's last self-play section (the strongest AI's, *Hard self-play*,
+    where the report has one: closer to people's games than random play), rounded.
+
+    >>> 20 < (typical_moves("blast-radius") or 0) < 120
+    True
+    """
+    for path in _candidates(game_id, "balance"):
+        if path.is_file():
+            found = re.findall(r"^\| decisions per game \| ([0-9.]+) \|", path.read_text(encoding="utf-8"), re.M)
+            return max(1, round(float(found[-1]))) if found else None
     return None
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Annotated, Any
 
 import typer
@@ -56,6 +57,26 @@ def list_games(
         err_console().print(f"warning: {', '.join(broken)} failed to load")
 
 
+_POSITION = re.compile(r"^[ \t]*```position\n(.*?)^[ \t]*```\n?", re.S | re.M)
+
+
+def drawn_positions(game_id: str, text: str) -> str:
+    """The rules document with each ``position`` block (a diagram on the rules page) drawn as text."""
+    from ..server.pictures import PositionError, diagram  # imported here: only this needs it
+    from ..terminal import scene_text
+
+    def draw(m: re.Match[str]) -> str:
+        try:
+            d = diagram(game_id, m.group(1))
+        except (PositionError, ValueError) as e:
+            return f"(This diagram could not be drawn: {e}.)\n"
+        scene = {k: v for k, v in d["scene"].items() if k not in ("prompt", "players")}
+        last = f" Last move: {d['last_move']}." if d["last_move"] else ""
+        return f"```text\n{scene_text(scene, width=100)}\n```\n\n*{d['caption']}{last}*\n"
+
+    return _POSITION.sub(draw, text)
+
+
 @app.command()
 def rules(
     game_id: Annotated[str, typer.Argument(metavar="GAME", help="A game id (see boardlab list).")],
@@ -66,6 +87,8 @@ def rules(
         text = rules_text(game_id)
         game = make(game_id)
     console = Console()
+    if not raw:
+        text = drawn_positions(game_id, text)
     if raw or not console.is_terminal:
         typer.echo(text.rstrip("\n"))
     else:

@@ -6,7 +6,8 @@ Endpoints (all JSON; errors are ``{"error": code, "message": sentence}`` with a 
 GET      /api/health                           liveness
 GET      /api/games                            every registered game, with the AI agents
 GET      /api/games/{game}                     one game's metadata
-GET      /api/games/{game}/rules               its rules document (Markdown and HTML)
+GET      /api/games/{game}/rules               its rules document (Markdown and HTML, diagrams as scenes)
+GET      /api/games/{game}/picture             the lobby's picture of the game (a scene, drawn by the browser)
 GET      /api/agents                           AI agents and levels on offer
 POST     /api/tables                           create a table (returns seat tokens and links)
 GET      /api/tables/{id}                      the view of the token's seat (or spectator)
@@ -73,7 +74,7 @@ from starlette.routing import Route
 
 from ..agents import level_figures
 from ..core.wording import for_players
-from ..docs import balance_verdict
+from ..docs import balance_verdict, typical_moves
 from ..games import game_class, make_cached
 from ..games import games as game_ids
 from .account_routes import account_routes
@@ -81,6 +82,7 @@ from .chance import SEEDED_NOTICE
 from .errors import ApiError, bad_request, forbidden, not_found
 from .lab import lab_routes
 from .markdown import to_html
+from .pictures import diagram_html, game_picture
 from .replay import ReplayCache
 from .schemas import (
     AgentsOut,
@@ -95,6 +97,7 @@ from .schemas import (
     MovedOut,
     MyTablesOut,
     OpenTablesOut,
+    PictureOut,
     PositionOut,
     RecordOut,
     RematchOut,
@@ -288,6 +291,11 @@ def rules_markdown(game_id: str) -> str | None:
     return text.rstrip() + "\n\n" + clock_rules(game_id)
 
 
+def rules_html(game_id: str, text: str) -> str:
+    """A rules document as HTML, its ``position`` blocks drawn as diagrams of the game's own scenes."""
+    return to_html(text, fences={"position": lambda block: diagram_html(game_id, block)})
+
+
 def clock_rules(game_id: str) -> str:
     """The rules page's paragraph on turn clocks, from the game's own rule for a timeout (so every game has one)."""
     return (
@@ -348,6 +356,7 @@ def game_listing(game_id: str) -> dict[str, Any]:
         meta["has_rules"] = rules_markdown(game_id) is not None
         meta["level_elo"] = level_elo(game_id)
         meta["balance_verdict"] = balance_verdict(game_id)  # docs/balance/<id>.md, written by the lab
+        meta["typical_moves"] = typical_moves(game_id)  # measured there too: the lobby's length filter
         _LISTINGS[game_id] = meta
     return _LISTINGS[game_id]
 
@@ -527,14 +536,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             known = game_id in game_ids()
             raise not_found("this game has no rules page yet" if known else f"there is no game called {game_id!r}")
         title = html.escape(game_class(game_id).title)
-        body = to_html(text)
+        body = rules_html(game_id, text)
         return HTMLResponse(
             "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
             "<meta name='viewport' content='width=device-width, initial-scale=1'>"
             f"<title>{title} · rules · boardlab</title><link rel='icon' href='/static/favicon.svg' type='image/svg+xml'>"
             "<link rel='stylesheet' href='/static/style.css'></head>"
             "<body class='rules-page'><header class='top'><a class='brand' href='/'>boardlab</a>"
-            f"<span class='crumb'>{title} · rules</span></header><main class='rules'>{body}</main></body></html>"
+            f"<span class='crumb'>{title} · rules</span></header><main class='rules'>{body}</main>"
+            "<script type='module' src='/static/js/rules.js'></script></body></html>"
         )
 
     app.include_router(lab_router)
@@ -568,7 +578,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         text = rules_markdown(game_id)
         if text is None:
             raise not_found(f"no rules document for {game_id!r}")
-        return fast_json({"game": game_id, "markdown": text, "html": to_html(text)})
+        return fast_json({"game": game_id, "markdown": text, "html": rules_html(game_id, text)})
+
+    @app.get("/api/games/{game_id}/picture", response_model=PictureOut)
+    async def get_picture(game_id: str) -> Response:
+        """The lobby's picture of a game: a spectator's view of a position some way into a game (a scene)."""
+        if game_id not in game_ids():
+            raise not_found(f"there is no game called {game_id!r}")
+        scene = await asyncio.to_thread(game_picture, game_id)
+        response = fast_json({"game": game_id, "scene": scene})
+        response.headers["Cache-Control"] = "max-age=3600"
+        return response
 
     @app.get("/api/agents", response_model=AgentsOut)
     async def get_agents() -> Response:

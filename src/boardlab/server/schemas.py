@@ -63,6 +63,13 @@ class RulesOut(_Out):
     html: str
 
 
+class PictureOut(_Out):
+    """The lobby's picture of a game: a scene (``core/scene.py``), drawn by the browser's renderer."""
+
+    game: str
+    scene: dict[str, Any]
+
+
 # -- tables ---------------------------------------------------------------------------
 class TableSummaryOut(_Out):
     id: str

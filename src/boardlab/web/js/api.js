@@ -98,6 +98,8 @@ export async function showRules(gameId, title) {
   try {
     const data = await api(`/api/games/${encodeURIComponent(gameId)}/rules`);
     body.innerHTML = data.html; // produced by the server's escaping Markdown converter
+    const { drawDiagrams } = await import("./pictures.js"); // its diagrams, drawn as the table draws the game
+    drawDiagrams(body);
   } catch (e) {
     body.textContent = e.message;
   }

@@ -2,6 +2,7 @@
 
 import { whoami } from "./account.js";
 import { api, el, forgetTable, saveTable, savedTables, showRules, toast } from "./api.js";
+import { drawThumbnail } from "./pictures.js";
 
 const $ = (id) => document.getElementById(id);
 let agents = { levels: [], agents: ["random"], all: ["random"], default: "random", only_random: true };
@@ -20,15 +21,105 @@ function aiChoices(g) {
   });
 }
 
+// -- the games: a picture of each, search and filters ------------------------------------------------------------
+
+// A game's length as the filters sort it, from its measured typical number of moves (docs/balance)
+export function lengthKind(moves) {
+  if (!moves) return "";
+  return moves <= 25 ? "quick" : moves <= 80 ? "medium" : "long";
+}
+
+function hasChance(g) {
+  return ((g.game_type || {}).chance || "none") !== "none";
+}
+
+// Each card's picture, fetched and drawn when it scrolls into view (a spectator's view some way into a game)
+const thumbs = typeof IntersectionObserver === "function"
+  ? new IntersectionObserver((entries) => {
+    for (const e of entries) {
+      if (!e.isIntersecting) continue;
+      thumbs.unobserve(e.target);
+      drawThumb(e.target);
+    }
+  }, { rootMargin: "300px" })
+  : null;
+
+async function drawThumb(host) {
+  try {
+    const data = await api(`/api/games/${encodeURIComponent(host.dataset.thumb)}/picture`);
+    drawThumbnail(host, data.scene);
+  } catch (e) {
+    host.classList.add("failed");
+  }
+}
+
+function thumbBox(g) {
+  const host = el("div", { class: "thumb", "data-thumb": g.id, role: "img", "aria-label": `${g.title}: a game in progress` });
+  if (thumbs) thumbs.observe(host);
+  else drawThumb(host);
+  return host;
+}
+
+function filterValues() {
+  return {
+    text: $("game-search").value.trim().toLowerCase(),
+    players: Number($("filter-players").value) || 0,
+    length: $("filter-length").value,
+    luck: $("filter-luck").value,
+    hidden: $("filter-hidden").value,
+  };
+}
+
+function matches(g, f) {
+  if (f.text) {
+    const type = g.game_type || { tags: [] };
+    const words = [g.title, g.summary || "", ...(type.tags || []), ...(g.mechanics || [])].join(" ").toLowerCase();
+    if (!f.text.split(/\s+/).every((w) => words.includes(w))) return false;
+  }
+  if (f.players && !(g.min_players <= f.players && f.players <= g.max_players)) return false;
+  if (f.length && lengthKind(g.typical_moves) !== f.length) return false;
+  if (f.luck && (f.luck === "chance") !== hasChance(g)) return false;
+  if (f.hidden && (f.hidden === "hidden") !== !g.perfect_information) return false;
+  return true;
+}
+
+let allGames = [];
+
+function applyFilters() {
+  const f = filterValues();
+  let shown = 0;
+  for (const card of document.querySelectorAll("#games .game-card")) {
+    const g = allGames.find((x) => x.id === card.dataset.game);
+    const ok = !g || matches(g, f);
+    card.classList.toggle("hidden", !ok);
+    if (ok) shown++;
+  }
+  $("games-count").textContent = shown === allGames.length ? `${shown} games` : `${shown} of ${allGames.length} games`;
+  $("games-none").classList.toggle("hidden", shown > 0);
+}
+
+function initFilters() {
+  $("game-filters").addEventListener("submit", (ev) => ev.preventDefault());
+  for (const id of ["game-search", "filter-players", "filter-length", "filter-luck", "filter-hidden"]) {
+    $(id).addEventListener("input", applyFilters);
+  }
+  $("filters-clear").addEventListener("click", () => {
+    $("game-filters").reset();
+    applyFilters();
+  });
+}
+
 function gameCard(g) {
   const players = g.min_players === g.max_players ? `${g.min_players}` : `${g.min_players}–${g.max_players}`;
   // The declared game type first (information, chance, co-operation, and what a variant changes), then the mechanics.
   const type = g.game_type || { tags: [], variants: [] };
   const words = [...type.tags, ...type.variants.map((v) => v.text), ...g.mechanics];
   const chips = el("div", { class: "chips" }, ...words.map((m) => el("span", { class: "chip" }, m)));
-  const card = el("article", { class: "game-card", "data-game": g.id },
+  const length = g.typical_moves ? ` · about ${g.typical_moves} moves` : "";
+  const card = el("article", { class: "game-card", "data-game": g.id, "data-length": lengthKind(g.typical_moves), "data-chance": hasChance(g) ? "1" : "0", "data-hidden": g.perfect_information ? "0" : "1" },
+    thumbBox(g),
     el("h3", {}, g.title),
-    el("div", { class: "facts" }, `${players} player${g.max_players > 1 ? "s" : ""}${g.playing_time ? ` · ${g.playing_time}` : ""}`),
+    el("div", { class: "facts" }, `${players} player${g.max_players > 1 ? "s" : ""}${g.playing_time ? ` · ${g.playing_time}` : ""}${length}`),
     g.summary ? el("p", { class: "small", style: { margin: "0" } }, g.summary) : null,
     g.balance_verdict ? el("p", { class: "small muted balance-verdict", style: { margin: "0" } }, `Balance: ${g.balance_verdict}`) : null,
     chips);
@@ -344,7 +435,10 @@ async function init() {
       notice.textContent = "Only the random AI is available so far: it plays any legal move. Stronger AI levels appear here once they are installed.";
       notice.classList.remove("hidden");
     }
+    allGames = data.games;
     $("games").replaceChildren(...data.games.map(gameCard));
+    initFilters();
+    applyFilters();
     const titles = Object.fromEntries(data.games.map((g) => [g.id, g.title]));
     drawMyTables(titles);
     pollMyTurns();

@@ -4,6 +4,7 @@ import { actorName, api, download, el, saveTable, savedTables, showRules, toast 
 import { closeChooser, colour, expandScene, fitBoard, hasGeometry, loadGeometry, rememberGeometry, renderScene } from "./render.js";
 import { drawPeople, initPeople, onChat, peopleReconnected } from "./people.js";
 import { drawEndings, endingsPresence, initEndings } from "./endings.js";
+import { KINDS, playSounds, setSound, soundEvents, soundOn, startAudio } from "./sounds.js";
 
 const root = document.getElementById("table-root");
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -209,7 +210,7 @@ function drawView() {
   const animate = drawnFor !== undefined && (drawnFor === v.seat || !hidden);
   renderScene(root, scene, { interactive: v.your_turn, onAction: play, legal: v.legal, moverColour: mover, animate });
   drawnFor = v.seat;
-  turnSignal(v);
+  soundSignal(v, scene);
   $("status-panel").classList.toggle("hidden", !(scene.status || []).length);
   drawSeats(v);
   drawLog(v);
@@ -394,7 +395,7 @@ function drawWhileLooking(v) {
   drawSeats(v);
   drawLog(v);
   markLooking();
-  turnSignal(v);
+  soundSignal(v, expandScene(v.scene)); // the game goes on meanwhile: its sounds still play
 }
 
 function markLooking() {
@@ -425,57 +426,36 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "Escape" && looking && !root.querySelector(".chooser")) stopLooking();
 });
 
-// -- a short sound when it becomes your turn (off by default; the choice is remembered) -----------------
-const SOUND_KEY = "boardlab.turnSound";
-let audio = null;
+// -- optional sounds: a move, a capture, your turn, the end (sounds.js; off by default, remembered) ------------
 let turnBeeps = 0;
-let wasYourTurn = null; // null: nothing drawn yet (loading a page is not a new turn)
-
-function soundOn() {
-  try { return localStorage.getItem(SOUND_KEY) === "on"; } catch { return false; }
-}
+const soundsPlayed = { move: 0, capture: 0, turn: 0, end: 0 };
+let heard = null; // the view the last sounds were judged against (null: loading a page is no event)
 
 function showSound() {
   const b = $("sound");
   const on = soundOn();
   b.setAttribute("aria-pressed", on ? "true" : "false");
   b.textContent = on ? "Sound on" : "Sound off";
-  b.title = on ? "A short sound plays when it is your turn (click to turn it off)" : "Play a short sound when it is your turn";
+  b.title = on
+    ? "Sounds play for moves, captures, your turn and the end of the game (click to turn them off)"
+    : "Play sounds for moves, captures, your turn and the end of the game";
 }
 
-function beep() {
-  turnBeeps++;
-  root.dataset.turnBeeps = String(turnBeeps);
-  try {
-    audio = audio || new AudioContext();
-    if (audio.state === "suspended") audio.resume();
-    const t = audio.currentTime;
-    const osc = audio.createOscillator();
-    const gain = audio.createGain();
-    osc.type = "sine";
-    osc.frequency.setValueAtTime(660, t);
-    osc.frequency.setValueAtTime(880, t + 0.09);
-    gain.gain.setValueAtTime(0.0001, t);
-    gain.gain.exponentialRampToValueAtTime(0.18, t + 0.02);
-    gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.22);
-    osc.connect(gain).connect(audio.destination);
-    osc.start(t);
-    osc.stop(t + 0.24);
-  } catch {
-    // no audio on this device: the banner still says whose turn it is
+function soundSignal(v, scene) {
+  const kinds = soundEvents(heard && heard.view, v, heard && heard.scene, scene);
+  heard = { view: v, scene };
+  for (const kind of playSounds(kinds)) {
+    soundsPlayed[kind]++;
+    if (kind === "turn") turnBeeps++;
   }
-}
-
-function turnSignal(v) {
-  const now = !!v.your_turn && !v.terminal;
-  if (wasYourTurn === false && now && soundOn()) beep();
-  wasYourTurn = now;
+  root.dataset.turnBeeps = String(turnBeeps);
+  root.dataset.sounds = KINDS.map((k) => `${k}:${soundsPlayed[k]}`).join(" ");
 }
 
 $("sound").addEventListener("click", () => {
-  try { localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on"); } catch { /* private mode: not remembered */ }
+  setSound(!soundOn());
   showSound();
-  if (soundOn() && !audio) { try { audio = new AudioContext(); } catch { audio = null; } } // a click may start audio
+  if (soundOn()) startAudio(); // a click may start audio
 });
 showSound();
 
@@ -675,6 +655,7 @@ window.boardlab = {
   get viewSeat() { return viewSeat; },
   get lastDrawMs() { return lastDrawMs; },
   get turnBeeps() { return turnBeeps; },
+  get sounds() { return { ...soundsPlayed }; },
   get looking() { return looking ? looking.index + 1 : null; },
   redraw() { draw(); },
   play,
