@@ -147,5 +147,13 @@ def run(quick: bool) -> list[dict]:
         rows.append({"game": game_id + "".join(f" {k}={v}" for k, v in options.items()), **row})
     seeds = iter(range(slices))
     row = _sliced(lambda t: reference_playouts(6, t, seed=next(seeds)), slices, seconds)
-    rows.append({"game": "blast-radius, plain reference (same run)", **row, "compiled/s": "-"})
+    rows.append(
+        {
+            "game": "blast-radius, plain reference (same run)",
+            **row,
+            "rollout/s": "-",
+            "compiled/s": "-",
+            "compiled / API": "-",
+        }
+    )
     return rows

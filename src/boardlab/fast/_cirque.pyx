@@ -101,11 +101,19 @@ cdef Board board_of(game):
     return b
 
 
+_FITS = {}
+
+
 def supports(game) -> bool:
     """Whether this module can play ``game`` (a board of at most 128 squares, few enough lines)."""
-    if game.n > MAXN or len(game.board.shape_size) > MAXSHAPES:
-        return False
-    return sum(len(t) for t in game.board.lines_through) <= MAXTHROUGH
+    name = game.params["board"]
+    fits = _FITS.get(name)
+    if fits is None:
+        b = game.board
+        fits = _FITS[name] = (
+            game.n <= MAXN and len(b.shape_size) <= MAXSHAPES and sum(len(t) for t in b.lines_through) <= MAXTHROUGH
+        )
+    return fits
 
 
 cdef class Engine:
