@@ -44,6 +44,16 @@ CASES: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def compiled_on() -> Any:
+    """The compiled path on for these tests, even under ``BOARDLAB_PURE_PYTHON=1`` (they compare the two paths)."""
+    saved = dict(fast.ACTIVE)
+    fast.ACTIVE.update(fast._built)
+    yield
+    fast.ACTIVE.clear()
+    fast.ACTIVE.update(saved)
+
+
 def test_every_accelerated_game_is_tested() -> None:
     assert {g for g, _ in CASES} == set(fast.MODULES)
     assert set(fast.MODULES) <= set(boardlab.games())
@@ -132,6 +142,7 @@ def test_rollouts_are_the_python_rollouts(game_id: str, options: dict[str, Any])
         plies = (10**6, 1, 5, 17)[k % 4]
         mine, ref = s.clone(), s.clone()
         r_mine, r_ref = random.Random(k), random.Random(k)
+        assert fast.compiled(game_id) is not None
         played = mine.play_random(r_mine.random, plies)
         with fast.pure_python():
             assert fast.compiled(game_id) is None
