@@ -85,12 +85,11 @@ cdef class Engine:
 
     cpdef load(self, state):
         cdef int i
-        height, owner, cover = state.height, state.owner, state.cover
+        cdef list height = state.height, owner = state.owner, cover = state.cover, free = state.free
         for i in range(self.n):
             self.height[i] = height[i]
             self.owner[i] = owner[i]
             self.cover[i] = cover[i]
-        free = state.free
         self.nfree = len(free)
         for i in range(self.nfree):
             self.free[i] = free[i]
@@ -282,7 +281,7 @@ cdef class Engine:
         """The core's random playout: ``legal[int(rnd() * len(legal))]`` each move; returns the plies played."""
         cdef int buf[MAXN]
         cdef int played = 0, p, a, k, count
-        moves, actors = self.moves, self.actors
+        cdef list moves = self.moves, actors = self.actors
         while played < plies and self.winner < 0:
             p = self.to_move
             if self.ply == 1 and self.pie:

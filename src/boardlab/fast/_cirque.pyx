@@ -139,7 +139,7 @@ cdef class Engine:
     cpdef load(self, state):
         cdef int i
         b = self.b
-        stone = state.stone
+        cdef list stone = state.stone
         for i in range(b.n):
             self.stone[i] = stone[i]
         e = state.empty
@@ -315,7 +315,7 @@ cdef class Engine:
         """The core's random playout: ``legal[int(rnd() * len(legal))]`` each stone; returns the plies played."""
         cdef uint64_t m[2]
         cdef int played = 0, p, a, count
-        moves, actors = self.moves, self.actors
+        cdef list moves = self.moves, actors = self.actors
         while played < plies and self.winner < 0:
             p = self.to_move
             self.open_mask(m)

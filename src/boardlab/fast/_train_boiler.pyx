@@ -241,7 +241,7 @@ cdef class Engine:
         cdef int buf[3]
         cdef int played = 0, p, a, n
         cdef int at = self.moves_at
-        moves, actors = self.moves, self.actors
+        cdef list moves = self.moves, actors = self.actors
         while played < plies and self.phase != OVER:
             if self.phase == PLAY:
                 p = self.to_move
