@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 
-.PHONY: run test bench bench-ab lint venv chromium postgres play clean screenshots
+.PHONY: run test bench bench-ab lint venv fast chromium postgres play clean screenshots
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -15,7 +15,20 @@ $(STAMP): pyproject.toml
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
-venv: $(STAMP)
+venv: $(STAMP) fast
+
+# The compiled rollouts (src/boardlab/fast/, optional): rebuilt in place when their sources change. Without a C
+# compiler the build says so and the games play their rollouts in pure Python.
+FAST_SRC := $(wildcard src/boardlab/fast/_*.pyx src/boardlab/fast/*.pxi src/boardlab/fast/*.h)
+FAST_STAMP := src/boardlab/fast/.built
+# With a C compiler here, `make test` requires the compiled rollouts (the differential test fails, not skips).
+REQUIRE_FAST := $(shell command -v cc >/dev/null 2>&1 && echo 1)
+
+$(FAST_STAMP): $(STAMP) $(FAST_SRC) setup.py
+	$(PY) setup.py -q build_ext --inplace
+	touch $(FAST_STAMP)
+
+fast: $(FAST_STAMP)
 
 # Debian's Chromium for the browser tests (Playwright cannot download browsers here).
 chromium:
@@ -38,7 +51,7 @@ play: venv
 	$(VENV)/bin/boardlab play blast-radius --seat 0=human --seat 1=random
 
 test: venv chromium postgres
-	BOARDLAB_REQUIRE_POSTGRES=1 $(PY) -m pytest -n 2 -q
+	BOARDLAB_REQUIRE_POSTGRES=1 BOARDLAB_REQUIRE_FAST=$(REQUIRE_FAST) $(PY) -m pytest -n 2 -q
 
 bench: venv
 	$(PY) bench/run.py $(BENCH_ARGS)
@@ -60,4 +73,4 @@ lint: venv
 	$(VENV)/bin/ruff format --check src tests bench docs/examples docs/research
 
 clean:
-	rm -rf $(VENV) artifacts .pytest_cache
+	rm -rf $(VENV) artifacts .pytest_cache build $(FAST_STAMP) src/boardlab/fast/*.so src/boardlab/fast/_*.c

@@ -10,18 +10,22 @@
    :mod:`boardlab.adapters.openspiel`: the same positions, the same clock (CPU
    seconds), uniform random rollouts through each side's own API, forced moves
    treated alike (see :func:`openspiel_rows`), on Blast Radius (sides 5 and 6),
-   Trivalent and Radius. The goal is 10x OpenSpiel's iterations per CPU second
-   at every position measured.
+   Cirque, Train Boiler (hidden information), Trivalent, Radius and Chevrons.
+   The goal is 10x OpenSpiel's iterations per CPU second at every position
+   measured. Where a game has compiled rollouts (``boardlab.fast``), ours use
+   them, and a third row gives ours in pure Python against the same searches.
 
 Run: ``python bench/run.py mcts`` (``--quick`` for a short run).
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 
 import boardlab
+from boardlab import fast
 from boardlab.agents import MCTSAgent
 from boardlab.core.constants import CHANCE, SIMULTANEOUS
 from boardlab.core.game import Game, State
@@ -57,12 +61,16 @@ def decision_states(game: Game, count: int, seed: int = 0) -> list[tuple[State, 
     return out
 
 
-def mcts_rate(game: Game, state: State, seat: int, seconds: float) -> float:
-    """Iterations per CPU second of this process (robust to other load on the machine)."""
+def mcts_rate(game: Game, state: State, seat: int, seconds: float, pure: bool = False) -> float:
+    """Iterations per CPU second of this process (robust to other load on the machine).
+
+    ``pure``: with the compiled rollouts turned off (the pure-Python path).
+    """
     agent = MCTSAgent(game, seat, 1, seconds=seconds, reuse=False, c=OUR_C)
-    cpu = time.process_time()
-    agent.step(SeatView(state, seat))
-    return agent.last["iterations"] / max(time.process_time() - cpu, 1e-9)
+    with fast.pure_python() if pure else contextlib.nullcontext():
+        cpu = time.process_time()
+        agent.step(SeatView(state, seat))
+        return agent.last["iterations"] / max(time.process_time() - cpu, 1e-9)
 
 
 def per_game_rows(quick: bool) -> list[dict]:
@@ -78,7 +86,7 @@ def per_game_rows(quick: bool) -> list[dict]:
         rows.append(
             {
                 "game": game_id + "".join(f" {k}={v}" for k, v in options.items()),
-                "engine": "boardlab mcts",
+                "engine": "boardlab mcts" + (", compiled rollouts" if fast.compiled(game_id) else ""),
                 "opening it/s": rates[0],
                 "mean it/s": sum(rates) / len(rates),
                 "note": f"{seconds:g} s searches from {len(rates)} positions",
@@ -87,12 +95,17 @@ def per_game_rows(quick: bool) -> list[dict]:
     return rows
 
 
-#: Blast Radius and two other perfect-information games (OpenSpiel's MCTSBot searches the true state).
+#: The games compared with OpenSpiel's MCTSBot. It searches the true state; so does ours on these: Train Boiler
+#: hides information from spectators only (each player can work out every card, so a player's determinisation is
+#: the true state), the rest have perfect information.
 H2H_GAMES: list[tuple[str, dict]] = [
     ("blast-radius", {"board_side": 5}),
     ("blast-radius", {}),
+    ("cirque", {}),
+    ("train-boiler", {}),
     ("trivalent", {}),
     ("radius", {}),
+    ("chevrons", {}),
 ]
 
 
@@ -155,26 +168,36 @@ def openspiel_rows(quick: bool) -> list[dict]:
         rng = np.random.RandomState(0)
         evaluators = {"openspiel": os_mcts.RandomRolloutEvaluator(1, rng), "openspiel, our rollout": OurRollout(0)}
         rates: dict[str, list[float]] = {"boardlab": [], "openspiel": [], "openspiel, our rollout": []}
+        compiled = fast.compiled(game_id) is not None
+        if compiled:
+            rates["boardlab, pure Python"] = []
         sims = {k: 200 for k in evaluators}
         for s, seat in decision_states(game, count):
             rates["boardlab"].append(mcts_rate(game, s, seat, seconds))
+            if compiled:
+                rates["boardlab, pure Python"].append(mcts_rate(game, s, seat, seconds, pure=True))
             for name, evaluator in evaluators.items():
                 spiel_state = spiel.new_initial_state()
                 for h in s.history():
                     spiel_state.apply_action(h)
-                bot = os_mcts.MCTSBot(spiel, THEIR_C, sims[name], evaluator, solve=True, random_state=rng)
+                bot = os_mcts.MCTSBot(
+                    spiel, THEIR_C, sims[name], evaluator, solve=game.perfect_information, random_state=rng
+                )
                 cpu = time.process_time()
                 root = bot.mcts_search(spiel_state)
                 rate = root.explore_count / max(time.process_time() - cpu, 1e-9)
                 rates[name].append(rate)
                 sims[name] = max(20, int(rate * seconds))
-        ours = rates["boardlab"]
-        for name in ("openspiel", "openspiel, our rollout"):
+        pairs = [("boardlab", "openspiel"), ("boardlab", "openspiel, our rollout")]
+        if compiled:
+            pairs.append(("boardlab, pure Python", "openspiel"))
+        for mine, name in pairs:
+            ours = rates[mine]
             ratio = sorted(a / b for a, b in zip(ours, rates[name], strict=True))
             rows.append(
                 {
                     "game": label,
-                    "engine": f"vs {name}",
+                    "engine": f"{'compiled' if compiled and mine == 'boardlab' else 'python'} vs {name}",
                     "opening it/s": f"{ours[0]:,.0f} / {rates[name][0]:,.0f}",
                     "mean it/s": f"{sum(ours) / len(ours):,.0f} / {sum(rates[name]) / len(ours):,.0f}",
                     "ratio min": ratio[0],

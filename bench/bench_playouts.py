@@ -10,14 +10,22 @@ ones): ``playouts/s`` is over all of them, ``best slice`` is the fastest one
 shared machine's speed drifts by ±20% within minutes), and ``slowest slice``
 shows the spread. The plain reference implementation is timed the same way in
 the same run.
+
+Beside the public API, two more rates per game, the same way: ``rollout/s``,
+random games through ``State.play_random`` (the search agents' rollout) in pure
+Python, and ``compiled/s``, the same through the compiled rollouts
+(``boardlab.fast``) where the game has them and they are built (else ``-``);
+``compiled / API`` is the compiled rate over the public API's.
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 
 import boardlab
+from boardlab import fast
 from boardlab.core.constants import CHANCE, SIMULTANEOUS, TERMINAL
 from boardlab.core.play import sample_chance
 
@@ -55,6 +63,23 @@ def playouts(game: boardlab.Game, seconds: float, seed: int = 0) -> tuple[int, i
         plies += play_one(game, rng)
         games += 1
     return games, plies, time.process_time() - start, time.perf_counter() - wall
+
+
+def rollouts(game: boardlab.Game, seconds: float, seed: int = 0, compiled: bool = False) -> tuple[int, int, float]:
+    """Random games through ``State.play_random`` for ``seconds`` of CPU time: (games, plies, CPU seconds).
+
+    ``compiled``: with the game's compiled rollouts (``boardlab.fast``); else pure Python.
+    """
+    rnd = random.Random(seed).random
+    cap = game.max_game_length()
+    games = plies = 0
+    with contextlib.nullcontext() if compiled else fast.pure_python():
+        start = time.process_time()
+        deadline = start + seconds
+        while time.process_time() < deadline:
+            plies += game.new_initial_state().play_random(rnd, cap)
+            games += 1
+        return games, plies, time.process_time() - start
 
 
 def playouts_n(game: boardlab.Game, n: int, seed: int = 0) -> int:
@@ -108,8 +133,27 @@ def run(quick: bool) -> list[dict]:
         game = boardlab.make(game_id, **options)
         seeds = iter(range(slices))
         row = _sliced(lambda t, g=game, it=seeds: playouts(g, t, seed=next(it))[:3], slices, seconds)
+        seeds = iter(range(slices))
+        rollout = _sliced(lambda t, g=game, it=seeds: rollouts(g, t, seed=next(it)), slices, seconds)
+        row["rollout/s"] = rollout["playouts/s"]
+        module = fast.compiled(game_id)
+        if module is not None and getattr(module, "supports", lambda g: True)(game):
+            seeds = iter(range(slices))
+            done = _sliced(lambda t, g=game, it=seeds: rollouts(g, t, seed=next(it), compiled=True), slices, seconds)
+            row["compiled/s"] = done["playouts/s"]
+            row["compiled / API"] = f"{done['playouts/s'] / row['playouts/s']:.1f}x"
+        else:
+            row["compiled/s"] = row["compiled / API"] = "-"
         rows.append({"game": game_id + "".join(f" {k}={v}" for k, v in options.items()), **row})
     seeds = iter(range(slices))
     row = _sliced(lambda t: reference_playouts(6, t, seed=next(seeds)), slices, seconds)
-    rows.append({"game": "blast-radius, plain reference (same run)", **row})
+    rows.append(
+        {
+            "game": "blast-radius, plain reference (same run)",
+            **row,
+            "rollout/s": "-",
+            "compiled/s": "-",
+            "compiled / API": "-",
+        }
+    )
     return rows

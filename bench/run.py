@@ -31,6 +31,15 @@ def machine() -> str:
     return f"{cpu}; Python {platform.python_version()}; {platform.system()} {platform.machine()}"
 
 
+def compiled_status() -> str:
+    """Which games' rollouts run compiled here (``boardlab.fast``), and why the others do not."""
+    try:
+        from boardlab import fast
+    except ImportError as exc:  # boardlab itself is not importable: every benchmark will say so
+        return f"unknown ({exc})"
+    return "; ".join(f"{game}: {state}" for game, state in fast.status().items())
+
+
 def benchmarks() -> dict[str, pathlib.Path]:
     """The benchmark files by name (``bench_playouts.py`` is ``playouts``)."""
     return {path.stem.removeprefix("bench_"): path for path in sorted(HERE.glob("bench_*.py"))}
@@ -56,6 +65,7 @@ def main(argv: list[str]) -> int:
     quick, only = args.quick, args.names
     results: dict[str, list[dict]] = {}
     print(f"machine: {machine()}")
+    print(f"compiled rollouts: {compiled_status()}")
     for name, path in benchmarks().items():
         if only and name not in only:
             continue

@@ -8,12 +8,13 @@ import pathlib
 import shutil
 import subprocess
 import sys
+import tarfile
 import zipfile
 
 import pytest
 
 import boardlab
-from boardlab import docs
+from boardlab import docs, fast
 from boardlab.agents import level_ratings
 from generated_docs import need
 
@@ -21,7 +22,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 BUILD_FILES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "src", "docs")
 
 PROBE = """
-import json, boardlab
+import json, random, boardlab, boardlab.fast
 from boardlab import docs
 from boardlab.agents import level_ratings
 print(json.dumps({
@@ -31,6 +32,8 @@ print(json.dumps({
     "ai": {g: str(docs.ai_notes_path(g)) for g in boardlab.games()},
     "ratings": {g: level_ratings(g) for g in boardlab.games()},
     "verdicts": {g: docs.balance_verdict(g) for g in boardlab.games()},
+    "fast": boardlab.fast.status(),
+    "cirque": boardlab.make("cirque").new_initial_state().play_random(random.Random(1).random, 999),
 }))
 """
 
@@ -45,9 +48,11 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
         else:
             shutil.copy(src, tree / name)
     out = tmp_path_factory.mktemp("wheel")
+    # As on a machine without a C compiler: the compiled rollouts fail to build, and the wheel is pure Python.
     run = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", ".", "--no-deps", "-q", "-w", str(out)],
         cwd=tree,
+        env={**os.environ, "CC": str(tree / "no-such-compiler")},
         capture_output=True,
         text=True,
         timeout=600,
@@ -66,6 +71,22 @@ def test_the_wheel_ships_every_rules_document_and_ai_note(wheel: pathlib.Path) -
         for doc in (ROOT / "docs" / kind).glob("*.md"):
             assert f"boardlab/docs/{kind}/{doc.name}" in names
     assert {f"boardlab/docs/rules/{g}.md" for g in boardlab.games()} <= names
+
+
+def compiled_modules(names: set[str]) -> set[str]:
+    """The compiled rollouts' module names among a wheel's files (``boardlab/fast/_cirque.cpython-….so``)."""
+    return {
+        n.rsplit("/", 1)[1].split(".", 1)[0]
+        for n in names
+        if n.startswith("boardlab/fast/_") and n.endswith((".so", ".pyd"))
+    }
+
+
+@pytest.mark.slow
+def test_without_a_compiler_the_wheel_is_pure_python(wheel: pathlib.Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert compiled_modules(names) == set()  # the build went on without them
+    assert {"boardlab/fast/__init__.py", "boardlab/games/cirque.py"} <= names
 
 
 @pytest.mark.slow
@@ -88,6 +109,10 @@ def test_an_installed_wheel_finds_the_rules_and_the_level_ratings(wheel: pathlib
         assert found["ratings"][g] == level_ratings(g)  # the same figures as the source tree's docs/ai
     assert found["ratings"]["blast-radius"]  # and there are some
     assert found["verdicts"] == {g: docs.balance_verdict(g) for g in boardlab.games()}  # docs/balance's sentences
+    # Built without a compiler (the fixture): every game plays its rollouts in Python, and says why.
+    assert found["fast"] == {g: found["fast"][g] for g in fast.MODULES}
+    assert all(v.startswith("not built") for v in found["fast"].values())
+    assert found["cirque"] > 0
 
 
 def _build_sdist(tree: pathlib.Path, out: pathlib.Path, backend: pathlib.Path) -> pathlib.Path:
@@ -136,3 +161,10 @@ def test_a_wheel_built_from_the_sdist_ships_every_document(tmp_path: pathlib.Pat
     for g in boardlab.games():
         need("balance", g)
     assert {f"boardlab/docs/balance/{g}.md" for g in boardlab.games()} <= names
+    # The compiled rollouts' sources travel in the sdist, so a wheel built from it can compile them.
+    with tarfile.open(sdist) as tar:
+        shipped = {m.name.split("/", 1)[1] for m in tar.getmembers() if "/" in m.name}
+    for name in [*(f"{m}.pyx" for m in fast.MODULES.values()), "_rng.pxi", "_mt.h"]:
+        assert f"src/boardlab/fast/{name}" in shipped
+    if shutil.which("cc") or shutil.which("gcc"):
+        assert compiled_modules(names) == set(fast.MODULES.values())

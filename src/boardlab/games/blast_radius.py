@@ -13,7 +13,7 @@ holds cell ``i``, ``free`` is the sorted list of empty cells outside every zone
 precomputed per board. It goes through the core's template like every game:
 ``_legal_actions``, a constant-time ``_is_legal`` (two table look-ups for a
 placement) and one ``_apply``; only ``play_random``, the search agents'
-rollout, is its own loop.
+rollout, is its own loop (in C where the compiled rollouts are built, ``boardlab.fast``).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from bisect import bisect_left, insort
 from collections.abc import Callable
 from typing import Any
 
+from .. import fast
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
@@ -264,8 +265,13 @@ class BlastRadiusState(State):
         fast as the checked ``legal_actions``/``apply_action`` round trip, by
         drawing from the free hexes or the smallest towers directly and keeping
         ``_apply``'s placement (§4a), growth (§4b), blasts (§5) and end test (§6)
-        in one loop over local tables.
+        in one loop over local tables. With the compiled rollouts built
+        (:mod:`boardlab.fast`), the same loop runs in C: same draws, same moves,
+        same tables at the end.
         """
+        compiled = fast.ACTIVE.get("blast-radius")
+        if compiled is not None and self.game.n <= 128:
+            return compiled.play_random(self, rnd, plies)
         played = 0
         while played < plies and self.winner < 0 and self.ply <= 1 and self.game.pie:
             played += super().play_random(rnd, 1)  # the pie offer (§3.2) goes the ordinary way

@@ -18,16 +18,19 @@ never during play.
 Speed: per board, a bitmask per square of the squares a second stone of the
 same turn may take (§4, §5) and the straight lines through every square (§8);
 the squares still open to the next stone are the empty squares ANDed with the
-masks of the stones already placed this turn.
+masks of the stones already placed this turn. Random rollouts run in C where
+the compiled rollouts are built (``boardlab.fast``).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from .. import fast
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
@@ -337,6 +340,14 @@ class CirqueState(State):
         self.last = self.placed
         self.placed = []
         self.left = 0
+
+    def play_random(self, rnd: Callable[[], float], plies: int) -> int:
+        """The core's random playout; in C where the compiled rollouts are built (:mod:`boardlab.fast`): the same
+        draws, the same stones, the same tables at the end."""
+        compiled = fast.ACTIVE.get("cirque")
+        if compiled is not None and compiled.supports(self.game):
+            return compiled.play_random(self, rnd, plies)
+        return super().play_random(rnd, plies)
 
     # -- the log in words ------------------------------------------------------
     def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:

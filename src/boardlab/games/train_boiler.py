@@ -22,9 +22,11 @@ can work out in both.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from math import comb
 from typing import Any
 
+from .. import fast
 from ..core import hidden
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
@@ -230,6 +232,14 @@ class TrainBoilerState(PhasedState):
         state = hidden.resample(self, v, rng)
         assert isinstance(state, TrainBoilerState)
         return state
+
+    def play_random(self, rnd: Callable[[], float], plies: int) -> int:
+        """The core's random playout; in C where the compiled rollouts are built (:mod:`boardlab.fast`): the same
+        draws, the same moves, the same tables at the end."""
+        compiled = fast.ACTIVE.get("train-boiler")
+        if compiled is not None:
+            return compiled.play_random(self, rnd, plies)
+        return super().play_random(rnd, plies)
 
     def _observation_tensor(self, player: int | None, t: Tensor) -> None:
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's."""
