@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 import pytest
-from browser_helpers import create
+from browser_helpers import create, shot
 
 pytestmark = pytest.mark.browser
 
@@ -191,6 +191,7 @@ def test_dragon_fight_asks_before_a_move_that_loses_at_once(server: Any, new_pag
     fly.click()
     # asked first: the warning, and the move is not played yet
     page.wait_for_selector(".chooser.confirm")
+    shot(page, "dragon-fight-confirm-flight")
     assert "you lose" in page.inner_text(".chooser.confirm .warning-text")
     page.click(".chooser.confirm .confirm-no")
     assert page.locator(".chooser.confirm").count() == 0
