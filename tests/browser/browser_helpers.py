@@ -64,6 +64,8 @@ async ({seed, maxClicks, timeoutMs}) => {
     if (item.dataset.pick) continue;  // an item picked first (a two-click move): the place comes next
     const menu = [...document.querySelectorAll(".chooser button[role=menuitem]")];
     if (menu.length) menu[Math.floor(rnd() * menu.length)].click();
+    const yes = document.querySelector(".chooser.confirm .confirm-yes");  // a move that loses at once, confirmed
+    if (yes) yes.click();
     await until(() => root.dataset.revision !== rev || root.dataset.yourTurn !== "1"
       || root.dataset.terminal === "1" || !pass().classList.contains("hidden"), timeoutMs);
   }

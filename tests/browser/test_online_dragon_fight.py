@@ -17,12 +17,14 @@ pytestmark = pytest.mark.browser
 
 
 def choose(page: Any, rng: random.Random) -> None:
-    """Click a random target; pick one of the choices if a chooser opens."""
+    """Click a random target; pick one of the choices if a chooser opens; confirm a move that loses at once."""
     targets = page.locator("svg g.target, .zones button.item, .buttons button")
     targets.nth(rng.randrange(targets.count())).click()
     menu = page.locator(".chooser button[role=menuitem]")
     if menu.count():
         menu.nth(rng.randrange(menu.count())).click()
+    if page.locator(".chooser.confirm .confirm-yes").count():
+        page.click(".chooser.confirm .confirm-yes")
 
 
 def test_online_dragon_fight(server, new_page) -> None:

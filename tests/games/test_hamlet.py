@@ -269,12 +269,13 @@ def test_no_game_is_ever_drawn() -> None:
 
 
 def _strip_static(scene: dict[str, Any]) -> dict[str, Any]:
-    """The scene without the fixed rules reference (role list and the defeats text on each card)."""
+    """The scene without the fixed rules reference (role list and the defeats text on each card, its tooltip)."""
     out = json.loads(json.dumps(scene))
     out["zones"] = [z for z in out["zones"] if z["id"] != "roles"]
     for z in out["zones"]:
         for it in z["items"]:
             it["detail"] = None
+            it.pop("name", None)
     return out
 
 
@@ -316,7 +317,8 @@ def test_own_card_face_up_opponent_face_down() -> None:
     scene = s.scene(0)
     zones = {z["id"]: z for z in scene["zones"]}
     assert zones["hand0"]["items"][0]["label"] == "Hamlet" and not zones["hand0"]["items"][0]["face_down"]
-    assert "defeats Laertes" in zones["hand0"]["items"][0]["detail"]
+    assert "defeats Laertes" in zones["hand0"]["items"][0]["name"]  # the card's tooltip
+    assert zones["hand0"]["items"][0]["icon"] == "skull"
     assert zones["hand1"]["items"][0]["face_down"] and zones["hand1"]["items"][0]["label"] == "role card"
     assert len(zones["pool"]["items"]) == 5 and all(i["face_down"] for i in zones["pool"]["items"])
     assert [b["label"] for b in scene["buttons"]] == ["lock", "trade", "draw"]

@@ -28,9 +28,14 @@ Keys of a :class:`Scene` (optional ones marked *):
     at a cell, edge or item id: ``owner``, ``kind``, ``label``, ``height``,
     ``facing`` (degrees clockwise from up), ``face_down``, ``shape``, and
     *``colour`` for a piece whose colour is not its owner's, *``picture`` (a
-    :class:`Picture` drawn on the piece instead of its label: an icon) and
-    *``detail`` (words shown on hover: what the piece is). A face-down piece
-    shows its owner's colour (so one sees whose it is) and nothing else.
+    :class:`Picture` drawn on the piece instead of its label: the game's own art), *``icon`` (a
+    built-in symbol, one of :data:`ICONS`: an elephant, a cavalryman; a drawing
+    front-end shows it instead of the label, which text front-ends still print), *``name`` (what the piece is,
+    in players' words: its tooltip, shown on hover and on a long press; *``detail``, words about it, is shown
+    there when it has no name), *``badge`` (up to 3 characters in a small
+    circle at its corner: a count, a ★ for a royal) and *``size`` (its radius in
+    the viewbox's units, for a piece that covers more than one place). A face-down
+    piece shows its owner's colour (so one sees whose it is) and nothing else.
 ``zones`` (:class:`Zone` of :class:`Item`)
     hands, piles, dice: ``id``, ``title``, ``owner``, ``items`` and *``columns``
     (the items form a grid that many wide, row by row, instead of one row that
@@ -41,7 +46,9 @@ Keys of a :class:`Scene` (optional ones marked *):
     corner value; a die's 1-6 is drawn as pips), *``suit``, *``colour`` (its
     ink; on a face-down item, the colour of its back, for cards whose backs
     differ), *``owner`` (whose back a face-down card shows when it has no
-    ``colour``, defaulting to the zone's owner) and *``picture`` (:class:`Picture`: a mini-grid of filled
+    ``colour``, defaulting to the zone's owner), *``icon`` (as for a piece: drawn
+    on the card's face or the token), *``name`` (its tooltip, on hover and a long
+    press: what a card does, in full) and *``picture`` (:class:`Picture`: a mini-grid of filled
     cells, filled polygons and/or a few strokes: a tetromino, a fence, a symbol;
     with *``unit``, the item is drawn that many pixels per grid square, so a
     card's art is as large as the game asks and a turned card lies across).
@@ -53,9 +60,10 @@ Keys of a :class:`Scene` (optional ones marked *):
     A target with *``with`` (a zone item's id) is played in two clicks: that
     item (a troop to deploy), then the place ``at``; the item picked first
     keeps only its own targets on the board.
+    *``confirm``: a warning; the front-end asks the player to confirm it first.
 ``buttons`` (:class:`Button`)
-    ``{"action", "label"}``: legal actions with no place on the board (pass,
-    lock, trade…). :func:`finish_scene` adds every legal action that has no
+    ``{"action", "label"}`` and *``confirm``: legal actions with no place on the
+    board (pass, lock, trade…). :func:`finish_scene` adds every legal action that has no
     target, so every legal action is always reachable.
 ``prompt``
     one sentence: what the viewer must do now, or what is happening.
@@ -136,6 +144,20 @@ XY = Annotated[list[float], Words(minItems=2, maxItems=2)]
 #: A palette name (``seat1``, ``light``, ``region3``…) or ``#rrggbb``.
 Colour = Annotated[str, Words(description="a palette name (seat0, light, dark, region2...) or #rrggbb")]
 ItemKind = Literal["card", "token", "die", "coin", "counter"]
+#: The built-in symbols a piece or an item may show (``icon``), drawn by the front-ends from their own small set
+#: (``web/js/icons.js``; a test keeps the two lists equal). The names are plain words for what is drawn.
+Icon = Literal[
+    # animals and figures
+    "elephant", "monkey", "mouse", "flower", "dragon", "goblin", "horror",
+    # troops, units and their things
+    "cavalry", "infantry", "archer", "hero", "icbm", "aircraft", "submarine", "fleet", "spy", "gem",
+    # characters
+    "crown", "chalice", "skull", "sword", "scroll", "jester",
+    # moves and blows
+    "forward", "turn-around", "veer-left", "veer-right", "strafe-left", "strafe-right",
+    "claw", "fire", "tail", "wing", "wound",
+]  # fmt: skip
+ICONS: tuple[str, ...] = get_args(Icon)
 HighlightKind = Literal["last", "selected", "warning", "hint"]
 
 
@@ -172,6 +194,10 @@ class Piece(TypedDict):
     colour: NotRequired[Colour]
     picture: NotRequired["Picture"]
     detail: NotRequired[str]
+    icon: NotRequired[Icon]
+    name: NotRequired[str]
+    badge: NotRequired[Annotated[str, Words(maxLength=3)]]
+    size: NotRequired[Annotated[float, Words(exclusiveMinimum=0)]]
 
 
 class Picture(TypedDict):
@@ -208,6 +234,8 @@ class Item(TypedDict):
     colour: NotRequired[Colour | None]
     owner: NotRequired[int | None]
     picture: NotRequired[Picture | None]
+    icon: NotRequired[Icon]
+    name: NotRequired[str]
 
 
 class Zone(TypedDict):
@@ -225,15 +253,21 @@ class Highlight(TypedDict):
     kind: HighlightKind
 
 
-Target = TypedDict("Target", {"at": str, "action": int, "label": str, "with": NotRequired[str]})
-Target.__doc__ = (
-    """A click target: the legal ``action`` played by clicking the place or item ``at`` (first the item ``with``)."""
+Target = TypedDict(
+    "Target",
+    {"at": str, "action": int, "label": str, "with": NotRequired[str], "confirm": NotRequired[str]},
 )
+Target.__doc__ = """A click target: the legal ``action`` played by clicking the place or item ``at`` (first the item
+``with``). ``confirm``: a warning the front-end shows, asking the player to confirm, before it plays the action (a
+move that loses at once)."""
 
 
 class Button(TypedDict):
+    """A legal ``action`` with no place on the board; ``confirm`` as for a :class:`Target`."""
+
     action: int
     label: str
+    confirm: NotRequired[str]
 
 
 class Player(TypedDict):
@@ -514,8 +548,17 @@ def piece(
     colour: str | None = None,
     picture: dict[str, Any] | None = None,
     detail: str | None = None,
+    icon: str | None = None,
+    name: str | None = None,
+    badge: str | None = None,
+    size: float | None = None,
 ) -> dict[str, Any]:
-    """A :class:`Piece`; with ``picture`` it is drawn as that icon on its shape (``label`` stays its text form)."""
+    """A :class:`Piece`; the optional keys are present only when given. With ``picture`` or ``icon`` it is drawn
+    as that art on its shape (``label`` stays its text form).
+
+    >>> piece("c3", 0, "elephant", icon="elephant", name="White's Elephant", badge="★")["icon"]
+    'elephant'
+    """
     p: dict[str, Any] = {
         "at": at,
         "owner": owner,
@@ -526,12 +569,13 @@ def piece(
         "face_down": face_down,
         "shape": shape,
     }
-    if colour is not None:
-        p["colour"] = colour
-    if picture is not None:
-        p["picture"] = picture
-    if detail is not None:
-        p["detail"] = detail
+    for key, v in (("colour", colour), ("picture", picture), ("detail", detail), ("icon", icon), ("name", name)):
+        if v is not None:
+            p[key] = v
+    if badge is not None:
+        p["badge"] = badge
+    if size is not None:
+        p["size"] = round(float(size), 3)
     return p
 
 
@@ -597,6 +641,8 @@ def item(
     colour: str | None = None,
     owner: int | None = None,
     picture: dict[str, Any] | None = None,
+    icon: str | None = None,
+    name: str | None = None,
 ) -> dict[str, Any]:
     """An :class:`Item`; the optional keys are present only when given (older scenes stay as they were).
 
@@ -605,7 +651,11 @@ def item(
     ``value`` 1-6 is drawn as pips.
     """
     it: dict[str, Any] = {"id": id, "label": label, "kind": kind, "face_down": face_down, "detail": detail}
-    for key, v in (("value", value), ("suit", suit), ("colour", colour), ("owner", owner), ("picture", picture)):
+    optional = (
+        ("value", value), ("suit", suit), ("colour", colour), ("owner", owner),
+        ("picture", picture), ("icon", icon), ("name", name),
+    )  # fmt: skip
+    for key, v in optional:
         if v is not None:
             it[key] = v
     return it
@@ -642,6 +692,18 @@ def finish_scene(scene: dict[str, Any], legal: Sequence[tuple[int, str]]) -> dic
         if a not in targeted and a not in have:
             scene["buttons"].append({"action": a, "label": label})
     return scene
+
+
+def button(action: int, label: str, *, confirm: str | None = None) -> dict[str, Any]:
+    """A :class:`Button`; ``confirm`` is a warning the player confirms before the action is played.
+
+    >>> button(7, "fly north", confirm="Your dragon flies off the board: you lose at once.")["confirm"]
+    'Your dragon flies off the board: you lose at once.'
+    """
+    b: dict[str, Any] = {"action": action, "label": label}
+    if confirm:
+        b["confirm"] = confirm
+    return b
 
 
 # -- checking a scene ---------------------------------------------------------------------

@@ -170,9 +170,10 @@ class ChevronsGame(Game):
         )
         #: The first action of the second-edge decision: edge ``f`` is ``second0 + f``.
         self.second0 = self.action_space.offset("second")
-        self._scene_cells = b.lattice.scene_cells(
-            1.0 / SQRT3, label=b.tri_labels, point_label=b.point_labels, point_radius=0.07
-        )
+        # Only the corners are labelled: moves name edges by their corners (c2-c3); triangles are never named in
+        # play, and labels on both would crowd the board.
+        cells = b.lattice.scene_cells(1.0 / SQRT3, label=b.tri_labels, point_label=b.point_labels, point_radius=0.07)
+        self._scene_cells = [dict(c, label=None) if c["kind"] == "cell" else c for c in cells]
 
     def max_game_length(self) -> int:
         # Every placement covers two edges, so a game has at most E actions (§4, §7).

@@ -602,6 +602,11 @@ def _turn_summary(e: dict[str, Any], colours: list[str]) -> str:
     return text + "."
 
 
+#: The symbol on each movement token and attack token (in token order).
+MOVE_ICONS = ("forward", "turn-around", "veer-left", "veer-right", "strafe-left", "strafe-right")
+ATTACK_ICONS = ("claw", "fire", "tail", "wing")
+
+
 def _scene(game: DragonFightGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     colours = obs["colours"]
     seat = obs["seat"]
@@ -635,7 +640,16 @@ def _scene(game: DragonFightGame, obs: dict[str, Any], legal: list[tuple[int, st
         if d["on_board"]:
             facing = None if d["facing"] is None else 90.0 * d["facing"]
             s["pieces"].append(
-                sc.piece(cell_label(d["x"], d["y"]), p, "dragon", label=colours[p][0], facing=facing, colour=INK[p])
+                sc.piece(
+                    cell_label(d["x"], d["y"]),
+                    p,
+                    "dragon",
+                    label=colours[p][0],
+                    facing=facing,
+                    colour=INK[p],
+                    icon="dragon",
+                    name=f"{colours[p]}'s dragon, {_where(d)}",
+                )
             )
     if obs["log"]:
         last = obs["log"][-1]
@@ -647,7 +661,10 @@ def _scene(game: DragonFightGame, obs: dict[str, Any], legal: list[tuple[int, st
             sc.zone(
                 f"moves-{p}",
                 f"{colours[p]}'s movement tokens",
-                [sc.item(f"move-{p}-{MOVES.index(m)}", m, "token") for m in obs["movement_tokens"][p]],
+                [
+                    sc.item(f"move-{p}-{MOVES.index(m)}", m, "token", icon=MOVE_ICONS[MOVES.index(m)], colour=INK[p])
+                    for m in obs["movement_tokens"][p]
+                ],
                 owner=p,
             )
         )
@@ -655,7 +672,10 @@ def _scene(game: DragonFightGame, obs: dict[str, Any], legal: list[tuple[int, st
             sc.zone(
                 f"attacks-{p}",
                 f"{colours[p]}'s attack tokens",
-                [sc.item(f"attack-{p}-{k}", a, "token") for k, a in enumerate(obs["attack_tokens"][p])],
+                [
+                    sc.item(f"attack-{p}-{k}", a, "token", icon=ATTACK_ICONS[ATTACKS.index(a)], colour=INK[p])
+                    for k, a in enumerate(obs["attack_tokens"][p])
+                ],
                 owner=p,
             )
         )
@@ -664,7 +684,14 @@ def _scene(game: DragonFightGame, obs: dict[str, Any], legal: list[tuple[int, st
                 f"wounds-{p}",
                 f"{colours[p]}'s scoring area (wounds dealt)",
                 [
-                    sc.item(f"wound-{p}-{i}", "wound", "token", detail=f"{colours[1 - p]}'s {m} token")
+                    sc.item(
+                        f"wound-{p}-{i}",
+                        "wound",
+                        "token",
+                        detail=f"{colours[1 - p]}'s {m} token",
+                        icon=MOVE_ICONS[MOVES.index(m)],
+                        colour=INK[1 - p],
+                    )
                     for i, m in enumerate(obs["wounds"][p])
                 ],
                 owner=p,
@@ -681,8 +708,14 @@ def _scene(game: DragonFightGame, obs: dict[str, Any], legal: list[tuple[int, st
             dest = _dest_label(me, a // 4)
             if dest is not None:  # the square the dragon would reach
                 s["targets"].append({"at": dest, "action": a, "label": label})
-            else:  # §3c: legal, but it loses the game
-                s["buttons"].append({"action": a, "label": f"{label} (flies off the board: you lose)"})
+            else:  # §3c: legal, but it loses the game, so the player confirms it first
+                s["buttons"].append(
+                    sc.button(
+                        a,
+                        f"{label} (flies off the board: you lose)",
+                        confirm="Your dragon flies off the board and you lose the match at once.",
+                    )
+                )
     s["status"] = [f"{colours[p]}: {obs['damage'][p]} of {POINTS_TO_WIN} damage taken" for p in (0, 1)]
     if not obs["over"]:
         s["status"].append(f"turn {obs['turn']}")

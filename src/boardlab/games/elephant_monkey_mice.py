@@ -818,7 +818,7 @@ GOAL_WORDS = ((MONKEY_GOAL, "Monkey"), (ELEPHANT_GOAL, "Elephant"), (MOUSE_GOAL,
 
 
 def _scene(game: ElephantMonkeyMiceGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-    s = sc.new_scene(PHASES[obs["phase"]].prompt(game, obs, legal), (0, 0, SIZE, SIZE))  # type: ignore[misc]
+    s = sc.new_scene(PHASES[obs["phase"]].prompt(game, obs, legal), (-0.12, -0.12, SIZE + 0.24, SIZE + 0.24))  # type: ignore[misc]
     s["cells"] = [dict(c) for c in game._cells]
     for seat in (0, 1):
         er, mr = obs["royal"][seat]
@@ -830,6 +830,9 @@ def _scene(game: ElephantMonkeyMiceGame, obs: dict[str, Any], legal: list[tuple[
                 label="E★" if er else "E",
                 shape="square",
                 colour=INK[seat],
+                icon="elephant",
+                badge="★" if er else None,
+                name=f"{NAMES[seat]}'s Elephant" + (", a Royal" if er else ""),
             )
         )
         s["pieces"].append(
@@ -840,12 +843,26 @@ def _scene(game: ElephantMonkeyMiceGame, obs: dict[str, Any], legal: list[tuple[
                 label="M★" if mr else "M",
                 shape="triangle",
                 colour=INK[seat],
+                icon="monkey",
+                badge="★" if mr else None,
+                name=f"{NAMES[seat]}'s Monkey" + (", a Royal" if mr else ""),
             )
         )
         for m, royal in obs["mice"][seat]:
-            s["pieces"].append(sc.piece(LABELS[m], seat, "mouse", label="m★" if royal else "m", colour=INK[seat]))
+            s["pieces"].append(
+                sc.piece(
+                    LABELS[m],
+                    seat,
+                    "mouse",
+                    label="m★" if royal else "m",
+                    colour=INK[seat],
+                    icon="mouse",
+                    badge="★" if royal else None,
+                    name=f"{NAMES[seat]}'s Mouse" + (", a Royal" if royal else ""),
+                )
+            )
         reserve = [
-            sc.item(f"reserve{seat}-{k}", "a Mouse in reserve", "token", colour=INK[seat])
+            sc.item(f"reserve{seat}-{k}", "a Mouse in reserve", "token", colour=INK[seat], icon="mouse")
             for k in range(obs["reserve"][seat])
         ]
         s["zones"].append(sc.zone(f"reserve{seat}", f"{NAMES[seat]}'s reserve", reserve, owner=seat))

@@ -923,6 +923,10 @@ def _scene(game: FlockOfSheepGame, obs: dict[str, Any], legal: list[tuple[int, s
                 label=str(sheep["pictured"]),
                 shape="square" if sheep["flocked"] else "disc",
                 colour=FLOCK_OUTLINE if sheep["flocked"] else COUNT_DISC,
+                # the count is drawn large, over the middle of the 2x2 tile, so it reads on a phone
+                size=0.6,
+                name=f"a tile showing {sheep['pictured']} {NAMES[sheep['face']].lower()} sheep"
+                + (", in a flock" if sheep["flocked"] else ""),
             )
         )
     s["cells"] = [{**c, "fill": fills[i]} for i, c in enumerate(game._squares)] + [dict(c) for c in game._points]

@@ -1149,6 +1149,8 @@ GreedyFiefsState.phases = PHASES
 
 # -- the scene -------------------------------------------------------------------------------------
 SHAPES = ("triangle", "square", "diamond", "disc")
+TROOP_ICONS = ("cavalry", "infantry", "archer", "hero")
+CAVE_ICONS = {"Dragon": "dragon", "Goblin Horde": "goblin", "Burrowing Horror": "horror", "Artifact": "gem"}
 
 
 def _troops(s: dict[str, Any], at: str, seat: int, c: list[int], carrier: bool) -> None:
@@ -1156,11 +1158,26 @@ def _troops(s: dict[str, Any], at: str, seat: int, c: list[int], carrier: bool) 
     for t in range(4):
         if c[t]:
             label = LETTER[t] + (str(c[t]) if c[t] > 1 else "") + ("*" if t == HERO and carrier else "")
-            s["pieces"].append(sc.piece(at, seat, TROOPS[t], label=label, height=c[t], shape=SHAPES[t]))
+            with_artifact = t == HERO and carrier
+            count = f"{c[t]} {TROOPS[t]}" if t in (CAV, INF) else f"{c[t]} {TROOPS[t]}{'s' if c[t] > 1 else ''}"
+            name = f"{NAMES[seat]}'s {TROOPS[t]}" if c[t] == 1 else f"{NAMES[seat]}: {count}"
+            s["pieces"].append(
+                sc.piece(
+                    at,
+                    seat,
+                    TROOPS[t],
+                    label=label,
+                    height=c[t],
+                    shape=SHAPES[t],
+                    icon=TROOP_ICONS[t],
+                    badge=(str(c[t]) if c[t] > 1 else "") + ("◆" if with_artifact else "") or None,
+                    name=name + (", carrying the Artifact" if with_artifact else ""),
+                )
+            )
 
 
 def _scene(game: GreedyFiefsGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-    s = sc.new_scene(_prompt(game, obs, legal), (0, 0, SIZE, SIZE))
+    s = sc.new_scene(_prompt(game, obs, legal), (-0.12, -0.12, SIZE + 0.24, SIZE + 0.24))
     s["cells"] = [dict(c) for c in game._cells]
     battle = obs["battle"]
     for seat in (0, 1):
@@ -1182,11 +1199,19 @@ def _scene(game: GreedyFiefsGame, obs: dict[str, Any], legal: list[tuple[int, st
         elif cave["state"] == "open":
             name = cave["card"]
             detail = describe((*cave["troops"][:3], 0)) if "troops" in cave else "first strike for its Hero"
-            s["pieces"].append(sc.piece(where, None, "cave card", label=name[0], shape="square"))
-            cave_items.append(
-                sc.item(
-                    f"cave{k}", f"{where}: {name}", "card", detail=detail, value=name[0], suit=None, colour="#6d4c41"
+            s["pieces"].append(
+                sc.piece(
+                    where,
+                    None,
+                    "cave card",
+                    label=name[0],
+                    shape="square",
+                    icon=CAVE_ICONS[name],
+                    name=f"{name}: {detail}",
                 )
+            )
+            cave_items.append(
+                sc.item(f"cave{k}", f"{where}: {name}", "card", detail=detail, colour="#6d4c41", icon=CAVE_ICONS[name])
             )
         else:
             cave_items.append(sc.item(f"cave{k}", f"{where}: empty", "token", detail="nothing left"))
@@ -1194,14 +1219,15 @@ def _scene(game: GreedyFiefsGame, obs: dict[str, Any], legal: list[tuple[int, st
     for seat in (0, 1):
         r = obs["reserve"][seat]
         items = [
-            sc.item(f"res{seat}-{t}-{n}", f"{TROOPS[t]} in reserve", "counter", value=LETTER[t])
+            sc.item(f"res{seat}-{t}-{n}", TROOPS[t], "counter", value=LETTER[t], icon=TROOP_ICONS[t])
             for t in range(4)
             for n in range(r[t])
         ]
         s["zones"].append(sc.zone(f"reserve{seat}", f"{NAMES[seat]}'s reserve", items, owner=seat))
     if obs["queue"]:
         items = [
-            sc.item(f"queue-{n}", f"new {TROOPS[t]}", "counter", value=LETTER[t]) for n, t in enumerate(obs["queue"])
+            sc.item(f"queue-{n}", f"new {TROOPS[t]}", "counter", value=LETTER[t], icon=TROOP_ICONS[t])
+            for n, t in enumerate(obs["queue"])
         ]
         s["zones"].append(sc.zone("queue", f"{NAMES[obs['mover']]}'s new troops", items, owner=obs["mover"]))
     for q in obs["last"]:

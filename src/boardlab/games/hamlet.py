@@ -751,14 +751,27 @@ HamletState.phases = PHASES
 # -- the scene -----------------------------------------------------------------
 
 
+#: The picture on each role card (by card number): a crown for the King, the poisoned cup for the Queen, Yorick's
+#: skull for the Prince, a sword for the Knight, a flower for Ophelia, a scroll for the Advisor, a fool's cap.
+ICONS = ("crown", "chalice", "skull", "sword", "flower", "scroll", "jester")
+#: Each card's ink: royal purple, the poison's red, black, steel, green, brown, the fools' motley orange.
+INKS = ("#6a3d9a", "#b3261e", "#2b2823", "#44546a", "#2e7d4f", "#7a5230", "#c25e00")
+#: The short names the list of who defeats whom uses.
+SHORT_NAMES = tuple("R & G" if c == CARDS[R] else c for c in CARDS)
+
+
 def _card(id: str, c: str | None, detail: str | None = None) -> dict[str, Any]:
+    """A role card: its picture and name; what it defeats, in full, is its tooltip (hover, long press)."""
     if c is None:
         return sc.item(id, "role card", face_down=True)
-    return sc.item(id, c, detail=detail if detail is not None else _detail(c))
+    k = CARDS.index(c)
+    return sc.item(id, c, detail=detail, icon=ICONS[k], colour=INKS[k], name=ROLE_DETAILS[k])
 
 
-def _detail(c: str) -> str:
-    return ROLE_DETAILS[CARDS.index(c)]
+def _beats(c: int) -> str:
+    """What card ``c`` defeats and who wins if it survives alone, in a line: "beats Laertes, Polonius, R & G"."""
+    wins = ", ".join(SHORT_NAMES[d] for d in sorted(DEFEATS[c]))
+    return f"beats {wins}; alone at the end: {'more' if c in MORE_ROUNDS_WIN else 'fewer'} rounds win"
 
 
 def _rounds(n: int) -> str:
@@ -794,10 +807,7 @@ def _scene(game: HamletGame, obs: dict[str, Any], legal: list[tuple[int, str]]) 
         cards = res["cards"]
         defeats = "defeat" if cards[w] == CARDS[R] else "defeats"
         title = f"Round {k}: seat {w} won, {cards[w]} {defeats} {cards[1 - w]} (removed)"
-        items = [
-            _card(f"round{k}-seat{seat}", cards[seat], f"Seat {seat}'s card in round {k}. " + _detail(cards[seat]))
-            for seat in (0, 1)
-        ]
+        items = [_card(f"round{k}-seat{seat}", cards[seat], f"Seat {seat}'s card") for seat in (0, 1)]
         s["zones"].append(sc.zone(f"round{k}", title, items))
     if obs["survivor"] is not None:
         s["zones"].append(sc.zone("survivor", "Sole survivor", [_card("survivor", obs["survivor"])]))
@@ -818,7 +828,7 @@ def _scene(game: HamletGame, obs: dict[str, Any], legal: list[tuple[int, str]]) 
     return sc.finish_scene(s, legal)
 
 
-_ROLE_ITEMS = tuple(sc.item(f"role{c}", CARDS[c], detail=ROLE_DETAILS[c]) for c in range(7))
+_ROLE_ITEMS = tuple(_card(f"role{c}", CARDS[c], _beats(c)) for c in range(7))
 
 HamletGame.state_class = HamletState
 GAME_CLASS = HamletGame

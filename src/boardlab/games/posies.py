@@ -928,7 +928,18 @@ def _scene(game: PosiesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) 
     s["edges"] = [dict(e) for e in t.edges]
     for i, c in enumerate(colours):
         if c >= 0:
-            s["pieces"].append(sc.piece(labels[i], None, "posy", label=SHORT[c], shape=SHAPES[c], colour=FILLS[c]))
+            s["pieces"].append(
+                sc.piece(
+                    labels[i],
+                    None,
+                    "posy",
+                    label=SHORT[c],
+                    shape=SHAPES[c],
+                    colour=FILLS[c],
+                    icon="flower",
+                    name=f"a {COLOURS[c]} posy on {labels[i]}",
+                )
+            )
     for i in obs["last"] + obs["last_taken"]:
         s["highlights"].append({"at": labels[i], "kind": "last"})
     if obs["selected"] >= 0:
@@ -945,7 +956,17 @@ def _scene(game: PosiesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) 
     viewer = obs["viewer"]
     for k in range(obs["num_players"]):
         st = obs["stores"][k]
-        items = [sc.item(f"s{k}-{COLOURS[c]}", f"{COLOURS[c]} ×{st[c]}", "counter") for c in range(len(COLOURS))]
+        items = [
+            sc.item(
+                f"s{k}-{COLOURS[c]}",
+                f"{COLOURS[c]} ×{st[c]}",
+                "counter",
+                icon="flower",
+                colour=FILLS[c],
+                name=f"{st[c]} {COLOURS[c]} {'posy' if st[c] == 1 else 'posies'} taken",
+            )
+            for c in range(len(COLOURS))
+        ]
         if obs["drawn"] and obs["drawn"][k]:
             h = obs["hidden"][k]
             items.append(
@@ -955,6 +976,8 @@ def _scene(game: PosiesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) 
                     "token",
                     face_down=h is None,
                     detail="worth triple at the end (§8.2)",
+                    icon="flower" if h else None,
+                    colour=FILLS[COLOURS.index(h)] if h else None,
                 )
             )
         s["zones"].append(sc.zone(f"store{k}", f"Seat {k}'s posies", items, owner=k))

@@ -69,6 +69,9 @@ DATA = _data()
 UNITS: tuple[str, ...] = tuple(DATA["units"])
 ICBM, AIRCRAFT, SUB, FLEET, SPY = range(5)
 SHORT = ("IC", "AC", "SB", "FL", "SP")
+#: What the browser draws on each unit (by unit index), and the mark of a unit's state.
+UNIT_ICONS = ("icbm", "aircraft", "submarine", "fleet", "spy")
+STATE_BADGES = {"spent": "✕", "launched": "!", "surfaced": "▲"}
 HOME_KINDS = tuple(k for k, _ in DATA["home_row"])  # §1b, by column
 HOME_VALUES = tuple(v for _, v in DATA["home_row"])
 DC_NAME = "Defence Centre"
@@ -1117,14 +1120,30 @@ def _scene(obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
             s["pieces"].append(sc.piece(at, u["owner"], "unit", face_down=True, shape="square"))
             continue
         label = SHORT[UNITS.index(u["unit"])]
+        state = ""
         if u["spent"]:
             label += "x"
+            state = ", spent"
         elif u["launched"]:
             label += "!"
+            state = ", launched"
         elif u["surfaced"]:
             label += "^"
+            state = ", surfaced"
         facing = (0.0 if (u["owner"] == 0) != flip else 180.0) if u["launched"] else None
-        s["pieces"].append(sc.piece(at, u["owner"], u["unit"], label=label, shape="square", facing=facing))
+        s["pieces"].append(
+            sc.piece(
+                at,
+                u["owner"],
+                u["unit"],
+                label=label,
+                shape="square",
+                facing=facing,
+                icon=UNIT_ICONS[UNITS.index(u["unit"])],
+                badge=STATE_BADGES.get(state.lstrip(", ")),
+                name=f"{NAMES[u['owner']]}'s {u['unit']}{state}",
+            )
+        )
     for a, label in legal:
         seg, idx = ACTIONS.decode(a)
         if seg in ("move", "attack", "fire"):
@@ -1136,7 +1155,7 @@ def _scene(obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
             sc.zone(
                 "hand",
                 "Your units to place",
-                [sc.item(f"hand{k}", n, value=SHORT[UNITS.index(n)]) for k, n in enumerate(obs["hand"])],
+                [sc.item(f"hand{k}", n, icon=UNIT_ICONS[UNITS.index(n)], name=n) for k, n in enumerate(obs["hand"])],
                 owner=viewer,
             )
         )

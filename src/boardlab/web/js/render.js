@@ -6,6 +6,7 @@
 // buttons. Nothing here knows any game.
 
 import { el } from "./api.js";
+import { drawIcon, inkOn, mirrored } from "./icons.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
 export const SEAT_COLOURS = ["#D55E00", "#0072B2", "#009E73", "#CC79A7"];
@@ -226,9 +227,15 @@ function drawPiece(layer, p, cx, cy, r, u) {
     });
     g.append(arrow);
   }
-  // a piece drawn as a picture shows its label only on hover
-  let label = p.face_down ? "?" : pic ? null : p.label;
-  if ((label === null || label === undefined || label === "") && height > 1) label = String(height);
+  // a symbol (drawn looking the way the piece faces) instead of the label; in a triangle, low and a little smaller
+  const tri = p.shape === "triangle";
+  const icon = !p.face_down && !pic && p.icon
+    ? drawIcon(p.icon, cx, tri ? cy + r * 0.2 : cy, r * (tri ? 1.15 : 1.4), inkOn(fill), fill, null, mirrored(p.icon, p.facing))
+    : null;
+  if (icon) g.append(icon);
+  // a piece drawn as a picture or a symbol shows its label only on hover
+  let label = p.face_down ? "?" : pic || icon ? null : p.label;
+  if ((label === null || label === undefined || label === "") && height > 1 && !p.badge) label = icon ? null : String(height);
   if (label !== null && label !== undefined && label !== "") {
     const text = String(label);
     const size = r * (text.length <= 2 ? 1.05 : text.length <= 4 ? 0.7 : 0.5);
@@ -241,11 +248,22 @@ function drawPiece(layer, p, cx, cy, r, u) {
     t.textContent = text;
     g.append(t);
   }
+  if (p.badge && !p.face_down) {
+    // a count or a mark in a small disc at the piece's upper right
+    const br = r * 0.42;
+    const [bx, by] = [cx + r * 0.78, cy - r * 0.78];
+    g.append(svg("circle", { cx: bx, cy: by, r: br, fill: "#fffdf8", stroke: "#1f1d1a", "stroke-width": u * 0.025, class: "badge" }));
+    const t = svg("text", { x: bx, y: by, "font-size": br * 1.35, "text-anchor": "middle", "dominant-baseline": "central", fill: "#1f1d1a", "font-weight": 700, class: "piece-label badge-text", "data-size": br * 1.35 });
+    t.textContent = String(p.badge);
+    g.append(t);
+  }
   const title = svg("title");
   const who = p.owner === null || p.owner === undefined ? "neutral" : (playerNames[p.owner] || `side ${p.owner}`);
-  title.textContent = p.face_down || !(p.detail || pic)
-    ? `${p.face_down ? "face-down " : ""}${p.kind || "piece"} (${who})${height > 1 ? `, height ${height}` : ""}${p.label ? `: ${p.label}` : ""}`
-    : p.detail || p.label || p.kind || "piece";
+  const named = p.name || p.detail;
+  title.textContent = !p.face_down && (named || pic)
+    ? `${named || p.label || p.kind || "piece"}${height > 1 ? ` (${height})` : ""}`
+    : `${p.face_down ? "face-down " : ""}${p.kind || "piece"} (${who})${height > 1 ? `, height ${height}` : ""}${p.label && !p.face_down ? `: ${p.label}` : ""}`;
+  g.setAttribute("data-name", title.textContent);
   g.append(title);
   layer.append(g);
 }
@@ -285,7 +303,7 @@ export function renderScene(root, scene, opts = {}) {
   const statusBox = root.querySelector(".status");
   // a chooser left open stays open if the same choices are still there (updates arrive while one decides)
   const openBox = root.querySelector(".chooser");
-  const reopen = openBox ? { at: openBox.dataset.at, actions: openBox.dataset.actions, host: openBox.parentElement, left: openBox.style.left, top: openBox.style.top } : null;
+  const reopen = openBox ? { at: openBox.dataset.at, actions: openBox.dataset.actions, confirm: openBox.dataset.confirm, host: openBox.parentElement, left: openBox.style.left, top: openBox.style.top } : null;
   closeChooser(root);
   const before = root.renderedScene;
   root.renderedScene = scene; // the scene drawn last, for tests and tools
@@ -296,6 +314,7 @@ export function renderScene(root, scene, opts = {}) {
   const still = reducedMotion();
   const itemsBefore = opts.animate && before ? itemKeys(before) : null;
   useSeatColours(scene);
+  bindLongPress(root);
   const interactive = !!opts.interactive && typeof opts.onAction === "function";
   const allTargets = interactive ? scene.targets || [] : [];
   // two-click targets (``with``): the item picked first keeps only its own targets; one item alone is picked
@@ -307,6 +326,9 @@ export function renderScene(root, scene, opts = {}) {
   const byPlace = groupBy(targets, "at");
   const rerender = () => renderScene(root, scene, { ...opts, animate: false, keepMarks: true });
   const act = (action) => opts.onAction(action);
+  // a target or button that carries a warning (a move that loses at once) is played only once confirmed
+  const play = (t, ev, host) => (t.confirm ? openConfirm(root, host || root, ev, t, act) : act(t.action));
+  const warnings = new Map([...targets, ...(scene.buttons || [])].filter((t) => t.confirm).map((t) => [t.action, t.confirm]));
   const hl = groupBy(scene.highlights || [], "at");
 
   // -- the board -----------------------------------------------------------
@@ -392,7 +414,7 @@ export function renderScene(root, scene, opts = {}) {
         const place = places.get(at);
         const base = place.type === "edge" ? u * 0.22 : place.c.polygon ? u * 0.34 : Math.max(u * 0.3, (place.c.radius || 0) * 1.1);
         if (list.length === 1) {
-          drawPiece(L.pieces, list[0], place.at[0], place.at[1], base, u);
+          drawPiece(L.pieces, list[0], place.at[0], place.at[1], Number(list[0].size) > 0 ? Number(list[0].size) : base, u);
           if (changes.fresh && !still && changes.moved.has(at)) L.pieces.lastElementChild.classList.add("arrive");
         } else {
           const k = list.length;
@@ -405,11 +427,17 @@ export function renderScene(root, scene, opts = {}) {
         }
       }
       const mover = opts.moverColour || "#0b5cad";
+      // where most of the board's free edges can be clicked (any first edge of a chevron), marking each of them
+      // would cover the board in dashes: they are marked only under the pointer or the keyboard's focus
+      const edgeTargets = [...byPlace.keys()].filter((at) => (places.get(at) || {}).type === "edge").length;
+      const freeEdges = scene.edges.filter((e) => e.owner === null || e.owner === undefined).length;
+      const quietEdges = edgeTargets >= 12 && edgeTargets >= freeEdges * 0.5;
       for (const [at, list] of byPlace) {
         const place = places.get(at);
         if (!place) continue;
         const labels = list.map((t) => t.label).join(", ");
-        const g = svg("g", { class: "target", tabindex: 0, role: "button", "data-at": at, "data-actions": list.map((t) => t.action).join(","), "aria-label": list.length === 1 ? `${list[0].label}` : `${at}: ${list.length} choices` });
+        const quiet = quietEdges && place.type === "edge";
+        const g = svg("g", { class: quiet ? "target quiet" : "target", tabindex: 0, role: "button", "data-at": at, "data-actions": list.map((t) => t.action).join(","), "aria-label": list.length === 1 ? `${list[0].label}` : `${at}: ${list.length} choices` });
         const title = svg("title");
         title.textContent = labels;
         g.append(title);
@@ -428,15 +456,15 @@ export function renderScene(root, scene, opts = {}) {
           const e = place.e;
           // the hit area is a band around the edge (a polygon, so it has an area even when the edge is level)
           g.append(svg("polygon", { class: "hit", fill: "rgba(0,0,0,0)", "stroke-width": u * 0.03, points: pts(edgeBand(e, u, 0)) }));
-          g.append(svg("line", { x1: e.from[0], y1: e.from[1], x2: e.to[0], y2: e.to[1], stroke: mover, opacity: 0.6, "stroke-width": u * 0.07, "stroke-dasharray": `${u * 0.12} ${u * 0.1}`, "stroke-linecap": "round" }));
+          g.append(svg("line", { x1: e.from[0], y1: e.from[1], x2: e.to[0], y2: e.to[1], stroke: mover, opacity: quiet ? null : 0.6, "stroke-width": u * 0.07, "stroke-dasharray": `${u * 0.12} ${u * 0.1}`, "stroke-linecap": "round", class: "mark" }));
         }
         g.boardPlace = place;
         g.boardUnit = u;
         const activate = (ev) => {
           ev.preventDefault();
           ev.stopPropagation();
-          if (list.length === 1) act(list[0].action);
-          else openChooser(root, boardWrap, ev, list, act, at);
+          if (list.length === 1) play(list[0], ev, boardWrap);
+          else openChooser(root, boardWrap, ev, list, play, at);
         };
         g.addEventListener("click", activate);
         g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") activate(ev); });
@@ -481,8 +509,8 @@ export function renderScene(root, scene, opts = {}) {
         } else if (ts.length) {
           node = el("button", { ...attrs, type: "button", "data-at": it.id, "data-actions": ts.map((t) => t.action).join(","), title: ts.map((t) => t.label).join(", ") });
           node.addEventListener("click", (ev) => {
-            if (ts.length === 1) act(ts[0].action);
-            else openChooser(root, zonesBox, ev, ts, act, it.id);
+            if (ts.length === 1) play(ts[0], ev, zonesBox);
+            else openChooser(root, zonesBox, ev, ts, play, it.id);
           });
         } else {
           node = el("div", attrs);
@@ -490,6 +518,7 @@ export function renderScene(root, scene, opts = {}) {
         const figure = itemFigure(it, z.owner);
         if (figure) {
           node.classList.add("has-figure");
+          if (it.icon && !it.face_down) node.classList.add("has-icon");
           node.append(figure);
         }
         if (it.face_down && it.kind !== "card") {
@@ -501,6 +530,11 @@ export function renderScene(root, scene, opts = {}) {
           node.append(el("span", { class: "detail" }, it.detail));
           node.title = node.title ? `${node.title} (${it.detail})` : it.detail;
         }
+        if (it.name && !it.face_down) {
+          // what the item is, in full: on hover (title) and on a long press
+          node.title = node.title ? `${it.name} (${node.title})` : it.name;
+        }
+        if (node.title) node.dataset.name = node.title;
         const ps = piecesOnItems.get(it.id);
         if (ps) {
           const row = el("span", { class: "pieces" });
@@ -523,7 +557,8 @@ export function renderScene(root, scene, opts = {}) {
     buttonsBox.replaceChildren();
     if (interactive) {
       for (const b of scene.buttons || []) {
-        buttonsBox.append(el("button", { type: "button", "data-action": b.action, class: "scene-button", onclick: () => act(b.action) }, b.label));
+        const warn = b.confirm ? { "data-confirm": "1" } : {};
+        buttonsBox.append(el("button", { type: "button", "data-action": b.action, class: b.confirm ? "scene-button warn" : "scene-button", ...warn, onclick: (ev) => play(b, ev, buttonsBox) }, b.label));
       }
     }
   }
@@ -537,7 +572,8 @@ export function renderScene(root, scene, opts = {}) {
       if (sum) sum.textContent = `All legal moves as text (${legal.length})`;
     }
     for (const [a, label] of legal) {
-      legalBox.append(el("button", { type: "button", "data-action": a, class: "legal-move", onclick: () => act(a) }, label));
+      const t = { action: a, label, confirm: warnings.get(a) };
+      legalBox.append(el("button", { type: "button", "data-action": a, class: "legal-move", onclick: (ev) => play(t, ev, legalBox) }, label));
     }
   }
   if (statusBox) {
@@ -547,8 +583,11 @@ export function renderScene(root, scene, opts = {}) {
   if (reopen) {
     const list = byPlace.get(reopen.at) || [];
     const host = reopen.host && reopen.host.isConnected ? reopen.host : null;
-    if (host && list.map((t) => t.action).join(",") === reopen.actions) {
-      openChooser(root, host, null, list, act, reopen.at, { left: reopen.left, top: reopen.top });
+    const asked = [...targets, ...(scene.buttons || [])].find((t) => t.confirm && String(t.action) === reopen.confirm);
+    if (reopen.confirm !== undefined) {
+      if (host && asked) openConfirm(root, host, null, asked, act, { left: reopen.left, top: reopen.top });
+    } else if (host && list.map((t) => t.action).join(",") === reopen.actions) {
+      openChooser(root, host, null, list, play, reopen.at, { left: reopen.left, top: reopen.top });
     }
   }
 }
@@ -577,9 +616,10 @@ function itemFigure(it, zoneOwner) {
   if (it.picture && Number(it.picture.unit) > 0 && !it.face_down) return sizedFigure(it, kind);
   if (kind === "card") {
     if (it.face_down) return cardBack(itemBack(it, zoneOwner));
-    if (hasValue(it) || suitOf(it) || it.picture) return cardFace(it);
+    if (hasValue(it) || suitOf(it) || it.picture || it.icon) return cardFace(it);
     return null;
   }
+  if (it.icon && !it.face_down && kind !== "die") return iconToken(it, zoneOwner);
   if (kind === "die" && !it.face_down && (hasValue(it) || it.picture)) return dieFace(it);
   if (it.picture && !it.face_down) {
     const fig = svg("svg", { viewBox: "0 0 36 36", width: 36, height: 36, class: "figure picture", "aria-hidden": "true" });
@@ -610,7 +650,10 @@ function cardFace(it) {
     return g;
   };
   fig.append(corner(null), corner("rotate(180 25 35)"));
-  if (it.picture) {
+  const icon = it.icon ? drawIcon(it.icon, 25, 35, 34, colour(it.colour, ink), "#fffdf8") : null;
+  if (icon) {
+    fig.append(icon);
+  } else if (it.picture) {
     drawPicture(fig, it.picture, 12, 16, 26, 38, colour(it.colour, ink));
   } else {
     const big = suit ? suit.glyph : String(it.value);
@@ -651,12 +694,14 @@ function drawArea(layer, names, c, u) {
   }
 }
 
-// Dark or light text, whichever reads on ``hex``.
-function inkOn(hex) {
-  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})/i.exec(hex || "");
-  if (!m) return INK;
-  const [r, g, b] = [m[1], m[2], m[3]].map((x) => parseInt(x, 16));
-  return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? INK : "#ffffff";
+// A token, coin or counter showing a symbol: a disc in its colour (its owner's when it has none) with the symbol.
+function iconToken(it, zoneOwner) {
+  const owner = it.owner ?? zoneOwner;
+  const fill = colour(it.colour, owner === null || owner === undefined ? "#e8e2d4" : ownerColour(owner));
+  const fig = svg("svg", { viewBox: "0 0 40 40", width: 40, height: 40, class: "figure icon-token", "aria-hidden": "true" });
+  fig.append(svg("circle", { cx: 20, cy: 20, r: 18.5, fill, stroke: "#2b2823", "stroke-width": 1.5 }));
+  fig.append(drawIcon(it.icon, 20, 20, 25, inkOn(fill), fill));
+  return fig;
 }
 
 function cardBack(fill) {
@@ -727,12 +772,90 @@ export function closeChooser(root) {
   for (const c of (root || document).querySelectorAll(".chooser")) c.remove();
 }
 
+// A long press (touch or pen) on a piece or an item shows its name, as the mouse's hover shows its tooltip; the
+// tap that ends such a press plays nothing.
+function bindLongPress(root) {
+  if (!root || root.longPress) return;
+  root.longPress = true;
+  let timer = null;
+  let start = null;
+  let shown = false;
+  const clear = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+  };
+  root.addEventListener("pointerdown", (ev) => {
+    for (const t of document.querySelectorAll(".name-tip")) t.remove();
+    if (ev.pointerType === "mouse") return;
+    start = [ev.clientX, ev.clientY];
+    shown = false;
+    clear();
+    timer = setTimeout(() => {
+      const hit = document.elementsFromPoint(start[0], start[1]).map((n) => n.closest && n.closest("[data-name]")).find(Boolean);
+      if (!hit) return;
+      shown = true;
+      const tip = el("div", { class: "name-tip", role: "tooltip" }, hit.dataset.name);
+      document.body.append(tip);
+      const w = tip.offsetWidth;
+      tip.style.left = `${Math.max(4, Math.min(start[0] - w / 2, document.documentElement.clientWidth - w - 4))}px`;
+      tip.style.top = `${Math.max(4, start[1] - tip.offsetHeight - 28)}px`;
+      setTimeout(() => tip.remove(), 4000);
+    }, 500);
+  });
+  root.addEventListener("pointermove", (ev) => {
+    if (start && Math.hypot(ev.clientX - start[0], ev.clientY - start[1]) > 10) clear();
+  });
+  root.addEventListener("pointerup", clear);
+  root.addEventListener("pointercancel", clear);
+  root.addEventListener("click", (ev) => {
+    if (!shown) return;
+    shown = false;
+    ev.stopPropagation();
+    ev.preventDefault();
+  }, true);
+  root.addEventListener("contextmenu", (ev) => {
+    if (shown || timer) ev.preventDefault();
+  });
+}
+
+// Asks before a move that carries a warning: the warning, then "Play it anyway" or "Cancel" (Escape cancels).
+function openConfirm(root, host, ev, t, act, where) {
+  closeChooser(root);
+  // asked from the folded list of moves (the keyboard can reach it): the question still shows
+  const hidden = typeof host.checkVisibility === "function" ? !host.checkVisibility() : !host.offsetParent;
+  if (hidden) host = root;
+  const box = el("div", { class: "chooser confirm", role: "alertdialog", "aria-label": "confirm this move", "data-confirm": t.action },
+    el("div", { class: "head" }, t.label),
+    el("p", { class: "warning-text" }, t.confirm));
+  const yes = el("button", { type: "button", class: "confirm-yes danger", onclick: (e) => { e.stopPropagation(); closeChooser(root); act(t.action); } }, "Play it anyway");
+  const no = el("button", { type: "button", class: "confirm-no", onclick: (e) => { e.stopPropagation(); closeChooser(root); } }, "Cancel");
+  box.append(el("div", { class: "confirm-row" }, yes, no));
+  host.style.position = "relative";
+  host.append(box);
+  if (where) {
+    box.style.left = where.left;
+    box.style.top = where.top;
+  } else {
+    placeChooser(box, host, ev);
+    no.focus();
+  }
+  if (escListener) document.removeEventListener("keydown", escListener);
+  escListener = (e) => {
+    if (e.key === "Escape") {
+      closeChooser(root);
+      document.removeEventListener("keydown", escListener);
+      escListener = null;
+    }
+  };
+  document.addEventListener("keydown", escListener);
+}
+
 function openChooser(root, host, ev, list, act, at, where) {
   closeChooser(root);
   const box = el("div", { class: "chooser", role: "menu", "aria-label": "choose a move", "data-at": at, "data-actions": list.map((t) => t.action).join(",") },
     el("div", { class: "head" }, "Choose:"));
   for (const t of list) {
-    box.append(el("button", { type: "button", role: "menuitem", "data-action": t.action, onclick: (e) => { e.stopPropagation(); closeChooser(root); act(t.action); } }, t.label));
+    box.append(el("button", { type: "button", role: "menuitem", "data-action": t.action, onclick: (e) => { e.stopPropagation(); closeChooser(root); act(t, e, host); } }, t.label));
   }
   box.append(el("button", { type: "button", class: "small", onclick: (e) => { e.stopPropagation(); closeChooser(root); } }, "Cancel"));
   host.style.position = "relative";
@@ -791,7 +914,7 @@ function edgeBand(e, u, need) {
 
 //: Smallest click target on screen, in CSS pixels (WCAG 2.5.8 asks 24; a little more for fingers).
 export const MIN_TARGET_PX = 26;
-//: Smallest coordinate label on screen, in CSS pixels.
+//: Smallest text on the board (coordinates, a piece's label or badge) on screen, in CSS pixels.
 export const MIN_LABEL_PX = 11;
 
 // Hands and piles drawn smaller (figures, labels; details only on hover) when what one can click in them would
@@ -895,12 +1018,15 @@ export function fitBoard(root) {
   // left out, all of them (their targets still name them on hover)
   for (const t of board.querySelectorAll("text.coord[data-room]")) t.style.display = tight ? "none" : "";
   shrinkSized(root);
-  // a piece's label stays inside its piece
+  // a piece's label (or badge) is readable (at least MIN_LABEL_PX on screen) and stays inside its piece as far as
+  // that allows
+  const least = MIN_LABEL_PX / scale;
   for (const t of board.querySelectorAll("text.piece-label")) {
-    t.setAttribute("font-size", t.dataset.size);
+    const size = Math.max(Number(t.dataset.size) || 0, least);
+    t.setAttribute("font-size", size);
     const fit = Number(t.dataset.fit);
-    const len = t.getComputedTextLength();
-    if (fit > 0 && len > fit) t.setAttribute("font-size", (Number(t.dataset.size) * fit) / len);
+    const len = fit > 0 ? t.getComputedTextLength() : 0;
+    if (len > fit) t.setAttribute("font-size", Math.max(least, (size * fit) / len));
   }
 }
 
