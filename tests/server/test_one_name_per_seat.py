@@ -69,3 +69,22 @@ def test_an_online_table_calls_named_players_by_their_names(api: Api) -> None:
     text = words_of(spectator)
     assert "Alice's hand" in text and "Bob's hand" in text
     assert not re.search(r"\b(Orange|Blue)\b", text), text
+
+
+def test_the_lobby_and_the_create_answer_call_seats_what_the_table_calls_them(api: Api) -> None:
+    """A game that names its seats by colour only in its scene (Blast Radius's "seat 0 (Red)") gets those names in
+    the lobby's seat rows, the create answer and the open tables, not "Player 1"; a game with no colours keeps
+    "Player 1" everywhere."""
+    for game, want in (
+        ("blast-radius", ["Red", "Blue"]),
+        ("trivalent", ["Blue", "Orange"]),
+        ("cirque", ["Orange", "Blue"]),
+    ):
+        assert api.c.get(f"/api/games/{game}").json()["seat_names"] == want
+        d = api.create(game=game, mode="online", open=True, seats=[{"kind": "human"}, {"kind": "human"}])
+        assert [s["name"] for s in d["seats"]] == want
+        entry = next(t for t in api.c.get("/api/open-tables").json()["tables"] if t["id"] == d["id"])
+        assert [s["name"] for s in entry["seats"]] == want
+        v = api.view(d["id"], d["tokens"]["0"])
+        assert listed(v) == want
+    assert api.c.get("/api/games/hamlet").json()["seat_names"] == ["Player 1", "Player 2"]
