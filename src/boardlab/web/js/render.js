@@ -232,7 +232,7 @@ function drawPiece(layer, p, cx, cy, r, u) {
     const t = svg("text", {
       x: cx, y: cy, "font-size": size, "text-anchor": "middle", "dominant-baseline": "central",
       fill: "#ffffff", stroke: "#1f1d1a", "stroke-width": size * 0.16, "paint-order": "stroke",
-      "font-weight": 700,
+      "font-weight": 700, class: "plabel", "data-size": size, "data-most": r * (text.length <= 2 ? 1.5 : 0.9),
     });
     t.textContent = text;
     g.append(t);
@@ -728,7 +728,9 @@ function edgeBand(e, u, need) {
 //: Smallest click target on screen, in CSS pixels (WCAG 2.5.8 asks 24; a little more for fingers).
 export const MIN_TARGET_PX = 26;
 //: Smallest coordinate label on screen, in CSS pixels.
-export const MIN_LABEL_PX = 10.5;
+export const MIN_LABEL_PX = 11;
+//: Smallest text on screen, in CSS pixels (a piece's label reaches it where the piece is large enough).
+export const MIN_TEXT_PX = 11;
 
 // Hands and piles drawn smaller (figures, labels; details only on hover) when what one can click in them would
 // otherwise run below the screen.
@@ -801,6 +803,11 @@ export function fitBoard(root) {
   }
   for (const t of board.querySelectorAll("text.coord")) {
     t.setAttribute("font-size", Math.max(Number(t.dataset.size) || 0, MIN_LABEL_PX / scale));
+  }
+  // a piece's label (a stack's height, a unit's letters) grows to MIN_TEXT_PX where the piece has room for it
+  for (const t of board.querySelectorAll("text.plabel")) {
+    const size = Number(t.dataset.size) || 0;
+    t.setAttribute("font-size", Math.max(size, Math.min(MIN_TEXT_PX / scale, Number(t.dataset.most) || size)));
   }
 }
 
