@@ -88,3 +88,14 @@ def test_the_lobby_and_the_create_answer_call_seats_what_the_table_calls_them(ap
         v = api.view(d["id"], d["tokens"]["0"])
         assert listed(v) == want
     assert api.c.get("/api/games/hamlet").json()["seat_names"] == ["Player 1", "Player 2"]
+
+
+def test_the_seat_list_says_you_once(api: Api) -> None:
+    """The seat list tags the viewer's seat "you"; the game's "(you)" is not said again in its detail ("Blue (you) ·
+    active mayor", "you · 1 round won")."""
+    for game in ("two-mayors", "kasta", "hamlet"):
+        d = api.create(game=game, mode="online", seats=[{"kind": "human"}, {"kind": "human"}])
+        for seat in ("0", "1"):
+            v = api.view(d["id"], d["tokens"][seat])
+            details = [s["detail"] for s in v["seats"]]
+            assert not any(re.search(r"\byou\b", x) for x in details), (game, details)
