@@ -99,3 +99,15 @@ def test_the_seat_list_says_you_once(api: Api) -> None:
             v = api.view(d["id"], d["tokens"][seat])
             details = [s["detail"] for s in v["seats"]]
             assert not any(re.search(r"\byou\b", x) for x in details), (game, details)
+
+
+def test_a_named_player_replaces_the_games_other_names_for_the_seat_too(api: Api) -> None:
+    """Kasta calls its seats Ada and Ben, Minopoly South and North: a player who chose a name is called by it there
+    too (Mata Mosca's "the Spider", its piece, stays)."""
+    for game, theirs in (("kasta", ("Ada", "Ben")), ("minopoly", ("South", "North")), ("mata-mosca", ("Flies",))):
+        seats = [{"kind": "human", "name": "Alice"}, {"kind": "human", "name": "Bob"}]
+        d = api.create(game=game, mode="online", seats=seats)
+        v = finish(api, d["id"], d["tokens"])
+        spectator = api.view(d["id"], d["spectator_token"])
+        for text in (words_of(v), words_of(spectator)):
+            assert not [w for w in theirs if re.search(rf"(?<!the )\b{w}\b", text)], (game, text[:600])
