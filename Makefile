@@ -56,7 +56,7 @@ test: venv chromium postgres
 bench: venv
 	$(PY) bench/run.py $(BENCH_ARGS)
 
-# README's table screenshots (docs/screenshots/), taken by the browser tests.
+# Every game's table at 1280x800 and 390x844 (docs/screenshots/), taken by the browser tests (a few minutes).
 screenshots: venv chromium
 	BOARDLAB_UPDATE_SCREENSHOTS=1 $(PY) -m pytest -q -p no:randomly tests/browser/test_table_page_screenshots.py
 

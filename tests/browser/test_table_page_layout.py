@@ -91,3 +91,39 @@ def test_minopolys_city_is_drawn_five_places_by_five(size: tuple[int, int], serv
     assert page.evaluate(GRID_JS, "city") == {"items": 25, "columns": 5, "rows": 5}
     play_turns(page, 8)  # dice in the city now
     assert page.evaluate(GRID_JS, "city") == {"items": 25, "columns": 5, "rows": 5}
+
+
+#: Each zone's owner (blank: the table's) and box, in the page's order; and the seat whose view it is.
+OWNERS_JS = """
+() => ({seat: document.getElementById("table-root").dataset.seat, vh: innerHeight,
+  sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  zones: [...document.querySelectorAll(".zones .zone")].map((z) => ({id: z.dataset.zone, owner: z.dataset.owner,
+    title: z.querySelector("h3").textContent, top: z.getBoundingClientRect().top,
+    bottom: z.getBoundingClientRect().bottom}))})
+"""
+
+
+def test_on_a_phone_your_own_hand_comes_first(server: Any, new_page: Any) -> None:
+    """At 390x844 the seat looking sees its own zones first, right under the board (Two Mayors: its hand in view
+    without scrolling), then the table's, then the other player's; on a laptop the scene's order stays."""
+    d = create(server, game="two-mayors", mode="hotseat", seed=4, seats=[{"kind": "human"}] * 2)
+    page = new_page(390, 844)
+    page.goto(d["links"]["host"])
+    page.wait_for_selector("#pass:not(.hidden), #table-root[data-your-turn='1'][data-ready='1']")
+    for _turn in range(3):
+        if page.locator("#pass:not(.hidden)").count():
+            page.click("#pass-go")
+        page.wait_for_selector("#table-root[data-your-turn='1'][data-busy='0']")
+        m = page.evaluate(OWNERS_JS)
+        rank = [0 if z["owner"] == m["seat"] else 1 if z["owner"] == "" else 2 for z in m["zones"]]
+        assert rank == sorted(rank), [(z["title"], z["owner"]) for z in m["zones"]]
+        hand = next(z for z in m["zones"] if z["owner"] == m["seat"] and "hand" in z["title"])
+        assert hand["bottom"] <= m["vh"], f"your hand ends at {hand['bottom']:.0f} px, below the screen"
+        assert m["sideways"] <= 0
+        autoplay(page, seed=_turn + 1, max_clicks=1)
+        page.wait_for_selector("#pass:not(.hidden), #table-root[data-your-turn='1'][data-busy='0']")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.wait_for_function("() => document.querySelector('.zones .zone')")
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    scene = [z["id"] for z in page.evaluate("() => document.getElementById('table-root').renderedScene.zones")]
+    assert [z["id"] for z in page.evaluate(OWNERS_JS)["zones"]] == scene

@@ -69,3 +69,45 @@ def test_an_online_table_calls_named_players_by_their_names(api: Api) -> None:
     text = words_of(spectator)
     assert "Alice's hand" in text and "Bob's hand" in text
     assert not re.search(r"\b(Orange|Blue)\b", text), text
+
+
+def test_the_lobby_and_the_create_answer_call_seats_what_the_table_calls_them(api: Api) -> None:
+    """A game that names its seats by colour only in its scene (Blast Radius's "seat 0 (Red)") gets those names in
+    the lobby's seat rows, the create answer and the open tables, not "Player 1"; a game with no colours keeps
+    "Player 1" everywhere."""
+    for game, want in (
+        ("blast-radius", ["Red", "Blue"]),
+        ("trivalent", ["Blue", "Orange"]),
+        ("cirque", ["Orange", "Blue"]),
+    ):
+        assert api.c.get(f"/api/games/{game}").json()["seat_names"] == want
+        d = api.create(game=game, mode="online", open=True, seats=[{"kind": "human"}, {"kind": "human"}])
+        assert [s["name"] for s in d["seats"]] == want
+        entry = next(t for t in api.c.get("/api/open-tables").json()["tables"] if t["id"] == d["id"])
+        assert [s["name"] for s in entry["seats"]] == want
+        v = api.view(d["id"], d["tokens"]["0"])
+        assert listed(v) == want
+    assert api.c.get("/api/games/hamlet").json()["seat_names"] == ["Player 1", "Player 2"]
+
+
+def test_the_seat_list_says_you_once(api: Api) -> None:
+    """The seat list tags the viewer's seat "you"; the game's "(you)" is not said again in its detail ("Blue (you) ·
+    active mayor", "you · 1 round won")."""
+    for game in ("two-mayors", "kasta", "hamlet"):
+        d = api.create(game=game, mode="online", seats=[{"kind": "human"}, {"kind": "human"}])
+        for seat in ("0", "1"):
+            v = api.view(d["id"], d["tokens"][seat])
+            details = [s["detail"] for s in v["seats"]]
+            assert not any(re.search(r"\byou\b", x) for x in details), (game, details)
+
+
+def test_a_named_player_replaces_the_games_other_names_for_the_seat_too(api: Api) -> None:
+    """Kasta calls its seats Ada and Ben, Minopoly South and North: a player who chose a name is called by it there
+    too (Mata Mosca's "the Spider", its piece, stays)."""
+    for game, theirs in (("kasta", ("Ada", "Ben")), ("minopoly", ("South", "North")), ("mata-mosca", ("Flies",))):
+        seats = [{"kind": "human", "name": "Alice"}, {"kind": "human", "name": "Bob"}]
+        d = api.create(game=game, mode="online", seats=seats)
+        v = finish(api, d["id"], d["tokens"])
+        spectator = api.view(d["id"], d["spectator_token"])
+        for text in (words_of(v), words_of(spectator)):
+            assert not [w for w in theirs if re.search(rf"(?<!the )\b{w}\b", text)], (game, text[:600])

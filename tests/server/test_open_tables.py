@@ -28,7 +28,10 @@ def test_an_open_table_is_listed_and_its_free_seat_taken(api: Api, client) -> No
     assert list(d["tokens"]) == ["0"] and d["table"]["open"]  # no token for the free seat
     entry = listed(api, t)
     assert entry is not None and entry["title"] == "Blast Radius" and entry["options"]["board_side"] == 5
-    assert [(s["name"], s["free"]) for s in entry["seats"]] == [("Ann", False), ("Player 2", True)]
+    assert [(s["name"], s["free"]) for s in entry["seats"]] == [
+        ("Ann", False),
+        ("Blue", True),
+    ]  # the free seat by the colour the game gives it
     assert entry["free"] == 1 and entry["spectators"] == 0
     host = api.view(t, d["tokens"]["0"])
     assert host["free_seats"] == [1] and host["open"]

@@ -39,7 +39,7 @@ def test_names_are_normalised_and_no_two_seats_share_one(api: Api) -> None:
     # a chosen name cannot take the name the server gave another seat either
     r = api.c.post(
         "/api/tables",
-        json={**BR, "mode": "online", "seats": [{"kind": "human", "name": "player 2"}, {"kind": "human"}]},
+        json={**BR, "mode": "online", "seats": [{"kind": "human", "name": "blue"}, {"kind": "human"}]},
     )
     assert r.status_code == 400, r.text
 

@@ -31,6 +31,8 @@ _COUNTED = ("points", "cards", "troops", "tiles", "squares", "stones", "pieces",
             "edges", "patterns", "steps", "cycles", *_SINGULAR)  # fmt: skip
 _ONE_OF = re.compile(r"(?<![\d.,-])\b1 (" + "|".join(_COUNTED) + r")\b")
 _MAYBE_PLURAL = re.compile(r"\b(\d+) ([a-z]+)\(s\)")
+#: A game's one-word name for a seat ("Red", "Ada", "North"): the words a chosen name may replace.
+_SEAT_WORD = re.compile(r"[A-Z][a-z]+")
 #: The colours games call seats by: where a player chose a name, it replaces the game's colour word for that seat.
 COLOUR_WORDS = frozenset({"Red", "Orange", "Yellow", "Green", "Blue", "Pink", "Purple", "Black", "White"})
 
@@ -39,12 +41,15 @@ def for_players(text: str, names: Sequence[str | None] = (), colours: Sequence[s
     """``text`` without clause references, each "seat N" replaced by ``names[N]`` (kept where that is ``None``), one
     of a thing said in the singular ("1 point", not "1 points" nor "1 point(s)").
 
-    ``colours`` are the colours the game calls the seats by ("Orange"): where a seat's name is another (a name its
-    player chose), the game's colour word for it reads as that name, so each seat has one name in every text, and a
-    name the text then says twice ("Blue (seat 0)" for a seat called Blue) is said once.
+    ``colours`` are the colours (or the game's other names: Kasta's "Ada", Minopoly's "North") the game calls the
+    seats by: where a seat's name is another (a name its player chose), the game's word for it reads as that name, so
+    each seat has one name in every text ("the Spider", a piece, stays), and a name the text then says twice ("Blue
+    (seat 0)" for a seat called Blue) is said once.
 
     >>> for_players("Orange's hand; Blue wins: Orange admitted the Assassin.", ["Alice", "Blue"], ["Orange", "Blue"])
     "Alice's hand; Blue wins: Alice admitted the Assassin."
+    >>> for_players("Spider: capture a fly; the Spider passes.", ["Ann", "Bo"], ["Flies", "Spider"])
+    'Bo: capture a fly; the Spider passes.'
     >>> for_players("Blue (seat 0) wins, largest group 5.", ["Blue", "Orange"], ["Blue", "Orange"])
     'Blue wins, largest group 5.'
     >>> for_players("Blue: 1 points; pool: 1 dice, 11 cards; lost 1 stone(s), 3 stone(s)")
@@ -54,9 +59,15 @@ def for_players(text: str, names: Sequence[str | None] = (), colours: Sequence[s
         text = _CLAUSE_IN_BRACKETS.sub("", text)
         text = _CLAUSE_LEADING.sub("", text)
         text = _CLAUSE_BARE.sub("", text)
-    renamed = {c: n for c, n in zip(colours, names) if c and n and c in COLOUR_WORDS and n != c}
+    renamed = {c: n for c, n in zip(colours, names) if c and n and n != c and _SEAT_WORD.fullmatch(c)}
     if renamed:
-        words = re.compile(r"\b(?:" + "|".join(re.escape(c) for c in renamed) + r")\b")
+        # a colour is the seat's name wherever it stands; another of the game's names for a seat (Kasta's "Ada",
+        # Minopoly's "North", Mata Mosca's "Spider") is it except as a thing: "the Spider moves" is a piece
+        words = re.compile(
+            r"\b(?:"
+            + "|".join(rf"{re.escape(c)}" if c in COLOUR_WORDS else rf"(?<!the ){re.escape(c)}" for c in renamed)
+            + r")\b"
+        )
         text = words.sub(lambda m: renamed[m.group(0)], text)
     if "1 " in text:
         text = _ONE_OF.sub(lambda m: "1 " + _SINGULAR.get(m.group(1), m.group(1)[:-1]), text)

@@ -106,6 +106,7 @@ from .schemas import (
     SaidOut,
     ViewOut,
 )
+from .seatnames import base_name
 from .tables import CHAT_MAX, Connection, LiveTable, Platform, Settings
 from .views import geometry_text, position_view
 
@@ -354,6 +355,9 @@ def game_listing(game_id: str) -> dict[str, Any]:
             for o in meta.get("options") or []
         ]
         meta["has_rules"] = rules_markdown(game_id) is not None
+        # what the table will call each seat nobody names ("Red"; "Player 1" where the game names no colour)
+        game = make_cached(game_id)
+        meta["seat_names"] = [base_name(game, s) for s in range(game.max_players)]
         meta["level_elo"] = level_elo(game_id)
         meta["balance_verdict"] = balance_verdict(game_id)  # docs/balance/<id>.md, written by the lab
         meta["typical_moves"] = typical_moves(game_id)  # measured there too: the lobby's length filter

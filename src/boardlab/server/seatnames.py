@@ -1,6 +1,7 @@
 """Seats' names: the ones the server gives seats nobody named, and the checks on the names people choose.
 
-The server names an unnamed seat with the game's colour for it, else "Player 1", "Player 2" …; an AI seat adds its
+The server names an unnamed seat with the game's colour for it (declared in ``Game.seat_names``, else the one its
+opening scene names: Blast Radius's "seat 0 (Red)"), else "Player 1", "Player 2" …; an AI seat adds its
 level ("Blue (hard AI)"), never the agent's parameters. Players read these names in the banner, the seat list, the log
 and the game's own words (where the game says "seat 1", the table says "Player 2"); "Seat 0" is how a programmer
 counts, not a player.
@@ -12,18 +13,23 @@ text-direction characters, and no other seat at the table may hold the same name
 >>> from boardlab.games import make_cached
 >>> given_name(make_cached("cirque"), 1, "ai", "hard:seconds=0.5"), given_name(make_cached("hamlet"), 0, "human", None)
 ('Blue (hard AI)', 'Player 1')
+>>> base_name(make_cached("blast-radius"), 0), base_name(make_cached("trivalent"), 1)
+('Red', 'Orange')
 >>> clean_name("  Ａnn   Lee "), name_key("ANN") == name_key("ann")
 ('Ann Lee', True)
 """
 
 from __future__ import annotations
 
+import json
+import re
 import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
 from ..agents import parse_agent_spec
 from ..core.game import Game
+from ..core.wording import COLOUR_WORDS
 
 #: The longest name, in characters (after normalisation).
 NAME_MAX = 32
@@ -75,12 +81,41 @@ def agent_label(agent: str | None) -> str:
     return name or "computer"
 
 
+#: ``(game id, options, players)`` -> the colour each seat's player list entry names at the start of a game
+_OPENING: dict[tuple[str, str, int], tuple[str | None, ...]] = {}
+_SEAT_AND_COLOUR = re.compile(r"^[Ss]eat \d+ \((.*)\)$")
+
+
+def opening_colours(game: Game, players: int) -> tuple[str | None, ...]:
+    """The colour a game that declares no seat names calls each seat by at the start, as its scene's players list
+    says it ("seat 0 (Red)": Red), so the lobby, the create answer and the open tables say what the table will say;
+    ``None`` for a seat it calls by no colour (Hamlet's "seat 1")."""
+    key = (game.id, json.dumps(game.params, sort_keys=True, default=str), players)
+    if key not in _OPENING:
+        words: list[str | None] = [None] * players
+        try:
+            state = game.new_initial_state(players)
+            scene = game.scene(state.observation(None), [])
+            for k, p in enumerate((scene.get("players") or [])[:players]):
+                m = _SEAT_AND_COLOUR.match(str(p.get("name") or "") if isinstance(p, dict) else "")
+                words[k] = m.group(1) if m and m.group(1) in COLOUR_WORDS else None
+        except Exception:  # a game whose opening cannot be drawn for a spectator names its seats by number
+            pass
+        _OPENING[key] = tuple(words)
+    return _OPENING[key]
+
+
 def base_name(game: Game, seat: int) -> str:
-    """The seat's name without its kind: the game's colour for it (capitalised), else ``Player N`` counted from 1."""
+    """The seat's name without its kind: the game's colour for it (capitalised; declared, else the one its opening
+    scene names), else ``Player N`` counted from 1."""
     names = game.seat_names
     if 0 <= seat < len(names) and names[seat]:
         colour = str(names[seat])
         return colour[:1].upper() + colour[1:]
+    players = min(max(game.min_players, seat + 1), game.max_players)
+    colours = opening_colours(game, players) if 0 <= seat < players else ()
+    if seat < len(colours) and colours[seat]:
+        return str(colours[seat])
     return f"Player {seat + 1}"
 
 
@@ -97,6 +132,7 @@ def is_given(name: Any, game: Game, seat: int, spec: dict[str, Any]) -> bool:
         return True
     agent = spec.get("agent")
     if spec["kind"] == "human":
-        return name in (f"Seat {seat}", given_name(game, seat, "human", None))
+        return name in (f"Seat {seat}", f"Player {seat + 1}", given_name(game, seat, "human", None))
     old = (f"Seat {seat} ({agent} AI)", f"{base_name(game, seat)} ({agent} AI)")
+    old += (f"Player {seat + 1} ({agent_label(agent)} AI)",)
     return name in (*old, given_name(game, seat, spec["kind"], agent))

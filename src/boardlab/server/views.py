@@ -187,6 +187,7 @@ def seat_detail(
     players = scene.get("players") or []
     p = players[seat] if len(players) == len(names) and isinstance(players[seat], dict) else {}
     own = _SEAT_AND_COLOUR.sub(r"\1", str(p.get("name") or ""))
+    own = "" if own == "you" else own[: -len(" (you)")] if own.endswith(" (you)") else own  # the list says "you"
     parts: list[str] = []
     for x in (own, for_players(str(p.get("detail") or ""), names, colours)):
         if x and x.lower() not in (name.lower(), f"seat {seat}") and x.lower() not in (y.lower() for y in parts):

@@ -225,11 +225,13 @@ function drawSeats() {
   whoami().then((a) => $("rated-field").classList.toggle("hidden", !a.signed_in || m === "hotseat"));
   const rows = [];
   for (let s = 0; s < n; s++) {
-    const select = el("select", { id: `seat-${s}`, "aria-label": `Player ${s + 1}: who plays` },
+    // each seat by the name the table will call it ("Red"); a name typed here replaces it everywhere at the table
+    const seat = (current && current.seat_names && current.seat_names[s]) || `Player ${s + 1}`;
+    const select = el("select", { id: `seat-${s}`, "aria-label": `${seat}: who plays` },
       el("option", { value: "human" }, "Human"), ...aiChoices(current).map((c) => el("option", { value: c.value }, c.text)));
     select.value = m === "ai" && s > 0 ? `ai:${agents.default}` : "human";
-    const name = el("input", { type: "text", id: `seat-name-${s}`, placeholder: `Player ${s + 1}`, maxlength: 32, "aria-label": `Player ${s + 1} name` });
-    rows.push(el("div", { class: "seat-row" }, el("label", { for: `seat-${s}` }, `Player ${s + 1}`), select, name));
+    const name = el("input", { type: "text", id: `seat-name-${s}`, placeholder: "Name (optional)", maxlength: 32, "aria-label": `${seat}'s name` });
+    rows.push(el("div", { class: "seat-row", "data-seat-name": seat }, el("label", { for: `seat-${s}` }, seat), select, name));
   }
   if (agents.only_random) {
     rows.push(el("p", { class: "small muted" }, "Only the random AI exists so far; stronger levels appear here once installed."));

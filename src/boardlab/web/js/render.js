@@ -478,7 +478,7 @@ export function renderScene(root, scene, opts = {}) {
   if (zonesBox) {
     zonesBox.replaceChildren();
     const piecesOnItems = groupBy((scene.pieces || []), "at");
-    for (const z of scene.zones || []) {
+    for (const z of zoneOrder(scene.zones || [], opts.viewer)) {
       // zones stay in the order the scene lists them, whoever is to play and whatever can be clicked, so the
       // layout does not move between turns; one with something to click is only marked
       const playable = (z.items || []).some((it) => byPlace.has(it.id));
@@ -590,6 +590,19 @@ export function renderScene(root, scene, opts = {}) {
       openChooser(root, host, null, list, play, reopen.at, { left: reopen.left, top: reopen.top });
     }
   }
+}
+
+// On a phone (a narrow screen) the viewer's own zones come first, right under the board (their hand, their city),
+// then the table's (no owner: pools, piles), then the other players'; each group in the scene's order. The order
+// depends only on the seat looking, never on whose turn it is or what can be clicked, so it holds from turn to turn.
+// A wider screen keeps the scene's order, which lays the zones out side by side as the game arranged them.
+export const NARROW = "(max-width: 899px)";
+
+export function zoneOrder(zones, viewer) {
+  const narrow = typeof window.matchMedia === "function" && window.matchMedia(NARROW).matches;
+  if (!narrow || viewer === null || viewer === undefined) return zones;
+  const rank = (z) => (z.owner === viewer ? 0 : z.owner === null || z.owner === undefined ? 1 : 2);
+  return zones.map((z, i) => [rank(z), i, z]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
 }
 
 // -- item figures: cards, card backs, dice, pictures -----------------------------------
@@ -916,6 +929,8 @@ function edgeBand(e, u, need) {
 export const MIN_TARGET_PX = 26;
 //: Smallest text on the board (coordinates, a piece's label or badge) on screen, in CSS pixels.
 export const MIN_LABEL_PX = 11;
+//: Smallest text on screen, in CSS pixels.
+export const MIN_TEXT_PX = MIN_LABEL_PX;
 
 // Hands and piles drawn smaller (figures, labels; details only on hover) when what one can click in them would
 // otherwise run below the screen.

@@ -1,7 +1,7 @@
 // A game table: live views over WebSocket, moves by clicking, undo, hot-seat pass screens, invites.
 
 import { actorName, api, download, el, saveTable, savedTables, showRules, toast } from "./api.js";
-import { closeChooser, colour, expandScene, fitBoard, hasGeometry, loadGeometry, rememberGeometry, renderScene } from "./render.js";
+import { NARROW, closeChooser, colour, expandScene, fitBoard, hasGeometry, loadGeometry, rememberGeometry, renderScene } from "./render.js";
 import { drawPeople, initPeople, onChat, peopleReconnected } from "./people.js";
 import { drawEndings, endingsPresence, initEndings } from "./endings.js";
 import { KINDS, playSounds, setSound, soundEvents, soundOn, startAudio } from "./sounds.js";
@@ -208,7 +208,7 @@ function drawView() {
   // what changed since the view drawn before is marked and animated: between two views of one seat, or of any
   // seats when nothing is hidden (hot-seat play switches seats every turn)
   const animate = drawnFor !== undefined && (drawnFor === v.seat || !hidden);
-  renderScene(root, scene, { interactive: v.your_turn, onAction: play, legal: v.legal, moverColour: mover, animate });
+  renderScene(root, scene, { interactive: v.your_turn, onAction: play, legal: v.legal, moverColour: mover, animate, viewer: v.seat });
   drawnFor = v.seat;
   soundSignal(v, scene);
   $("status-panel").classList.toggle("hidden", !(scene.status || []).length);
@@ -373,7 +373,7 @@ async function lookAt(i) {
     if (ask !== lookRequest || seat !== viewSeat || !view) return;
     looking = { index: i, step, seat: view.seat, scene: p.scene, seen: view.log.length };
     drawnFor = undefined;
-    renderScene(root, p.scene, { interactive: false });
+    renderScene(root, p.scene, { interactive: false, viewer: view.seat });
     drawWhileLooking(view);
     $("look-back").focus();
   } catch (e) {
@@ -608,6 +608,8 @@ function connect() {
 async function init() {
   // the text list of moves starts folded (one click opens it): the board comes first
   window.addEventListener("resize", () => fitBoard(root));
+  // crossing from a wide screen to a narrow one (a phone turned, a window narrowed) reorders the zones: draw again
+  if (typeof window.matchMedia === "function") window.matchMedia(NARROW).addEventListener("change", () => draw());
   const tokens = readTokens();
   if (!tableId || !tokens.length) {
     fatal("Open this table with an invite link: ask the host for your seat's link or the spectator link.");
