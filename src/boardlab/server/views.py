@@ -241,7 +241,7 @@ def scene_words(
     scene: dict[str, Any], names: Sequence[str | None], colours: Sequence[str | None] = ()
 ) -> dict[str, Any]:
     """The scene with the table's names in its words (:meth:`LiveTable.names`: chosen, else "Player 2"): status
-    lines, zone titles and card details.
+    lines, zone titles, card details and names, pieces' names and the words on the board (captions).
 
     Only text a player reads is touched (never ids, labels or targets, which name actions); with no names the
     scene is the game's own, unchanged.
@@ -266,16 +266,22 @@ def scene_words(
         z = dict(zone)
         if isinstance(z.get("title"), str):
             z["title"] = for_players(z["title"], names, colours)
-        z["items"] = [
-            {**item, "detail": for_players(item["detail"], names, colours)}
-            if isinstance(item.get("detail"), str)
-            else item
-            for item in zone.get("items") or []
-        ]
+        z["items"] = [_words_of(item, ("detail", "name"), names, colours) for item in zone.get("items") or []]
         zones.append(z)
     if "zones" in scene:
         out["zones"] = zones
+    if "captions" in scene:  # words on the board: "Orange's troops"
+        out["captions"] = [_words_of(c, ("text",), names, colours) for c in scene.get("captions") or []]
+    if "pieces" in scene:  # a piece's tooltip: "White's Elephant"
+        out["pieces"] = [_words_of(p, ("detail", "name"), names, colours) for p in scene.get("pieces") or []]
     return out
+
+
+def _words_of(part: Any, keys: tuple[str, ...], names: list[str | None], colours: list[str]) -> Any:
+    """``part`` (a scene's item, piece or caption) with its player-read texts under ``keys`` in the table's names."""
+    if not isinstance(part, dict) or not any(isinstance(part.get(k), str) for k in keys):
+        return part
+    return {**part, **{k: for_players(part[k], names, colours) for k in keys if isinstance(part.get(k), str)}}
 
 
 def seat_colours(table: LiveTable, scene: dict[str, Any]) -> list[str]:
