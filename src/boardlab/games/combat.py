@@ -241,6 +241,7 @@ class CombatGame(Game):
 
 class CombatState(PhasedState):
     game: CombatGame
+    copied = ()  # clone() copies the containers itself (no deep copy)
 
     def __init__(self, game: CombatGame, num_players: int) -> None:
         super().__init__(game, num_players)
@@ -722,9 +723,11 @@ class CombatState(PhasedState):
             troop, slot = divmod(entry - PLACE, 6)
             public = f"placed a troop face down at {SLOTS[slot]}"
             private = f"placed the {TROOPS[troop]} at {SLOTS[slot]}"
-            if news:
-                public, private = f"{public}. {news}", f"{private}. {news}"
-            return Seen(public, {actor: private})
+            if not news:
+                return Seen(public, {actor: private})
+            # §5a: the last placement turns every troop face up, so it pins every placement of the cycle
+            pins = (*(i for placed in self.placed for i, _ in placed), len(self._history))
+            return Seen(f"{public}. {news}", {actor: f"{private}. {news}"}, pins=pins)
         return Seen(f"{label}. {news}" if news else label)
 
     def resample(self, player: int | None, rng: random.Random) -> CombatState:

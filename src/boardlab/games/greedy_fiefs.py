@@ -883,7 +883,7 @@ class GreedyFiefsState(PhasedState):
         if self.phase == EXPLORE and entry == EXPLORE_A:
             k = self.explorable()
             card = CARDS[self.cave_card[k]]
-            return Seen(f"explores the cave on {LABELS[CAVE_SQUARES[k]]} and finds the {card}")
+            return Seen(f"explores the cave on {LABELS[CAVE_SQUARES[k]]} and finds the {card}", pins=(k,))  # cave k's deal
         seen = super()._seen(actor, entry)
         if isinstance(entry, int) and isinstance(seen, Seen) and actor >= 0:
             return Seen(self._words(entry, seen.public))

@@ -779,10 +779,16 @@ def _words(s: KastaState, actor: int, action: int) -> str:
     return f"discards the pattern {SETS[idx[0]][0]}"
 
 
+def _shown(s: KastaState, end: str | None) -> tuple[int, ...]:
+    """§7, §9: the step that ends a round shows every hand, and nothing after it depends on a secret face of the
+    round beyond what it shows: it pins every step so far (this one too)."""
+    return tuple(range(len(s._history) + 1)) if end else ()
+
+
 def _public_seen(s: KastaState, actor: int, action: int) -> Seen:
     text = _words(s, actor, action)
     end = _round_end_text(s, actor, action)
-    return Seen(f"{text}; {end}" if end else text)
+    return Seen(f"{text}; {end}" if end else text, pins=_shown(s, end))
 
 
 def _face_seen(s: KastaState, actor: int, action: int) -> Seen:
@@ -794,7 +800,7 @@ def _face_seen(s: KastaState, actor: int, action: int) -> Seen:
     if not s.game.hidden:
         return Seen(text)
     secret = f"turned it in secret; {end}" if end else "turned it in secret"
-    return Seen(secret, {actor: text})
+    return Seen(secret, {actor: text}, pins=_shown(s, end))
 
 
 # -- resample (§9) ------------------------------------------------------------------------------------

@@ -465,7 +465,7 @@ def _verdict_seen(s: TwoMayorsState, actor: int, action: int) -> Seen:
         text += f": {NAMES[s.to_move]} steals a card"
     elif after.phase == "name":
         text += f": {NAMES[s.to_move]} names a character"
-    return Seen(text)
+    return Seen(text, pins=(len(s._history) - 1,))  # the card just placed on the gate
 
 
 def _steal_seen(s: TwoMayorsState, actor: int, kind: int) -> Seen:
