@@ -18,18 +18,13 @@ import time
 import boardlab
 from boardlab.core import hidden
 from boardlab.core.constants import CHANCE, SIMULTANEOUS
+from boardlab.core.driver import draw_outcome
 
 
 def step(s: boardlab.State, rng: random.Random) -> None:
     cp = s.current_player()
     if cp == CHANCE:
-        outcomes = s.chance_outcomes()
-        x, acc = rng.random(), 0.0
-        for a, p in outcomes:
-            acc += p
-            if x < acc:
-                break
-        s.apply_action(a)
+        s.apply_action(draw_outcome(s.chance_outcomes(), rng.random()))
     elif cp == SIMULTANEOUS:
         s.apply_actions([rng.choice(s.legal_actions(p)) if s.legal_actions(p) else None for p in range(s.num_players)])
     else:

@@ -738,6 +738,10 @@ class CombatState(PhasedState):
         slots in a uniformly random order, the rest stay in its hand, and the
         placements in the history are rewritten to match (what the core's
         default resample draws, placement by placement).
+
+        Kept, measured faster than the core's default (``bench/bench_resample.py combat``: 0.008-0.012 ms a call
+        against the core's 1.3-1.8 ms, per viewer over the positions of four seeded games; a random rollout from
+        the same positions takes about 0.3 ms).
         """
         s = self.clone()
         if self.revealed or self.phase != "deploy":
