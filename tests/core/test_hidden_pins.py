@@ -11,7 +11,9 @@ only the current round's.
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import random
 from collections import Counter
 from typing import Any
@@ -214,3 +216,5 @@ def test_the_plan_is_kept_for_the_position_and_not_copied() -> None:
     p = plan(s, None)
     assert plan(s, None) is p and plan(s, 0) is not p
     assert "_resample_plan" not in s.clone().__dict__
+    assert "_resample_plan" not in pickle.loads(pickle.dumps(s)).__dict__
+    assert "_resample_plan" not in copy.deepcopy(s).__dict__

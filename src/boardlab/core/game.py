@@ -595,6 +595,12 @@ class State:
     def move_number(self) -> int:
         return len(self._history)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What a copy or a pickle keeps: everything but the resample plan, which belongs to this position."""
+        d = self.__dict__.copy()
+        d.pop(hidden.PLAN_MEMO, None)
+        return d
+
     def clone(self) -> Self:
         """An independent copy (the game object is shared).
 
@@ -602,13 +608,8 @@ class State:
         containers calls ``super().clone()`` and copies those deeper itself.
         """
         if self.copied is None:
-            memo: dict[int, Any] = {id(self.game): self.game}
-            plan = self.__dict__.get(hidden.PLAN_MEMO)
-            if plan is not None:
-                memo[id(plan)] = None  # the resample plan belongs to this position: not copied
-            s = copy.deepcopy(self, memo)
+            s = copy.deepcopy(self, {id(self.game): self.game})  # without the resample plan (__getstate__)
             s.__dict__.pop("_legal_memo", None)
-            s.__dict__.pop(hidden.PLAN_MEMO, None)
             return s
         s = object.__new__(type(self))
         d = s.__dict__
