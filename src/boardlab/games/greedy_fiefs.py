@@ -866,7 +866,7 @@ class GreedyFiefsState(PhasedState):
         as the core's replaying resample would draw it; the setup entries of the history are rewritten to match.
 
         Kept, measured faster than the core's default (``bench/bench_resample.py greedy-fiefs``: 0.19-0.41 ms a
-        call against the core's 38-55 ms, per viewer over the positions of four seeded games; the core replays
+        call against the core's 38-55 ms, per viewer, 5 calls on each position of four seeded games; the core replays
         the whole game after the cave deal).
         """
         s = self.clone()

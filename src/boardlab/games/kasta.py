@@ -483,7 +483,7 @@ class KastaState(PhasedState):
         """A world ``player`` cannot tell from this one: the secret faces redrawn (§9; see :func:`_resample`).
 
         Kept, measured faster than the core's default (``bench/bench_resample.py kasta``: 2.5-3.1 ms a call
-        against the core's 17-24 ms, per viewer over the positions of four seeded games; under hidden_hands; a
+        against the core's 17-24 ms, per viewer, 5 calls on each position of four seeded games; under hidden_hands; a
         random rollout takes about 35 ms).
         """
         if not self.game.hidden:

@@ -249,7 +249,7 @@ class TowerBuildersState(PhasedState):
         the history (which card was played from which slot is then hidden too).
 
         Kept, measured faster than the core's default (``bench/bench_resample.py tower-builders``: 0.10-0.31 ms
-        a call against the core's 14-74 ms, per viewer over the positions of four seeded games; with
+        a call against the core's 14-74 ms, per viewer, 5 calls on each position of four seeded games; with
         slot_public; otherwise this is the core's).
         """
         game = self.game

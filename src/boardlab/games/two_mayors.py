@@ -323,7 +323,7 @@ class TwoMayorsState(PhasedState):
         """A world ``player`` cannot tell from this one (see :func:`_resample`).
 
         Kept, measured faster than the core's default (``bench/bench_resample.py two-mayors``: 0.5-33 ms a call
-        against the core's 7-770 ms, per viewer over the positions of four seeded games; the core's search ran
+        against the core's 7-770 ms, per viewer, 5 calls on each position of four seeded games; the core's search ran
         out of tries on 29 of 85 spectator calls with a budget of 2,000; and this one weighs a hidden hand's
         choices as the true posterior does, where the core's approximates).
         """
