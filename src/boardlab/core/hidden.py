@@ -374,29 +374,34 @@ def _take_fitting(frame: list[Any], rng: random.Random, viewer: Viewer) -> Any:
     return None
 
 
-def _follow(s: State, history: Sequence[Any], actors: Sequence[int], made: _Plan, i: int, viewer: Viewer) -> int:
+def _follow(
+    s: State, history: Sequence[Any], actors: Sequence[int], made: _Plan, i: int, viewer: Viewer
+) -> tuple[int, int]:
     """Apply to ``s``, in place, the kept entries from ``i`` on, each checked against what ``viewer`` saw.
 
-    Returns the index of the next entry to redraw (``len(history)`` at the end), or -1 when one does not fit.
+    Returns the index of the next entry to redraw (``len(history)`` at the end), or -1 when one does not fit,
+    and how many entries were tried.
     """
     exact, keys = made.exact, made.keys
+    start = i
     while i < len(history) and exact[i]:
         entry = history[i]
         if s.current_player() != actors[i] or _key(s.seen_of(entry), viewer) != keys[i]:
-            return -1
+            return -1, i - start + 1
         try:
             apply_entry(s, entry)
         except IllegalActionError:
-            return -1
+            return -1, i - start + 1
         i += 1
-    return i
+    return i, i - start
 
 
 def resample(state: State, viewer: Viewer, rng: random.Random, budget: int = 200_000) -> State:
     """The default ``State.resample``: see the module docstring for what it samples.
 
-    ``budget`` bounds the candidates tried in all; :class:`ResampleError` when it
-    runs out or no world fits what ``viewer`` saw.
+    ``budget`` bounds the entries tried in all (each candidate, and each kept
+    entry replayed after one); :class:`ResampleError` when it runs out or no
+    world fits what ``viewer`` saw.
     """
     history, actors = state._history, state._actors
     made = plan(state, viewer)
@@ -430,7 +435,8 @@ def resample(state: State, viewer: Viewer, rng: random.Random, budget: int = 200
                 apply_entry(s, entry)
             except IllegalActionError:
                 continue
-            i = _follow(s, history, actors, made, j + 1, viewer)
+            i, steps = _follow(s, history, actors, made, j + 1, viewer)
+            tried += steps  # a kept entry is a try too: the budget bounds the entries applied in all
             if i >= 0:
                 break
     return s
