@@ -170,7 +170,7 @@ class HighSwapState(State):
                 card = self.game.action_space.decode(entry)[1][0]
                 hands[1] = tuple(c for c in hands[1] if c != card)
             shown = "; ".join(f"{NAMES[s]} shows {' and '.join(card_name(c) for c in hands[s])}" for s in (0, 1))
-            return Seen(f"{said}; {shown}")
+            return Seen(f"{said}; {shown}", pins=tuple(range(len(self._history) + 1)))  # pins every deal
         return Seen(said)
 
     def observation(self, player: int | None = None) -> dict[str, Any]:

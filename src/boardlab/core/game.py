@@ -422,10 +422,13 @@ class State:
         """A complete state consistent with everything ``player`` has observed.
 
         Perfect-information games return a copy. Otherwise the core redraws what
-        ``player`` has not seen exactly, by replaying the history through the
-        checked path (:func:`boardlab.core.hidden.resample`); a game may
-        override this with a faster equivalent.
+        ``player`` has not seen exactly and no later entry pins, by replaying the
+        history through the checked path (:func:`boardlab.core.hidden.resample`);
+        a game may override this with a faster equivalent, measured (its
+        docstring says by how much).
         """
+        if player is not None and not 0 <= player < self.num_players:
+            raise ValueError(f"no seat {player} in a {self.num_players}-player game")
         if self.game.perfect_information:
             return self.clone()
         return hidden.resample(self, player, rng)
@@ -595,6 +598,12 @@ class State:
     def move_number(self) -> int:
         return len(self._history)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What a copy or a pickle keeps: everything but the resample plan, which belongs to this position."""
+        d = self.__dict__.copy()
+        d.pop(hidden.PLAN_MEMO, None)
+        return d
+
     def clone(self) -> Self:
         """An independent copy (the game object is shared).
 
@@ -602,13 +611,14 @@ class State:
         containers calls ``super().clone()`` and copies those deeper itself.
         """
         if self.copied is None:
-            s = copy.deepcopy(self, {id(self.game): self.game})
+            s = copy.deepcopy(self, {id(self.game): self.game})  # without the resample plan (__getstate__)
             s.__dict__.pop("_legal_memo", None)
             return s
         s = object.__new__(type(self))
         d = s.__dict__
         d.update(self.__dict__)
         d.pop("_legal_memo", None)
+        d.pop(hidden.PLAN_MEMO, None)
         d["_history"] = self._history[:]  # entries are ints and tuples: shared safely
         d["_actors"] = self._actors[:]
         for name in self.copied:

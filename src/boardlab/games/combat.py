@@ -242,6 +242,7 @@ class CombatGame(Game):
 
 class CombatState(PhasedState):
     game: CombatGame
+    copied = ()  # clone() copies the containers itself (no deep copy)
 
     def __init__(self, game: CombatGame, num_players: int) -> None:
         super().__init__(game, num_players)
@@ -723,9 +724,11 @@ class CombatState(PhasedState):
             troop, slot = divmod(entry - PLACE, 6)
             public = f"placed a troop face down at {SLOTS[slot]}"
             private = f"placed the {TROOPS[troop]} at {SLOTS[slot]}"
-            if news:
-                public, private = f"{public}. {news}", f"{private}. {news}"
-            return Seen(public, {actor: private})
+            if not news:
+                return Seen(public, {actor: private})
+            # §5a: the last placement turns every troop face up, so it pins every placement of the cycle
+            pins = (*(i for placed in self.placed for i, _ in placed), len(self._history))
+            return Seen(f"{public}. {news}", {actor: f"{private}. {news}"}, pins=pins)
         return Seen(f"{label}. {news}" if news else label)
 
     def resample(self, player: int | None, rng: random.Random) -> CombatState:
@@ -736,6 +739,10 @@ class CombatState(PhasedState):
         slots in a uniformly random order, the rest stay in its hand, and the
         placements in the history are rewritten to match (what the core's
         default resample draws, placement by placement).
+
+        Kept, measured faster than the core's default (``bench/bench_resample.py combat``: 0.008-0.012 ms a call
+        against the core's 1.3-1.8 ms, per viewer, 5 calls on each position of four seeded games; a random rollout from
+        the same positions takes about 0.3 ms).
         """
         s = self.clone()
         if self.revealed or self.phase != "deploy":

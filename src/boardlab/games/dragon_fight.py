@@ -468,6 +468,10 @@ class DragonFightState(State):
         §3d), so the rest of the state is unchanged; the result equals replaying the
         edited history from the start. New history entries replace the redrawn
         ones; the entries shared with this state are never changed.
+
+        Kept, measured faster than the core's default (``bench/bench_resample.py dragon-fight``: 0.006-0.009 ms
+        a call against the core's 0.03-0.06 ms, per viewer, 5 calls on each position of four seeded games; a random
+        rollout takes about 0.09 ms, so the core's would be a third of a search iteration).
         """
         s = self.clone()
         seats = [q for q in (0, 1) if q != player]

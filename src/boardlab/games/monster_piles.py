@@ -461,7 +461,11 @@ class MonsterPilesState(PhasedState):
         }
 
     def resample(self, player: int | None, rng: random.Random) -> MonsterPilesState:
-        """A state ``player`` cannot tell from this one: the faces it has not seen dealt anew, class by class."""
+        """A state ``player`` cannot tell from this one: the faces it has not seen dealt anew, class by class.
+
+        Kept, measured faster than the core's default (``bench/bench_resample.py monster-piles``: 0.03-0.7 ms a
+        call against the core's 8-93 ms, per viewer, 5 calls on each position of four seeded games).
+        """
         v = self._viewer(player)
         s = self.clone()
         history = s._history

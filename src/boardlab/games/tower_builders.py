@@ -247,6 +247,10 @@ class TowerBuildersState(PhasedState):
         a card just drawn) of each player it is not. They and the deck are a random arrangement of the cards
         the viewer has not seen, so they are drawn from those, by count. Otherwise the core's search redraws
         the history (which card was played from which slot is then hidden too).
+
+        Kept, measured faster than the core's default (``bench/bench_resample.py tower-builders``: 0.10-0.31 ms
+        a call against the core's 14-74 ms, per viewer, 5 calls on each position of four seeded games; with
+        slot_public; otherwise this is the core's).
         """
         game = self.game
         if game.cheating or not game.slot_public:

@@ -21,13 +21,11 @@ can work out in both.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from math import comb
 from typing import Any
 
 from .. import fast
-from ..core import hidden
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
 from ..core.constants import CHANCE, TERMINAL
@@ -223,16 +221,6 @@ class TrainBoilerState(PhasedState):
             raise ValueError(f"no seat {player!r} in Train Boiler; seats are 0 and 1 (None: a spectator)")
         return player
 
-    def resample(self, player: int | None, rng: random.Random) -> TrainBoilerState:
-        """§8.1: a player sees every step exactly (both goals and the deal are his by complement), so his only
-        consistent world is this one; a spectator's worlds are the core's (the ★★ goals and the deal redrawn)."""
-        v = self._viewer(player)
-        if v is not None:
-            return self.clone()
-        state = hidden.resample(self, v, rng)
-        assert isinstance(state, TrainBoilerState)
-        return state
-
     def play_random(self, rnd: Callable[[], float], plies: int) -> int:
         """The core's random playout; in C where the compiled rollouts are built (:mod:`boardlab.fast`): the same
         draws, the same moves, the same tables at the end."""
@@ -412,6 +400,8 @@ def _play_seen(s: TrainBoilerState, actor: int, kind: int) -> Seen:
         goals = "; ".join(f"{NAMES[q]} aimed for {goals_text(q, s.hot, s.hottest)}" for q in (0, 1))
         outcome = "the round is a draw" if w is None else f"{NAMES[w]} wins the round"
         text += f". {goals}: {outcome}"
+        # §8: the round's end shows both goals, and every card was played face up: it pins the round's draws
+        return Seen(text, pins=tuple(range(len(s._history) + 1)))
     return Seen(text)
 
 

@@ -880,6 +880,10 @@ class TriadState(PhasedState):
         first (with the other side's real deal), then the two deals are checked
         together, which is the same rejection sampling made fast. After that
         many tries, the core's own resample.
+
+        Kept, measured faster than the core's default (``bench/bench_resample.py triad``: 9.9 ms a call against
+        the core's 1,215 ms for seat 0 over the positions of four seeded games; a deployment is one entry whose
+        units are revealed one by one, which no pin can say, so the core searches by replay).
         """
         hidden = [o for o in (0, 1) if o != player and self.entries[o] >= 0]
         if not hidden:

@@ -320,7 +320,13 @@ class TwoMayorsState(PhasedState):
         return s
 
     def resample(self, player: int | None, rng: random.Random) -> TwoMayorsState:
-        """A world ``player`` cannot tell from this one (see :func:`_resample`)."""
+        """A world ``player`` cannot tell from this one (see :func:`_resample`).
+
+        Kept, measured faster than the core's default (``bench/bench_resample.py two-mayors``: 0.5-33 ms a call
+        against the core's 7-770 ms, per viewer, 5 calls on each position of four seeded games; the core's search ran
+        out of tries on 29 of 85 spectator calls with a budget of 2,000; and this one weighs a hidden hand's
+        choices as the true posterior does, where the core's approximates).
+        """
         return _resample(self, player, rng)
 
 
@@ -465,7 +471,7 @@ def _verdict_seen(s: TwoMayorsState, actor: int, action: int) -> Seen:
         text += f": {NAMES[s.to_move]} steals a card"
     elif after.phase == "name":
         text += f": {NAMES[s.to_move]} names a character"
-    return Seen(text)
+    return Seen(text, pins=(len(s._history) - 1,))  # the card just placed on the gate
 
 
 def _steal_seen(s: TwoMayorsState, actor: int, kind: int) -> Seen:
