@@ -229,7 +229,7 @@ def test_bad_input_and_wrong_tokens_change_nothing(client: TestClient, clock: Cl
     assert guest.post(f"/api/seeks/{a['id']}/cancel", headers=auth("wrong")).status_code == 403
     assert guest.get("/api/seeks/nope", headers=auth(a["token"])).status_code == 404
     assert _poll(guest, a).json()["status"] == "waiting"
-    counts = client.get("/api/seeks").json()["seeks"]
+    counts = client.get("/api/seeking").json()["seeks"]
     assert counts == [{"game": BR["game"], "title": "Blast Radius", "rated": False, "seeking": 1}]
 
 

@@ -6,7 +6,7 @@ POST     /api/seeks                  ``{"game", "options", "num_players", "rated
 GET      /api/seeks/{id}             the seek now (the page polls every 2 s: a seek not polled for 15 s expires);
                                      once matched, the table, the seat and that seat's link
 POST     /api/seeks/{id}/cancel      stop seeking (409 ``matched`` with the table once it is matched)
-GET      /api/seeks                  how many are seeking, by game
+GET      /api/seeking                how many are seeking, by game
 =======  ==========================  ===========================================================================
 """
 
@@ -234,7 +234,7 @@ def seek_routes(platform: Platform, players: Players, client: Callable[[Request]
     def _table(seek: Seek) -> dict[str, Any]:
         return {"table": seek.table_id, "seat": seek.seat}
 
-    @router.get("/api/seeks", response_model=SeeksOut)
+    @router.get("/api/seeking", response_model=SeeksOut)
     async def list_seeks() -> Response:
         """How many players are seeking now, by game (rated and casual apart)."""
 
