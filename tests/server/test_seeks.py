@@ -263,3 +263,15 @@ def test_an_invite_link_seats_the_account_that_opens_it(client: TestClient, cloc
     finish(client, d["id"], {0: d["tokens"]["0"], 1: token})
     _settled(client, d["id"])
     assert client.get("/api/players/Invite Ben").json()["recent"][0]["rated"]
+
+
+def test_clashing_guest_names_still_meet(client: TestClient, clock: Clock) -> None:
+    """Two guests named alike, or a guest named as the other seat is named: the guests' names give way."""
+    for first, second in (("Sam", "sam"), ("Blue", None), ("Red", None)):
+        a = _seek(Browser(client), name=first)
+        b = _seek(Browser(client), **({"name": second} if second else {}))
+        assert b["status"] == "matched", (first, second)
+        token = b["link"].split("#t=")[1]
+        names = [s["name"] for s in client.get(f"/api/tables/{b['table']}", headers=auth(token)).json()["seats"]]
+        assert len({n.casefold() for n in names}) == 2, names
+        assert _poll(Browser(client), a).json()["table"] == b["table"]

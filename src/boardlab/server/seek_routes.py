@@ -31,7 +31,7 @@ from .errors import ApiError, bad_request, conflict, forbidden, not_found
 from .limits import too_many
 from .live import token_hash
 from .schemas import SeekOut, SeeksOut
-from .seatnames import clean_name
+from .seatnames import clean_name, given_name, name_key
 from .seeks import Seek, Seeks, accepted_range, check_secret, pool_key, seat_token, seeks_t
 from .tables import Platform
 
@@ -106,23 +106,36 @@ def seek_routes(platform: Platform, players: Players, client: Callable[[Request]
         """Both seeks claimed: their table, both seated (in a random order), each seek told its seat."""
         try:
             order = [a, b] if secrets.randbelow(2) == 0 else [b, a]
-            names: list[str | None] = [s.name for s in order]
-            if names[0] and names[1] and names[0].casefold() == names[1].casefold():
-                names[1] = None  # two guests of one name: the second plays under the seat's own name
-            seats = [{"kind": "human", "name": n} for n in names]
             spectator = secrets.token_urlsafe(18)
-            table, _tokens, _spectator, _host = await platform.create(
-                a.game,
-                a.options,
-                a.num_players,
-                "online",
-                seats,
-                None,
-                None,
-                clock=a.clock,
-                same_tokens=([s.token_hash for s in order], token_hash(spectator)),
-                owner=order[0].address,
-            )
+            table = None
+            # the seekers' names; where they clash (with each other or a seat's own name), guests' names give way
+            for names in (
+                [s.name for s in order],
+                [s.name if s.account_id else None for s in order],
+                [None, None],
+            ):
+                game = platform.game_for(a.game, a.options)
+                shown = [n or given_name(game, s, "human", None) for s, n in enumerate(names)]
+                if name_key(shown[0]) == name_key(shown[1]) and names != [None, None]:
+                    continue
+                try:
+                    table, _tokens, _spectator, _host = await platform.create(
+                        a.game,
+                        a.options,
+                        a.num_players,
+                        "online",
+                        [{"kind": "human", "name": n} for n in names],
+                        None,
+                        None,
+                        clock=a.clock,
+                        same_tokens=([s.token_hash for s in order], token_hash(spectator)),
+                        owner=order[0].address,
+                    )
+                    break
+                except ApiError as e:
+                    if e.status != 400 or names == [None, None]:
+                        raise
+            assert table is not None
             if a.rated:
                 await run(players.accounts.mark_rated, table.id, table.game.id)
             for s, seek in enumerate(order):
@@ -135,8 +148,12 @@ def seek_routes(platform: Platform, players: Players, client: Callable[[Request]
             log.exception("seeks %s and %s: their table could not be made; they wait again", a.id, b.id)
             await run(seeks.release, claim)
 
+    tidied = [0.0]
+
     async def try_match(seek_id: str) -> None:
-        await run(seeks.tidy)
+        if seeks.clock() - tidied[0] >= 1.0 or seeks.clock() < tidied[0]:  # at most once a second
+            tidied[0] = seeks.clock()
+            await run(seeks.tidy)
         claimed = await run(seeks.claim, seek_id)
         if claimed is not None:
             await make_table(*claimed)
