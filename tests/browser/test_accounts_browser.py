@@ -116,3 +116,28 @@ def test_sign_up_then_a_rated_game_changes_both_profiles(server, new_page) -> No
     ann.click("#account-signout")
     ann.wait_for_selector("#account-open")
     assert ann.evaluate("fetch('/api/account').then((r) => r.json())")["signed_in"] is False
+
+
+def test_sign_in_again_then_delete_my_account(server, new_page) -> None:
+    page = new_page()
+    sign_up(page, server.url, "Dee Leted")
+    page.click("#account-me")
+    page.click("#account-signout")
+    page.wait_for_selector("#account-open")
+    # a wrong password is refused in words, the right one signs in
+    page.click("#account-open")
+    page.fill("#account-name", "Dee Leted")
+    page.fill("#account-password", "not the password")
+    page.click("#account-signin")
+    page.wait_for_selector("#account-error:text('do not match')")
+    page.fill("#account-password", "a fine long password")
+    page.click("#account-signin")
+    page.wait_for_selector("#account-me:text('Dee Leted')")
+    page.click("#account-me")
+    page.click("#account-delete")
+    page.fill("#delete-password", "a fine long password")
+    page.click("#delete-go")
+    page.wait_for_selector("#account-open")
+    page.goto(server.url + "/players/Dee%20Leted")
+    page.wait_for_selector("#profile[data-ready='1']")
+    assert page.inner_text("#player-since") == "There is no player by this name."
