@@ -3,8 +3,10 @@ one table, each in their own seat (two accounts, rated; then an account and a gu
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+import httpx
 import pytest
 from test_accounts_browser import sign_up
 
@@ -65,3 +67,27 @@ def test_an_account_and_a_guest_seek_a_casual_game(server, new_page) -> None:
     # the guest's table is in their "Your tables"
     guest.goto(server.url + "/")
     guest.wait_for_selector(f"#my-tables a[href='/table/{tg}']")
+
+
+def test_an_invite_link_seats_the_account_that_opens_it(server, new_page) -> None:
+    """Play a friend: the seat link of a private online table, opened by a signed-in friend, is their account's."""
+    ann, ben = new_page(), new_page()
+    sign_up(ann, server.url, "Ann Invites")
+    sign_up(ben, server.url, "Ben Invited")
+    ann.click(f"[data-new='{BR}']")
+    ann.check("input[name=mode][value=online]")
+    ann.click("#create-go")
+    ann.wait_for_selector("#table-root[data-ready='1']")
+    table = str(ann.evaluate("window.boardlab.view.table.id"))
+    link = ann.evaluate(f"JSON.parse(localStorage.getItem('boardlab:tables'))['{table}'].links.seats['1']")
+    ben.goto(link)
+    ben.wait_for_selector("#table-root[data-ready='1']")
+    assert ben.evaluate("window.boardlab.view.seat") == 1
+    deadline = time.monotonic() + 10
+    while True:
+        with httpx.Client(base_url=server.url) as c:
+            open_tables = [t["table"] for t in c.get("/api/players/Ben Invited").json()["open"]]
+        if table in open_tables:
+            break
+        assert time.monotonic() < deadline, open_tables
+        time.sleep(0.2)
