@@ -266,8 +266,12 @@ def test_an_invite_link_seats_the_account_that_opens_it(client: TestClient, cloc
 
 
 def test_clashing_guest_names_still_meet(client: TestClient, clock: Clock) -> None:
-    """Two guests named alike, or a guest named as the other seat is named: the guests' names give way."""
-    for first, second in (("Sam", "sam"), ("Blue", None), ("Red", None)):
+    """A guest may not take a seat's own name ("Blue"); two guests named alike: their names give way."""
+    for taken in ("Blue", "red", "Player 2"):
+        r = Browser(client).post("/api/seeks", json={**BR, "name": taken})
+        assert r.status_code == 400 and "how the table names a seat" in r.json()["message"]
+    assert _count(client) == 0
+    for first, second in (("Sam", "sam"), ("Ann", "ANN"), ("Bo", "Bo")):
         a = _seek(Browser(client), name=first)
         b = _seek(Browser(client), **({"name": second} if second else {}))
         assert b["status"] == "matched", (first, second)

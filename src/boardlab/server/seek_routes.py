@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 from collections.abc import Callable
 from typing import Any, Literal
@@ -23,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, select
 
 from ..core.options import check_json_types
+from ..core.wording import COLOUR_WORDS
 from ..games import game_class
 from . import clock as clocks
 from . import ratings
@@ -36,6 +38,9 @@ from .seeks import Seek, Seeks, accepted_range, check_secret, pool_key, seat_tok
 from .tables import Platform
 
 log = logging.getLogger("boardlab.server")
+
+#: Names a guest may not seek under: the names the table gives seats nobody named.
+SEAT_WORDS = frozenset(w.casefold() for w in COLOUR_WORDS)
 
 
 class _Body(BaseModel):
@@ -204,6 +209,9 @@ def seek_routes(platform: Platform, players: Players, client: Callable[[Request]
                 name = clean_name(body.name)
             except ValueError as e:
                 raise bad_request(f"name: {e}") from None
+            if name.casefold() in SEAT_WORDS or re.fullmatch(r"player \d+", name.casefold()):
+                # the table names a seat nobody named so (its colour, "Player 2"): the opponent might be called that
+                raise bad_request(f"name: {name!r} is how the table names a seat; choose another")
         else:
             name = None
         cap = quotas.seeks_per_address
