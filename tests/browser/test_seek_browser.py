@@ -41,6 +41,8 @@ def test_two_accounts_seek_a_rated_game_and_meet_at_one_table(server, new_page) 
     seek(ann, server.url, rated=True)
     ann.wait_for_selector("#seek-status:has-text('Looking for an opponent')")
     assert ann.is_visible("#seek-cancel")
+    ben.goto(server.url + "/")  # the lobby says who is seeking
+    ben.wait_for_selector("#seek-counts:has-text('Blast Radius 1 (1 rated)')")
     seek(ben, server.url, rated=True)
     (ta, sa), (tb, sb) = at_the_table(ben), at_the_table(ann)
     assert ta == tb and {sa, sb} == {0, 1}

@@ -138,8 +138,25 @@ async function draw() {
       : "Play someone new with the game's usual rules (casual; sign in for rated games)."),
     body,
     el("p", { class: "small", id: "seek-status", "aria-live": "polite" }),
+    el("p", { class: "small muted", id: "seek-counts" }),
     el("div", { class: "notice hidden", id: "seek-notice", role: "status" }));
   box.classList.remove("hidden");
+  counts();
+  setInterval(counts, 10000);
+}
+
+// Who else is seeking now, by game.
+async function counts() {
+  let data;
+  try { data = await api("/api/seeking"); } catch { return; }
+  const byGame = {};
+  for (const c of data.seeks) {
+    const g = (byGame[c.game] ||= { title: c.title, n: 0, rated: 0 });
+    g.n += c.seeking;
+    if (c.rated) g.rated += c.seeking;
+  }
+  const parts = Object.values(byGame).map((g) => `${g.title} ${g.n}${g.rated ? ` (${g.rated} rated)` : ""}`);
+  $("seek-counts").textContent = parts.length ? `Seeking now: ${parts.join(" · ")}` : "";
 }
 
 draw();
