@@ -32,6 +32,7 @@ GET      /api/replays/{rid}/{step}?seat=k      one replay frame (``reveal=true``
 =======  ====================================  =============================================
 
 Accounts, profiles and leaderboards (``/api/account``, ``/api/players``, ``/api/leaderboard``): server/account_routes.py.
+Finding an opponent (``/api/seeks``): server/seek_routes.py.
 
 Seat and spectator tokens travel in ``Authorization: Bearer <token>`` (on the
 WebSocket, in the first message), never in URLs the server sees.
@@ -107,6 +108,7 @@ from .schemas import (
     ViewOut,
 )
 from .seatnames import base_name
+from .seek_routes import seek_routes
 from .tables import CHAT_MAX, Connection, LiveTable, Platform, Settings
 from .views import geometry_text, position_view
 
@@ -554,6 +556,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(lab_router)
     accounts_router, players = account_routes(platform, lambda name: page(name), _client)  # server/account_routes.py
     app.include_router(accounts_router)
+    seeks_router, app.state.seeks = seek_routes(platform, players, _client)  # quick play: server/seek_routes.py
+    app.include_router(seeks_router)
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
     # -- games -------------------------------------------------------------------

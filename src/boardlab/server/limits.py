@@ -72,6 +72,8 @@ class Quotas:
     #: ``BOARDLAB_LAB_PER_MINUTE`` override them).
     lab_runs_per_address: int = 2
     lab_runs_per_minute: int = 6
+    #: Seeks (quick play, server/seeks.py) one address may have waiting at once.
+    seeks_per_address: int = 4
 
 
 #: No limits (tests that create hundreds of tables from one client, trusted deployments).
@@ -83,6 +85,7 @@ NO_QUOTAS = Quotas(
     chat_per_second=0,
     lab_runs_per_address=0,
     lab_runs_per_minute=0,
+    seeks_per_address=0,
 )
 
 

@@ -320,3 +320,34 @@ class LeaderboardOut(_Out):
     players: list[dict[str, Any]]
     levels: dict[str, int]
     provisional_games: int
+
+
+# -- finding an opponent (server/seek_routes.py) ------------------------------------------------------------------
+class SeekOut(_Out):
+    """A seek: ``waiting`` (``range``: the rating difference a rated seek accepts now, widening as it waits) or
+    ``matched`` (``table``, ``seat``, ``link`` and ``url``: the seeker's seat, ``opponent``: their name). A new seek
+    also has its ``token``, which polls and cancels it."""
+
+    id: str
+    status: str
+    game: str
+    title: str
+    options: dict[str, Any]
+    num_players: int
+    rated: bool
+    clock: dict[str, Any] | None
+    name: str | None
+    rating: int | None
+    range: int | None
+    waited: float
+    table: str | None
+    seat: int | None
+    link: str | None
+    url: str | None
+    opponent: str | None
+
+
+class SeeksOut(_Out):
+    """How many are seeking now: ``[{"game", "title", "rated", "seeking"}]``."""
+
+    seeks: list[dict[str, Any]]
