@@ -350,3 +350,18 @@ def test_a_rated_game_ended_by_resignation_is_rated_and_an_aborted_one_is_not(cl
     settled = ratings.settled(_store(client), table2)
     assert settled is None or not settled.get("counted"), settled
     assert client.get(f"/api/players/{winner}").json()["ratings"][0]["games"] == 1
+
+
+def test_settling_one_game_from_many_threads_at_once_on_sqlite(client: TestClient) -> None:
+    """The end's background task and profile reads may settle one game at once: one settlement, no 'locked'."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    a, b = Browser(client), Browser(client)
+    a.sign_up("Tess")
+    b.sign_up("Tom")
+    table, tokens = rated_game(a, b)
+    finish(client, table, tokens)
+    with ThreadPoolExecutor(8) as pool:
+        got = list(pool.map(lambda _: ratings.settle(_store(client), table), range(16)))
+    assert all(g is not None and g["changes"] == got[0]["changes"] for g in got)
+    assert client.get("/api/players/Tess").json()["ratings"][0]["games"] == 1

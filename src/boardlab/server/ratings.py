@@ -19,6 +19,7 @@ is 7.9 mu at ``beta = 25/6``). So a player can read "you play like medium": the 
 from __future__ import annotations
 
 import json
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -164,8 +165,21 @@ def rating_for(store: Store, account_id: str, game: str) -> Rating:
         return rating_of(c, account_id, game)
 
 
+#: One settlement at a time in a process on SQLite: a settlement reads and then writes in one transaction, and two
+#: such transactions at once (the end's background task and a profile read) make SQLite refuse one ("database is
+#: locked") instead of waiting. PostgreSQL orders them with its row locks.
+_SQLITE_SETTLING = threading.Lock()
+
+
 def settle(store: Store, table_id: str) -> dict[str, Any] | None:
     """Settle a finished rated table once: the stored settlement (``None``: not rated, or not finished yet)."""
+    if store.is_sqlite:
+        with _SQLITE_SETTLING:
+            return _settle(store, table_id)
+    return _settle(store, table_id)
+
+
+def _settle(store: Store, table_id: str) -> dict[str, Any] | None:
     from .accounts import accounts_t, rated_tables_t, table_players_t
 
     with store.engine.begin() as c:
