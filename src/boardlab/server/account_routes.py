@@ -178,7 +178,7 @@ class Players:
             cls = game_class(game)
         except Exception:
             return  # the table's own checks name the unknown game
-        if getattr(cls, "cooperative", False):
+        if cls.cooperative:
             raise bad_request("a co-operative game is not rated: everyone wins or loses together")
         for s, spec in enumerate(seats or []):
             if spec.get("kind") == "ai" and str(spec.get("agent") or "") not in RATED_AGENTS:

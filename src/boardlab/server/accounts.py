@@ -122,6 +122,30 @@ rated_tables_t = Table(
     Column("created_at", Float, nullable=False),
 )
 
+#: Ratings per account and game, and each rated game's settlement (server/ratings.py reads and writes them).
+ratings_t = Table(
+    "ratings",
+    metadata,
+    Column("account_id", String(24), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+rated_games_t = Table(
+    "rated_games",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    #: 1: the ratings were updated; 0: not rated after all (a human seat with no account, or a shared account).
+    Column("counted", Integer, nullable=False),
+    #: ``{account id: {"before", "after", "place"}}`` in display points (JSON).
+    Column("changes", Text, nullable=False),
+    Column("settled_at", Float, nullable=False),
+)
+
 keys_t = Table(
     "server_keys",
     metadata,
@@ -200,9 +224,6 @@ class Accounts:
             with self.engine.begin() as c:
                 c.exec_driver_sql(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")
                 metadata.create_all(c)
-        from . import ratings  # its tables share this database
-
-        ratings.create_tables(store)
         self.secret = os.environ.get("BOARDLAB_SECRET") or self._shared_secret()
         self.signer = URLSafeTimedSerializer(self.secret, salt="boardlab-session")
         #: Verified against when a name is unknown, so that answer takes as long as a wrong password's.
@@ -452,8 +473,6 @@ class Accounts:
     def delete(self, account_id: str) -> str:
         """Delete an account: its name, password hash, sessions and ratings go; its seats stay bound to the (now
         nameless) row, so its games stay in the other players' history. Returns the name it had."""
-        from . import ratings
-
         with self.engine.begin() as c:
             name = c.execute(select(accounts_t.c.name).where(accounts_t.c.id == account_id)).scalar()
             c.execute(
@@ -462,7 +481,7 @@ class Accounts:
                 .values(name=None, name_key=f"deleted:{account_id}", password_hash=None, deleted_at=time.time())
             )
             c.execute(delete(sessions_t).where(sessions_t.c.account_id == account_id))
-            ratings.forget(c, account_id)
+            c.execute(delete(ratings_t).where(ratings_t.c.account_id == account_id))  # its settled games stay
         return str(name or "")
 
 

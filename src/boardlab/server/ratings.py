@@ -25,36 +25,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import Column, Float, Integer, MetaData, String, Table, Text, delete, insert, select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection as DbConnection
 from sqlalchemy.exc import IntegrityError
 
-from .store import SCHEMA_LOCK, Store
-
-metadata = MetaData()
-
-ratings_t = Table(
-    "ratings",
-    metadata,
-    Column("account_id", String(24), primary_key=True),
-    Column("game", String(64), primary_key=True),
-    Column("mu", Float, nullable=False),
-    Column("sigma", Float, nullable=False),
-    Column("games", Integer, nullable=False),
-    Column("updated_at", Float, nullable=False),
-)
-
-rated_games_t = Table(
-    "rated_games",
-    metadata,
-    Column("table_id", String(32), primary_key=True),
-    Column("game", String(64), nullable=False),
-    #: 1: the ratings were updated; 0: not rated after all (a human seat with no account, or a shared account).
-    Column("counted", Integer, nullable=False),
-    #: ``{account id: {"before", "after", "place"}}`` in display points (JSON).
-    Column("changes", Text, nullable=False),
-    Column("settled_at", Float, nullable=False),
-)
+from .accounts import accounts_t, rated_games_t, rated_tables_t, ratings_t, table_players_t
+from .store import Store
 
 MODEL = PlackettLuce()
 MU0 = MODEL.mu
@@ -70,15 +46,6 @@ AI_SIGMA = 1.0
 #: The Elo of each level where a game has no measurement of it (the median over the measured games).
 DEFAULT_ELO = {"random": 0.0, "easy": 284.0, "medium": 463.0, "hard": 568.0, "expert": 650.0}
 LEVEL_NAMES = ("random", "easy", "medium", "hard", "expert")
-
-
-def create_tables(store: Store) -> None:
-    if store.is_sqlite:
-        metadata.create_all(store.engine)
-    else:
-        with store.engine.begin() as c:
-            c.exec_driver_sql(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")
-            metadata.create_all(c)
 
 
 @dataclass(frozen=True)
@@ -180,8 +147,6 @@ def settle(store: Store, table_id: str) -> dict[str, Any] | None:
 
 
 def _settle(store: Store, table_id: str) -> dict[str, Any] | None:
-    from .accounts import accounts_t, rated_tables_t, table_players_t
-
     with store.engine.begin() as c:
         done = c.execute(select(rated_games_t).where(rated_games_t.c.table_id == table_id)).mappings().first()
         if done is not None:
@@ -291,8 +256,6 @@ def _settlement(r: Any) -> dict[str, Any]:
 
 def unsettled(store: Store, table_ids: list[str] | None = None) -> list[str]:
     """Rated tables whose game is over but not yet settled (of ``table_ids``, or all)."""
-    from .accounts import rated_tables_t
-
     with store.engine.connect() as c:
         q = select(rated_tables_t.c.table_id).where(~rated_tables_t.c.table_id.in_(select(rated_games_t.c.table_id)))
         if table_ids is not None:
@@ -309,8 +272,6 @@ def unsettled(store: Store, table_ids: list[str] | None = None) -> list[str]:
 
 def leaderboard(store: Store, game: str, limit: int = 100) -> list[dict[str, Any]]:
     """The accounts rated in a game, established ones first, each group by conservative rating (mu - 3 sigma)."""
-    from .accounts import accounts_t
-
     with store.engine.connect() as c:
         rows = c.execute(
             select(accounts_t.c.name, ratings_t.c.mu, ratings_t.c.sigma, ratings_t.c.games)
@@ -330,8 +291,3 @@ def leaderboard(store: Store, game: str, limit: int = 100) -> list[dict[str, Any
         }
         for i, (name, r) in enumerate(out[:limit])
     ]
-
-
-def forget(c: DbConnection, account_id: str) -> None:
-    """A deleted account's ratings (its settled games stay, without its name)."""
-    c.execute(delete(ratings_t).where(ratings_t.c.account_id == account_id))

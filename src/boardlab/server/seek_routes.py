@@ -186,7 +186,7 @@ def seek_routes(platform: Platform, players: Players, client: Callable[[Request]
             n = game.resolve_num_players(body.num_players if body.num_players is not None else 2)
         except ValueError as e:
             raise bad_request(str(e)) from None
-        if getattr(cls, "cooperative", False) and body.rated:
+        if game.cooperative and body.rated:
             raise bad_request("a co-operative game is not rated: everyone wins or loses together")
         spec = body.clock.model_dump() if body.clock is not None else None
         clock = clocks.new_clock(spec, n)
