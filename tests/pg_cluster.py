@@ -16,6 +16,8 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -116,3 +118,30 @@ class PostgresCluster:
         while os.path.exists(os.path.join(self.data, "postmaster.pid")) and time.monotonic() < deadline:
             time.sleep(0.05)
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def started_cluster() -> Iterator[PostgresCluster]:
+    """A throwaway cluster for a module's fixture (``yield from started_cluster()``), stopped after it."""
+    skip_or_fail_if_missing()
+    cluster = PostgresCluster().start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+def app_client(cluster: PostgresCluster, database: str) -> Iterator[Any]:
+    """A test client of a server on a new database of ``cluster`` (no quotas, one AI worker), for a module's fixture."""
+    import warnings
+
+    from boardlab.server import Settings, create_app
+    from boardlab.server.limits import NO_QUOTAS
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    settings = Settings(db_url=cluster.new_database(database), ai_workers=1, ai_delay=0.0, quotas=NO_QUOTAS)
+    with TestClient(create_app(settings), raise_server_exceptions=True) as c:
+        assert not c.app.state.platform.store.is_sqlite  # type: ignore[attr-defined]
+        yield c

@@ -3,8 +3,8 @@ claims, rated games, the lobby's rated tables and deleting an account, with ``po
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -21,28 +21,17 @@ from test_accounts import (  # noqa: F401
     test_the_lobby_says_which_open_tables_are_rated,
 )
 
-from boardlab.server import Settings, create_app
-from boardlab.server.limits import NO_QUOTAS
-from pg_cluster import PostgresCluster, skip_or_fail_if_missing
+from pg_cluster import PostgresCluster, app_client, started_cluster
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
+if TYPE_CHECKING:
     from fastapi.testclient import TestClient
 
 
 @pytest.fixture(scope="module")
 def pg() -> Iterator[PostgresCluster]:
-    skip_or_fail_if_missing()
-    cluster = PostgresCluster().start()
-    try:
-        yield cluster
-    finally:
-        cluster.stop()
+    yield from started_cluster()
 
 
 @pytest.fixture(scope="module")
 def client(pg: PostgresCluster) -> Iterator[TestClient]:
-    app = create_app(Settings(db_url=pg.new_database("accounts"), ai_workers=1, ai_delay=0.0, quotas=NO_QUOTAS))
-    with TestClient(app, raise_server_exceptions=True) as c:
-        assert not c.app.state.platform.store.is_sqlite  # type: ignore[attr-defined]
-        yield c
+    yield from app_client(pg, "accounts")

@@ -3,8 +3,8 @@ options, cancel and expiry, bad input, with ``postgresql+psycopg://`` storage.""
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -22,28 +22,17 @@ from test_seeks import (  # noqa: F401
     test_two_casual_seeks_match_at_one_table,
 )
 
-from boardlab.server import Settings, create_app
-from boardlab.server.limits import NO_QUOTAS
-from pg_cluster import PostgresCluster, skip_or_fail_if_missing
+from pg_cluster import PostgresCluster, app_client, started_cluster
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
+if TYPE_CHECKING:
     from fastapi.testclient import TestClient
 
 
 @pytest.fixture(scope="module")
 def pg() -> Iterator[PostgresCluster]:
-    skip_or_fail_if_missing()
-    cluster = PostgresCluster().start()
-    try:
-        yield cluster
-    finally:
-        cluster.stop()
+    yield from started_cluster()
 
 
 @pytest.fixture(scope="module")
 def client(pg: PostgresCluster) -> Iterator[TestClient]:
-    app = create_app(Settings(db_url=pg.new_database("seeks"), ai_workers=1, ai_delay=0.0, quotas=NO_QUOTAS))
-    with TestClient(app, raise_server_exceptions=True) as c:
-        assert not c.app.state.platform.store.is_sqlite  # type: ignore[attr-defined]
-        yield c
+    yield from app_client(pg, "seeks")
