@@ -69,7 +69,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .errors import ApiError, bad_request, conflict
 from .seatnames import clean_name
-from .store import SCHEMA_LOCK, Store
+from .store import Store
 
 metadata = MetaData()
 
@@ -218,12 +218,7 @@ class Accounts:
         self.engine = store.engine
         self.limits = limits or SignInLimits()
         self.hasher = hasher or PasswordHasher()
-        if store.is_sqlite:
-            metadata.create_all(self.engine)
-        else:
-            with self.engine.begin() as c:
-                c.exec_driver_sql(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")
-                metadata.create_all(c)
+        store.create_tables(metadata)
         self.secret = os.environ.get("BOARDLAB_SECRET") or self._shared_secret()
         self.signer = URLSafeTimedSerializer(self.secret, salt="boardlab-session")
         #: Verified against when a name is unknown, so that answer takes as long as a wrong password's.

@@ -36,7 +36,7 @@ from typing import Any
 from sqlalchemy import Column, Float, Index, Integer, MetaData, String, Table, Text, delete, func, select, update
 from sqlalchemy.exc import DBAPIError
 
-from .store import SCHEMA_LOCK, Store
+from .store import Store
 
 metadata = MetaData()
 
@@ -163,12 +163,7 @@ class Seeks:
         self.engine = store.engine
         self.clock = clock
         self.timeout = TIMEOUT_SECONDS
-        if store.is_sqlite:
-            metadata.create_all(self.engine)
-        else:
-            with self.engine.begin() as c:
-                c.exec_driver_sql(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")
-                metadata.create_all(c)
+        store.create_tables(metadata)
 
     def add(
         self,

@@ -319,6 +319,16 @@ class Store:
             for name, sql in missing:
                 c.exec_driver_sql(f"ALTER TABLE tables ADD COLUMN {name} {sql}")
 
+    def create_tables(self, tables: MetaData) -> None:
+        """Create ``tables`` (another module's own, on this database) where missing; on PostgreSQL one process at
+        a time, under the lock the store's own tables are made under."""
+        if self.is_sqlite:
+            tables.create_all(self.engine)
+        else:
+            with self.engine.begin() as c:
+                c.exec_driver_sql(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")
+                tables.create_all(c)
+
     def close(self) -> None:
         self.engine.dispose()
 
