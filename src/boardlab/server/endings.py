@@ -4,7 +4,7 @@ These are platform events, not game actions: the engine's history never holds th
 id, options, rules version and action history, with one ``meta["ended"]`` entry saying how the table ended it
 (:mod:`boardlab.core.endings`: its words and its check, which ``boardlab replay`` shares). Everything here is a pure
 function of the game and the table's facts; the platform (:mod:`boardlab.server.tables`) stores the result through
-its one ending path, ``Platform._end``.
+its one ending path, ``Platform._end`` (:mod:`boardlab.server.tables.endings`).
 
 Our rules (README, "Ending a game fairly"):
 
