@@ -3,11 +3,11 @@
 * the core imports nothing from the games, agents, server, CLI or lab (records find games through a lookup);
 * the server's modules make no import cycle (``tables`` imports ``views``, never the reverse; the parts of
   ``tables`` never import the package that puts them together), type-checking imports included;
-* adapters never import the CLI: what they draw comes from a non-CLI module;
+* adapters never import the CLI, not even through another module: what they draw comes from a non-CLI module;
 * agents import no private (underscore) name from the lab;
 * no import cycle at run time in the core (the game module imports the driver, which names the game module's
   types only for type checking) or between the lab's balance and report modules (the report reads a
-  ``BalanceReport``; the balance module never imports the report).
+  ``BalanceReport``; the balance module never imports the report), nor anywhere else in the package.
 
 An import under ``if TYPE_CHECKING:`` never runs, so it makes no cycle at run time; imports inside functions
 run, so they count.
@@ -144,6 +144,10 @@ def test_server_modules_import_no_cycle() -> None:
 def test_adapters_never_import_the_cli() -> None:
     bad = offending("boardlab.adapters", lambda mod, _: mod == "boardlab.cli" or mod.startswith("boardlab.cli."))
     assert not bad, bad
+    g = graph()  # nor through another module: loading the PettingZoo adapter loads no CLI code
+    assert "boardlab.adapters.pettingzoo" in g
+    for adapter in (m for m in g if m.startswith("boardlab.adapters")):
+        assert not {m for m in reach(g, adapter) if m == "boardlab.cli" or m.startswith("boardlab.cli.")}, adapter
 
 
 def test_agents_import_no_private_name_from_the_lab() -> None:
@@ -169,3 +173,12 @@ def test_the_balance_module_never_imports_its_report() -> None:
         "boardlab.lab.report" in reach(g, "boardlab.lab.balance")
         and "boardlab.lab.balance" in reach(g, "boardlab.lab.report")
     )
+
+
+def test_no_import_cycle_at_run_time_anywhere() -> None:
+    """No module of the package imports itself back through others when it runs (imports inside functions count;
+    type-checking imports do not)."""
+    g = graph()
+    assert "boardlab.core.driver" in reach(g, "boardlab.core.game")  # (the graph follows imports)
+    cycles = sorted(m for m in g if m in reach(g, m))
+    assert not cycles, f"modules in an import cycle at run time: {cycles}"
