@@ -11,7 +11,7 @@ every chance entry of the record is the one the key gives.
 
 A client-chosen seed (the older scheme, ``random.Random(f"chance:{seed}:{n}")``)
 is kept for tables created with one (where the API allows it: every seat agrees,
-:func:`~boardlab.server.tables.seed_refusal`) and for tables stored before chance
+:func:`~boardlab.server.tables.creating.seed_refusal`) and for tables stored before chance
 keys existed; such a table says so to everyone (``seeded``, :data:`SEEDED_NOTICE`).
 """
 

@@ -1,4 +1,5 @@
-"""AI seats: asking the worker pool for their moves, and taking over a remote table's AI seats when its process goes quiet."""
+"""AI seats: asking the worker pool for their moves, and taking over a remote table's AI seats when its process
+goes quiet."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Ending a game besides its rules: resign, draw offers, abort, claiming the win from players away, and the finish hooks."""
+"""Ending a game besides its rules: resign, draw offers, abort, claiming the win from players away, and the
+finish hooks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Moves and undo: a move (or a sealed choice) applied to a copy of the state, chance sampled, stored, then swapped in."""
+"""Moves and undo: a move (or a sealed choice) applied to a copy of the state, chance sampled, stored, then
+swapped in."""
 
 from __future__ import annotations
 
