@@ -95,6 +95,13 @@ def too_many(what: str, retry_after: float) -> ApiError:
     return ApiError(429, "rate_limited", f"too many {what} from this address; try again in {wait} s", retry_after=wait)
 
 
+def _take(buckets: Buckets | None, client: str, what: str) -> None:
+    """One request of ``what`` from ``client`` (no buckets: no quota); ``ApiError`` 429 if it comes too fast."""
+    wait = buckets.take(client) if buckets else None
+    if wait is not None:
+        raise too_many(what, wait)
+
+
 class Limits:
     """The quotas of one server, checked by the API before it does any work."""
 
@@ -108,27 +115,19 @@ class Limits:
 
     def table_created(self, client: str) -> None:
         """``ApiError`` 429 if ``client`` creates tables too fast."""
-        wait = self._tables.take(client) if self._tables else None
-        if wait is not None:
-            raise too_many("new tables", wait)
+        _take(self._tables, client, "new tables")
 
     def move_sent(self, client: str) -> None:
         """``ApiError`` 429 if ``client`` sends moves (or undos) too fast."""
-        wait = self._moves.take(client) if self._moves else None
-        if wait is not None:
-            raise too_many("moves", wait)
+        _take(self._moves, client, "moves")
 
     def chat_sent(self, client: str) -> None:
         """``ApiError`` 429 if ``client`` sends chat messages too fast."""
-        wait = self._chat.take(client) if self._chat else None
-        if wait is not None:
-            raise too_many("chat messages", wait)
+        _take(self._chat, client, "chat messages")
 
     def joined(self, client: str) -> None:
         """``ApiError`` 429 if ``client`` takes seats too fast (counted with new tables)."""
-        wait = self._tables.take(client) if self._tables else None
-        if wait is not None:
-            raise too_many("new seats", wait)
+        _take(self._tables, client, "new seats")
 
     def may_open_socket(self, held: int) -> None:
         """``ApiError`` 429 if a client already holds ``held`` sockets on one table and that is the limit."""
