@@ -601,41 +601,30 @@ def lab_routes(
             }
         )
 
-    @router.post(
-        "/api/lab/runs",
-        status_code=201,
-        response_model=LabStartedOut,
-        responses={
+    def start_answers(what: str) -> dict[int | str, dict[str, Any]]:
+        """The answers of a start besides 201 (started): 200, that ``what`` is stored already; 503, the lab is full."""
+        return {
             200: {
                 "model": LabStartedOut,
-                "description": "That run is already stored (finished, or playing now): shown, not started again",
+                "description": f"That {what} is already stored (finished, or playing now): shown, not started again",
             },
             503: {"description": "The lab is busy with as many runs as it may hold: retry when one has finished"},
-        },
-    )
-    async def start_run(body: LabRunIn, request: Request) -> Response:
+        }
+
+    async def start(fn: Any, body: Any, request: Request) -> Response:
         client = client_of(request)
-        info, started = await blocking(lab.start, body, client)
+        info, started = await blocking(fn, body, client)
         return _json({**lab.describe(info, client=client), "started": started}, 201 if started else 200)
 
-    @router.post(
-        "/api/lab/sweeps",
-        status_code=201,
-        response_model=LabStartedOut,
-        responses={
-            200: {
-                "model": LabStartedOut,
-                "description": "That sweep is already stored (finished, or playing now): shown, not started again",
-            },
-            503: {"description": "The lab is busy with as many runs as it may hold: retry when one has finished"},
-        },
-    )
+    @router.post("/api/lab/runs", status_code=201, response_model=LabStartedOut, responses=start_answers("run"))
+    async def start_run(body: LabRunIn, request: Request) -> Response:
+        return await start(lab.start, body, request)
+
+    @router.post("/api/lab/sweeps", status_code=201, response_model=LabStartedOut, responses=start_answers("sweep"))
     async def start_sweep(body: LabSweepIn, request: Request) -> Response:
         """Start a variant sweep or a target search; read it (status, progress, table, verdict, samples) at
         ``/api/lab/runs/{key}``."""
-        client = client_of(request)
-        info, started = await blocking(lab.start_sweep, body, client)
-        return _json({**lab.describe(info, client=client), "started": started}, 201 if started else 200)
+        return await start(lab.start_sweep, body, request)
 
     @router.get("/api/lab/runs/{key}", response_model=LabRunOut)
     async def get_run(key: str, request: Request) -> Response:
