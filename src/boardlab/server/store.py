@@ -76,6 +76,13 @@ DEFAULT_DB_URL = "sqlite:///./boardlab-data/boardlab.db"
 
 metadata = MetaData()
 
+
+def _of_table() -> Column[str]:
+    """The key column of a table's moves, sealed choices, chat, spectator counts and presence: the table they
+    belong to (deleted with it). A column belongs to one table, so each gets its own."""
+    return Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+
+
 tables_t = Table(
     "tables",
     metadata,
@@ -115,7 +122,7 @@ tables_t = Table(
 moves_t = Table(
     "moves",
     metadata,
-    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    _of_table(),
     Column("idx", Integer, primary_key=True),
     Column("actor", Integer, nullable=False),
     Column("entry", Text, nullable=False),
@@ -126,7 +133,7 @@ moves_t = Table(
 pending_t = Table(
     "pending",
     metadata,
-    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    _of_table(),
     Column("seat", Integer, primary_key=True),
     Column("action", Integer, nullable=False),
     Column("revision", Integer, nullable=False),
@@ -137,7 +144,7 @@ pending_t = Table(
 chat_t = Table(
     "chat",
     metadata,
-    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    _of_table(),
     Column("idx", Integer, primary_key=True),
     Column("seat", Integer, nullable=False),
     Column("name", String(64), nullable=False),
@@ -150,7 +157,7 @@ chat_t = Table(
 watchers_t = Table(
     "watchers",
     metadata,
-    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    _of_table(),
     Column("origin", String(16), primary_key=True),
     Column("spectators", Integer, nullable=False),
 )
@@ -160,7 +167,7 @@ watchers_t = Table(
 presence_t = Table(
     "presence",
     metadata,
-    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    _of_table(),
     Column("seat", Integer, primary_key=True),
     Column("origin", String(16), primary_key=True),
     Column("connected", Integer, nullable=False),
