@@ -61,7 +61,7 @@ import html
 import json
 import logging
 import pathlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any, Literal
 
@@ -671,6 +671,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table, seat = await _table_and_seat(table_id, authorization)
         return fast_json(position_view(table, None if public else seat, step))
 
+    async def _seat_acts(
+        table_id: str,
+        request: Request,
+        authorization: str | None,
+        act: Callable[[LiveTable, int | None], Awaitable[None]],
+        view: bool = True,
+    ) -> Response:
+        """The token's seat moves, undoes, ends the game or answers a draw (``act``, counted as a move against the
+        quotas): the new revision, and the seat's view unless ``view`` is false."""
+        platform.limits.move_sent(_client(request))
+        table, seat = await _table_and_seat(table_id, authorization)
+        await act(table, seat)
+        head = f'{{"ok":true,"revision":{table.revision}'
+        return json_text(head + (f',"view":{platform.view_json(table, seat)}}}' if view else "}"))
+
     @app.post("/api/tables/{table_id}/moves", response_model=MovedOut)
     async def post_move(
         table_id: str,
@@ -679,59 +694,47 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         view: bool = Query(default=True),
         authorization: str | None = Header(default=None),
     ) -> Response:
-        platform.limits.move_sent(_client(request))
-        table, seat = await _table_and_seat(table_id, authorization)
-        await platform.act(table, seat, body.action, body.label, body.revision)
-        head = f'{{"ok":true,"revision":{table.revision}'
-        return json_text(head + (f',"view":{platform.view_json(table, seat)}}}' if view else "}"))
+        return await _seat_acts(
+            table_id,
+            request,
+            authorization,
+            lambda table, seat: platform.act(table, seat, body.action, body.label, body.revision),
+            view,
+        )
 
     @app.post("/api/tables/{table_id}/undo", response_model=MovedOut)
     async def post_undo(
         table_id: str, body: UndoIn, request: Request, authorization: str | None = Header(default=None)
     ) -> Response:
-        platform.limits.move_sent(_client(request))
-        table, seat = await _table_and_seat(table_id, authorization)
-        await platform.undo(table, seat, body.revision)
-        return json_text(f'{{"ok":true,"revision":{table.revision},"view":{platform.view_json(table, seat)}}}')
-
-    async def _ended_reply(table: LiveTable, seat: int | None) -> Response:
-        return json_text(f'{{"ok":true,"revision":{table.revision},"view":{platform.view_json(table, seat)}}}')
+        return await _seat_acts(
+            table_id, request, authorization, lambda table, seat: platform.undo(table, seat, body.revision)
+        )
 
     @app.post("/api/tables/{table_id}/resign", response_model=MovedOut)
     async def post_resign(
         table_id: str, request: Request, authorization: str | None = Header(default=None)
     ) -> Response:
         """The token's seat resigns: it loses and the game ends (the others win; co-operative: everyone loses)."""
-        platform.limits.move_sent(_client(request))
-        table, seat = await _table_and_seat(table_id, authorization)
-        await platform.resign(table, seat)
-        return await _ended_reply(table, seat)
+        return await _seat_acts(table_id, request, authorization, platform.resign)
 
     @app.post("/api/tables/{table_id}/draw", response_model=MovedOut)
     async def post_draw(
         table_id: str, body: DrawIn, request: Request, authorization: str | None = Header(default=None)
     ) -> Response:
         """Offer, accept or decline a draw (games whose result can be a tie, every seat human)."""
-        platform.limits.move_sent(_client(request))
-        table, seat = await _table_and_seat(table_id, authorization)
-        await platform.draw(table, seat, body.answer)
-        return await _ended_reply(table, seat)
+        return await _seat_acts(
+            table_id, request, authorization, lambda table, seat: platform.draw(table, seat, body.answer)
+        )
 
     @app.post("/api/tables/{table_id}/abort", response_model=MovedOut)
     async def post_abort(table_id: str, request: Request, authorization: str | None = Header(default=None)) -> Response:
         """Abort the game until a second player has moved: no result, nobody wins (409 ``too_late_to_abort``)."""
-        platform.limits.move_sent(_client(request))
-        table, seat = await _table_and_seat(table_id, authorization)
-        await platform.abort(table, seat)
-        return await _ended_reply(table, seat)
+        return await _seat_acts(table_id, request, authorization, platform.abort)
 
     @app.post("/api/tables/{table_id}/claim-win", response_model=MovedOut)
     async def post_claim(table_id: str, request: Request, authorization: str | None = Header(default=None)) -> Response:
         """Claim the win from the players away past the grace period (409 ``not_away`` before it)."""
-        platform.limits.move_sent(_client(request))
-        table, seat = await _table_and_seat(table_id, authorization)
-        await platform.claim(table, seat)
-        return await _ended_reply(table, seat)
+        return await _seat_acts(table_id, request, authorization, platform.claim)
 
     @app.post("/api/my-tables", response_model=MyTablesOut)
     async def post_my_tables(body: MyTablesIn, request: Request) -> Response:
