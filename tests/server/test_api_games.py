@@ -63,6 +63,19 @@ def test_unknown_route_and_wrong_method(client) -> None:
     assert r.status_code == 404 and r.json()["error"] == "not_found"
     r = client.delete("/api/games")
     assert r.status_code == 405 and r.json()["error"] == "method_not_allowed"
+    assert r.headers["allow"] == "GET"
+
+
+def test_allow_names_the_methods_of_included_routers_too(client) -> None:
+    """A path that the app and an included router (the lab's) both serve: a 405's Allow names every method."""
+    assert client.delete("/api/lab/runs").headers["allow"] == "POST"  # the lab's router alone
+    client.app.router.add_api_route("/api/lab/runs", lambda: {}, methods=["GET"])
+    try:
+        r = client.delete("/api/lab/runs")
+    finally:
+        client.app.router.routes.pop()  # (the app is shared with this module's other tests)
+    assert r.status_code == 405 and r.json()["error"] == "method_not_allowed"
+    assert r.headers["allow"] == "GET, POST"
 
 
 def test_agents_and_health(client) -> None:

@@ -65,7 +65,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any, Literal
 
-from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -480,6 +480,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.platform = platform
     app.add_middleware(LimitsMiddleware)
+    #: The routers included below (server/lab.py, account_routes.py, seek_routes.py): a 405's Allow names theirs too.
+    included: list[APIRouter] = []
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> Response:
@@ -504,7 +506,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             path = request.url.path
             methods = {
                 m
-                for r in app.router.routes
+                for router in (app.router, *included)  # (an included router's routes are not the app's own)
+                for r in router.routes
                 if isinstance(r, Route) and r.path_regex.match(path)
                 for m in r.methods or ()
             }
@@ -553,11 +556,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "<script type='module' src='/static/js/rules.js'></script></body></html>"
         )
 
-    app.include_router(lab_router)
     accounts_router, players = account_routes(platform, lambda name: page(name), _client)  # server/account_routes.py
-    app.include_router(accounts_router)
     seeks_router, app.state.seeks = seek_routes(platform, players, _client)  # quick play: server/seek_routes.py
-    app.include_router(seeks_router)
+    included.extend([lab_router, accounts_router, seeks_router])  # (no prefix: their paths are the app's)
+    for router in included:
+        app.include_router(router)
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
     # -- games -------------------------------------------------------------------
