@@ -50,8 +50,8 @@ from .accounts import (
 from .errors import ApiError, bad_request, conflict, forbidden, not_found
 from .schemas import AccountOut, ClaimedOut, LeaderboardOut, OkOut, ProfileOut, RecordOut
 from .seatnames import holder, is_given
-from .store import StaleRevision, _table_row, tables_t
-from .tables import Platform
+from .store import _table_row, tables_t
+from .tables import LiveTable, Platform
 
 log = logging.getLogger("boardlab.server")
 
@@ -400,20 +400,12 @@ class Players:
                 while holder(names, new, skip=seat) is not None:
                     k += 1
                     new = f"{FORMER} {k}"
-                seats = [dict(s) for s in table.seats]
-                seats[seat]["name"] = new
-                rev = table.revision
-                try:
-                    await self.platform._write(
-                        self.store.op_seat, table.id, seats, list(table.seat_hashes), rev, rev + 1, table.clock
-                    )
-                except StaleRevision:
-                    await self.platform._stale(table)
-                    continue
-                await self._run(self._rename_chat, table.id, seat, new)
-                table.chat = None  # read again from the database, renamed
-                table.seats, table.revision = seats, rev + 1
-                self.platform._broadcast(table)
+
+                async def rename_chat(table: LiveTable = table, seat: int = seat, new: str = new) -> None:
+                    await self._run(self._rename_chat, table.id, seat, new)
+                    table.chat = None  # read again from the database, renamed
+
+                await self.platform.rename_seat(table, seat, new, rename_chat)
 
     def _rename_chat(self, table_id: str, seat: int, name: str) -> None:
         with self.store.engine.begin() as c:

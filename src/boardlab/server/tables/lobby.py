@@ -1,9 +1,11 @@
-"""Open tables and a browser's tables: the lobby's list, taking a free seat, and where it is your move."""
+"""Open tables and a browser's tables: the lobby's list, taking a free seat, renaming a seat, and where it is your
+move."""
 
 from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ...games import game_class
@@ -108,6 +110,27 @@ class Lobby(PlatformBase):
             self._arm_clock(table)
         self._kick(table)
         return seat, token
+
+    async def rename_seat(
+        self, table: LiveTable, seat: int, name: str, renamed: Callable[[], Awaitable[None]] | None = None
+    ) -> bool:
+        """Give ``seat`` the name ``name`` (the caller holds the table's lock and has chosen a name no other seat
+        has): stored under the revision check, then ``renamed()`` runs (what else carries the name, such as the
+        chat), then every page hears of it. ``False``: another process changed the table first (it is read again),
+        and nothing is renamed."""
+        seats = [dict(spec) for spec in table.seats]
+        seats[seat]["name"] = name
+        rev = table.revision
+        try:
+            await self._write(self.store.op_seat, table.id, seats, list(table.seat_hashes), rev, rev + 1, table.clock)
+        except StaleRevision:
+            await self._stale(table)
+            return False
+        if renamed is not None:
+            await renamed()
+        table.seats, table.revision = seats, rev + 1
+        self._broadcast(table)
+        return True
 
     async def my_tables(self, pairs: list[tuple[str, str]]) -> dict[str, Any]:
         """For each ``(table id, token)`` a browser holds: the token's seat, the table's state, and whether that seat
