@@ -3,6 +3,7 @@
 * the core imports nothing from the games, agents, server, CLI or lab (records find games through a lookup);
 * the server's modules make no import cycle (``tables`` imports ``views``, never the reverse; the parts of
   ``tables`` never import the package that puts them together), type-checking imports included;
+* outside ``server/tables/`` the server calls only the platform's public methods (never ``platform._write``);
 * adapters never import the CLI, not even through another module: what they draw comes from a non-CLI module;
 * agents import no private (underscore) name from the lab;
 * no import cycle at run time in the core (the game module imports the driver, which names the game module's
@@ -182,3 +183,21 @@ def test_no_import_cycle_at_run_time_anywhere() -> None:
     assert "boardlab.core.driver" in reach(g, "boardlab.core.game")  # (the graph follows imports)
     cycles = sorted(m for m in g if m in reach(g, m))
     assert not cycles, f"modules in an import cycle at run time: {cycles}"
+
+
+def test_the_server_uses_only_the_platforms_public_methods() -> None:
+    """Outside ``server/tables/``, code reaches the live tables through :class:`Platform`'s public methods, never its
+    private ones (``platform._write``): how the platform stores and broadcasts a change stays its own."""
+    bad = []
+    for name, path in MODULES.items():
+        if not name.startswith("boardlab.server.") or name.startswith("boardlab.server.tables"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+                owner = node.value
+                if (isinstance(owner, ast.Name) and owner.id == "platform") or (
+                    isinstance(owner, ast.Attribute) and owner.attr == "platform"
+                ):
+                    bad.append(f"{name}:{node.lineno} platform.{node.attr}")
+    assert "boardlab.server.app" in MODULES and "boardlab.server.account_routes" in MODULES
+    assert not bad, bad
