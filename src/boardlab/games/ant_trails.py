@@ -248,16 +248,8 @@ class AntTrailsGame(Game):
         self.loops_exit = not self.params["loops_have_no_exit"]
         self.strict_pass = bool(self.params["pass_when_no_placement"])
         self.tie_break = str(self.params["tie_break"])
-
-    def max_chance_outcomes(self) -> int:
-        return self.chance_space.size
-
-    def max_game_length(self) -> int:
         # A safety cap, far above random play (a few hundred actions, see the rules document).
-        return 40 * self.n
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.max_length = 40 * self.n
 
 
 class AntTrailsState(State):
@@ -818,7 +810,7 @@ class AntTrailsState(State):
             t.one_hot(f"tile_{k + 1}_where", where, 3)  # on the board, carried, banked
             t.one_hot(f"tile_{k + 1}_holder", (holder - me) % 2 if holder >= 0 else None, 2)
             t.bits(f"tile_{k + 1}_used", [bool((self.used >> k) & 1)])
-        t.one_hot("phase", PHASES.index(self.phase), len(PHASES))
+        t.one_of("phase", self.phase, PHASES)
         t.one_hot("to_move", (self.to_move - me) % 2 if self.phase not in (SETUP, OVER) else None, 2)
         t.counts("ants_placed_this_turn", [self.placed], 2)
         t.one_hot("selected_tile", self.selected if self.selected >= 0 else None, NUM_TILES)
@@ -861,6 +853,7 @@ def _prompt(game: AntTrailsGame, obs: dict[str, Any], legal: list[tuple[int, str
     return "Pick up food next to your ants or move carried food one step, then press done."
 
 
+@AntTrailsGame.draws_scene
 def _scene(game: AntTrailsGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     board = game.board
     labels = board.labels

@@ -82,12 +82,7 @@ class BlastRadiusGame(Game):
         polys = self.board.cell_polygons(1.0)
         self._scene_cells = self.board.scene_cells()
         self._viewbox = bounding_box([pt for p in polys for pt in p], margin=0.6)
-
-    def max_game_length(self) -> int:
-        return 20 * self.n
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.max_length = 20 * self.n
 
 
 class BlastRadiusState(State):
@@ -418,6 +413,7 @@ def _colour(name: str) -> str:
     return sc.INK_OF[name]
 
 
+@BlastRadiusGame.draws_scene
 def _scene(game: BlastRadiusGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     labels = game.board.labels
     colours = obs["colours"]

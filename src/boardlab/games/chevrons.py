@@ -174,13 +174,8 @@ class ChevronsGame(Game):
         # play, and labels on both would crowd the board.
         cells = b.lattice.scene_cells(1.0 / SQRT3, label=b.tri_labels, point_label=b.point_labels, point_radius=0.07)
         self._scene_cells = [dict(c, label=None) if c["kind"] == "cell" else c for c in cells]
-
-    def max_game_length(self) -> int:
         # Every placement covers two edges, so a game has at most E actions (§4, §7).
-        return self.num_edges
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.max_length = self.num_edges
 
 
 class ChevronsState(State):
@@ -423,6 +418,7 @@ def _cube_triangle(b: _Board, tris: tuple[int, ...]) -> int:
     return min(tris, key=lambda t: ((b.tri_centres[t][0] - cx) ** 2 + (b.tri_centres[t][1] - cy) ** 2, t))
 
 
+@ChevronsGame.draws_scene
 def _scene(game: ChevronsGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     b = game.board
     space = game.action_space

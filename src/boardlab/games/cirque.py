@@ -207,12 +207,7 @@ class CirqueGame(Game):
         self.n = self.board.n
         self.full = (1 << self.n) - 1
         self.action_space = ActionSpace(Segment("square", (("square", self.board.labels),), "{square}"))
-
-    def max_game_length(self) -> int:
-        return self.n + 1  # §9: every action fills a square, so a game has at most n actions
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.max_length = self.n + 1  # §9: every action fills a square, so a game has at most n actions
 
 
 class CirqueState(State):
@@ -426,6 +421,7 @@ def _prompt(game: CirqueGame, obs: dict[str, Any], legal: list[tuple[int, str]])
     )
 
 
+@CirqueGame.draws_scene
 def _scene(game: CirqueGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     b = game.board
     labels = b.labels

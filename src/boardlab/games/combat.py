@@ -222,22 +222,15 @@ class CombatGame(Game):
         "victor's own troop types lost in its current squad, and may be declined; when both are routed at once, "
         "both lose a squad.",
     )
+    num_chance_outcomes = 2
 
     def _setup(self) -> None:
         self.action_space = ACTIONS
         self.squads = self.params["squads"]
         self.cycle_cap = self.params["cycle_cap"]
-
-    def max_chance_outcomes(self) -> int:
-        return 2
-
-    def max_game_length(self) -> int:
         # §12, §13e: a battle lasts at most cycle_cap cycles and routes a squad; at most 2 * squads - 1 battles.
         # A cycle has at most 10 placements, one grant, three aims, three shields, one heal and one reinforcement.
-        return 1 + (2 * self.squads - 1) * self.cycle_cap * 19 + 1
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(observation, legal)
+        self.max_length = 1 + (2 * self.squads - 1) * self.cycle_cap * 19 + 1
 
 
 class CombatState(PhasedState):
@@ -633,7 +626,7 @@ class CombatState(PhasedState):
         o = self.observation(player)
         v = o["viewer"]
         tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        t.one_of("phase", o["phase"], PHASE_NAMES)
         tz.mover(t, "to_move", o["to_move"], v, 2)
         t.counts("cycle", [o["cycle"]], 2 * o["cycle_cap"] * o["squads_total"])
         t.counts("battle", [o["battle"]], 2 * o["squads_total"])
@@ -982,7 +975,8 @@ def _troop_card(id: str, name: str, owner: int | None = None) -> dict[str, Any]:
     )
 
 
-def _scene(obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+@CombatGame.draws_scene
+def _scene(game: CombatGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     viewer = obs["viewer"]
     prompt = PHASES[obs["phase"]].prompt(None, obs, legal)  # type: ignore[misc]
     bottom = viewer if viewer is not None else 0

@@ -253,16 +253,9 @@ class CommonColdWarGame(Game):
         self.turn_base = space.offset("turn")
         self.place_base = space.offset("place")
         self.discard_base = space.offset("discard")
-
-    def max_chance_outcomes(self) -> int:
-        return self.tiles
-
-    def max_game_length(self) -> int:
+        self.num_chance_outcomes = self.tiles
         # §3: one deal per tile; §6.3: at most MAX_PLAYS plays of at most 3 decisions.
-        return self.tiles + 3 * MAX_PLAYS + 1
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.max_length = self.tiles + 3 * MAX_PLAYS + 1
 
 
 #: A tile on the table: (colour face up: 0 red, 1 blue; x, y of its top-left square; width, height; symbols N E S W).
@@ -552,7 +545,7 @@ class CommonColdWarState(PhasedState):
         o = self.observation(player)
         v, tiles = o["viewer"], self.game.tiles
         tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        t.one_of("phase", o["phase"], PHASE_NAMES)
         tz.mover(t, "to_move", o["to_move"], v, 2)
         laid = {row[0]: row[1:] for row in o["table"]}
         t.bits("on_table", [k in laid for k in range(tiles)])
@@ -799,6 +792,7 @@ def _rounded(x0: float, y0: float, x1: float, y1: float, r: float) -> list[tuple
 SYMBOL_INSET = 0.22
 
 
+@CommonColdWarGame.draws_scene
 def _scene(game: CommonColdWarGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     x0, y0, x1, y1 = _window(game, obs)
     s = sc.new_scene(_prompt(game, obs, legal), (x0 - 0.2, y0 - 0.2, x1 - x0 + 0.4, y1 - y0 + 0.4))

@@ -240,6 +240,8 @@ class DragonFightGame(Game):
         "one token per step (§6b).",
         "Damage that ends the game asks for no wound token (§6c).",
     )
+    # A driver's safety cap, never a rule: two evasive dragons could in principle fly forever.
+    max_length = 600
 
     def _setup(self) -> None:
         self._scene_cells = GRID.scene_cells(fill=GRID.chess_fill)
@@ -250,13 +252,6 @@ class DragonFightGame(Game):
         ]
         self.chosen_facing = self.params["initial_facing"] == "chosen"
         self.action_space = ACTIONS_WITH_FACING if self.chosen_facing else ACTIONS
-
-    def max_game_length(self) -> int:
-        # A driver's safety cap, never a rule: two evasive dragons could in principle fly forever.
-        return 600
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
 
 
 class DragonFightState(State):
@@ -611,6 +606,7 @@ MOVE_ICONS = ("forward", "turn-around", "veer-left", "veer-right", "strafe-left"
 ATTACK_ICONS = ("claw", "fire", "tail", "wing")
 
 
+@DragonFightGame.draws_scene
 def _scene(game: DragonFightGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     colours = obs["colours"]
     seat = obs["seat"]

@@ -177,13 +177,8 @@ class ElephantMonkeyMiceGame(Game):
         self.turn_limit = self.params["turn_limit"]
         grid = SquareGrid(SIZE, SIZE)
         self._cells = grid.scene_cells(fill=grid.chess_fill)
-
-    def max_game_length(self) -> int:
         # §10: at most turn_limit turns of at most 5 decisions each (move, extra mouse, take, two retreats).
-        return 5 * self.turn_limit + 5
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.max_length = 5 * self.turn_limit + 5
 
 
 class ElephantMonkeyMiceState(PhasedState):
@@ -602,7 +597,7 @@ class ElephantMonkeyMiceState(PhasedState):
         o = self.observation(player)
         v = player
         tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        t.one_of("phase", o["phase"], PHASE_NAMES)
         t.one_hot("turn_of", tz.rel(o["to_move"], v, 2), 2)
         tz.mover(t, "to_move", o["decider"], v, 2)
         tz.one_hots(t, "elephant", tz.rotate(o["elephant"], v), N)
@@ -817,6 +812,7 @@ ElephantMonkeyMiceState.phases = PHASES
 GOAL_WORDS = ((MONKEY_GOAL, "Monkey"), (ELEPHANT_GOAL, "Elephant"), (MOUSE_GOAL, "a Mouse"))
 
 
+@ElephantMonkeyMiceGame.draws_scene
 def _scene(game: ElephantMonkeyMiceGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     s = sc.new_scene(PHASES[obs["phase"]].prompt(game, obs, legal), (-0.12, -0.12, SIZE + 0.24, SIZE + 0.24))  # type: ignore[misc]
     s["cells"] = [dict(c) for c in game._cells]

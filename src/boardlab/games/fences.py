@@ -291,6 +291,9 @@ class FencesGame(Game):
         self.place_base = space.offset("place")
         self.start_action = space.encode("start")
         self.skip = space.encode("skip")
+        self.num_chance_outcomes = 2 * self.cards
+        # §7: at most turn_limit turns of at most 4 decisions, and one chance entry per card of the deck.
+        self.max_length = 4 * self.params["turn_limit"] + self.cards + 1
 
     def shapes_at(self, stride: int) -> tuple[Shape, ...]:
         """The ways to lay the cards, numbered with ``stride`` lattice points a row."""
@@ -298,16 +301,6 @@ class FencesGame(Game):
         if shapes is None:
             shapes = self._numberings[stride] = _shapes(self.sides, stride)
         return shapes
-
-    def max_chance_outcomes(self) -> int:
-        return 2 * self.cards
-
-    def max_game_length(self) -> int:
-        # §7: at most turn_limit turns of at most 4 decisions, and one chance entry per card of the deck.
-        return 4 * self.params["turn_limit"] + self.cards + 1
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
 
 
 # -- the table (§4, §5) ----------------------------------------------------------------
@@ -982,7 +975,7 @@ class FencesState(PhasedState):
         o = self.observation(player)
         v, n, cards = o["viewer"], self.num_players, self.game.cards
         tz.viewer(t, v, n)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        t.one_of("phase", o["phase"], PHASE_NAMES)
         tz.mover(t, "to_move", o["to_move"], v, n)
         t.counts("turn", [o["turn"]], o["turn_limit"] + 1)
         laid = {row[0]: row[1:] for row in o["table"]}
@@ -1222,6 +1215,7 @@ def _places(game: FencesGame, obs: dict[str, Any]) -> dict[int, tuple[int, int]]
     return out
 
 
+@FencesGame.draws_scene
 def _scene(game: FencesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     phase = obs["phase"]
     prompt = {

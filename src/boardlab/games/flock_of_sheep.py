@@ -300,6 +300,7 @@ class FlockOfSheepGame(Game):
         "A flock's size counts the pictured sheep (option score_by); equal scores are broken by all the "
         "sheep in one's flocks, then a draw (option tie_break).",
     )
+    num_chance_outcomes = TILES
 
     def _setup(self) -> None:
         self.board = board_of(self.params["board_lines"])
@@ -321,6 +322,9 @@ class FlockOfSheepGame(Game):
             sc.cell(b.labels[i], (i % b.lines, i // b.lines), radius=0.08, kind="point") for i in range(b.points)
         ]
         self._edges = self._edge_list()
+        # §2: 12 chance entries; §9: at most move_limit moves of two decisions, at most one pass between two
+        # moves, and two passes at the end.
+        self.max_length = TILES + 3 * self.limit + 2
 
     def _square_cells(self) -> list[dict[str, Any]]:
         n = self.board.lines - 1
@@ -341,17 +345,6 @@ class FlockOfSheepGame(Game):
             for y in range(lines - 1):
                 out.append((f"v{x}-{y}", (x, y), (x, y + 1)))
         return out
-
-    def max_chance_outcomes(self) -> int:
-        return TILES
-
-    def max_game_length(self) -> int:
-        # §2: 12 chance entries; §9: at most move_limit moves of two decisions, at most one pass between two
-        # moves, and two passes at the end.
-        return TILES + 3 * self.limit + 2
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
 
 
 class FlockOfSheepState(PhasedState):
@@ -785,7 +778,7 @@ class FlockOfSheepState(PhasedState):
         span = self.game.board.span
         at = [s["at"] for s in o["sheep"]]
         tz.viewer(t, player, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        t.one_of("phase", o["phase"], PHASE_NAMES)
         t.bits("dispersing", [o["dispersing"]])
         tz.mover(t, "to_move", o["to_move"], player, 2)
         t.bits("sheep_dealt", [xy is not None for xy in at])
@@ -894,6 +887,7 @@ def _flock_sizes(flocks: list[dict[str, Any]], what: str) -> str:
     return f"{'a flock' if len(parts) == 1 else 'flocks'} of {listed}"
 
 
+@FlockOfSheepGame.draws_scene
 def _scene(game: FlockOfSheepGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     b = game.board
     lines = b.lines

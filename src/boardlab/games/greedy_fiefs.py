@@ -267,6 +267,7 @@ class GreedyFiefsGame(Game):
         "Submitting is resigning at the table, not a move; after 100 turns the player with more troops on the "
         "board wins, and equal numbers draw (option turn_limit).",
     )
+    num_chance_outcomes = len(CARDS)
 
     def _setup(self) -> None:
         self.action_space = ACTIONS
@@ -307,16 +308,8 @@ class GreedyFiefsGame(Game):
             return f"{LABELS[s]} {word}".strip()
 
         self._cells = grid.scene_cells(fill=fill, label=label)
-
-    def max_chance_outcomes(self) -> int:
-        return len(CARDS)
-
-    def max_game_length(self) -> int:
         # §11.4: the turn limit; a turn holds at most 2 builds, 7 moves + end, and a few dozen battle steps.
-        return 4 + 10 + self.turn_limit * 80
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.max_length = 4 + 10 + self.turn_limit * 80
 
 
 class GreedyFiefsState(PhasedState):
@@ -930,7 +923,7 @@ class GreedyFiefsState(PhasedState):
         o = self.observation(player)
         v = player
         tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        t.one_of("phase", o["phase"], PHASE_NAMES)
         tz.mover(t, "to_move", o["to_move"], v, 2)
         t.one_hot("mover", tz.rel(o["mover"], v, 2), 2)
         t.one_hot("placing", tz.rel(o["placing"], v, 2), 2)
@@ -1181,6 +1174,7 @@ def _troops(s: dict[str, Any], at: str, seat: int, c: list[int], carrier: bool) 
             )
 
 
+@GreedyFiefsGame.draws_scene
 def _scene(game: GreedyFiefsGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     s = sc.new_scene(_prompt(game, obs, legal), (-0.12, -0.12, SIZE + 0.24, SIZE + 0.24))
     s["cells"] = [dict(c) for c in game._cells]

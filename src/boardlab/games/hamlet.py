@@ -351,20 +351,13 @@ class HamletGame(Game):
         "Cards are dealt to the round's first player before the second; the order changes nothing.",
         "What each player knows after a trade (both cards) and after a draw is our reading of a physical game.",
     )
+    num_chance_outcomes = 7
+    # The longest game: a coin, then per round two deals, two moves and two draws.
+    max_length = 1 + ROUNDS * 6
 
     def _setup(self) -> None:
         self.exchange = self.params["draw"] == "exchange"
         self.action_space = ACTIONS
-
-    def max_chance_outcomes(self) -> int:
-        return 7
-
-    def max_game_length(self) -> int:
-        # The longest game: a coin, then per round two deals, two moves and two draws.
-        return 1 + ROUNDS * 6
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
 
 
 class HamletState(PhasedState):
@@ -738,6 +731,7 @@ def _rounds(n: int) -> str:
     return f"{n} round{'' if n == 1 else 's'} won"
 
 
+@HamletGame.draws_scene
 def _scene(game: HamletGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     viewer = obs["viewer"]
     hands = obs["hands"]

@@ -249,20 +249,13 @@ class KastaGame(Game):
         "rounds in all, the tied players share the win (§8).",
         "Open hands by default; hidden hands hide only the faces dice are turned to (option hidden_hands) (§9).",
     )
+    num_chance_outcomes = DICE
+    # §10: per round 72 chance steps, 12 turns of at most 10 decisions, and at most 11 last decisions a seat.
+    max_length = MAX_ROUNDS * (PLACES + 12 * 10 + 4 * 11) + 10
 
     def _setup(self) -> None:
         self.action_space = ACTIONS
         self.hidden = bool(self.params["hidden_hands"])
-
-    def max_chance_outcomes(self) -> int:
-        return DICE
-
-    def max_game_length(self) -> int:
-        # §10: per round 72 chance steps, 12 turns of at most 10 decisions, and at most 11 last decisions a seat.
-        return MAX_ROUNDS * (PLACES + 12 * 10 + 4 * 11) + 10
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
 
 
 class KastaState(PhasedState):
@@ -420,7 +413,7 @@ class KastaState(PhasedState):
         o = self.observation(player)
         v, n = o["viewer"], self.num_players
         tz.viewer(t, v, n)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        t.one_of("phase", o["phase"], PHASE_NAMES)
         tz.mover(t, "to_move", o["to_move"], v, n)
         t.counts("round", [o["round"]], MAX_ROUNDS)
         t.bits("active", [s in o["active"] for s in tz.order(v, n)])
@@ -1159,6 +1152,7 @@ def _die_item(id: str, die: int, detail: str | None = None) -> dict[str, Any]:
     return sc.item(id, die_name(die), "die", value=face_of(die), colour=INKS[colour_of(die)], detail=detail)
 
 
+@KastaGame.draws_scene
 def _scene(game: KastaGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     phase = obs["phase"]
     s = sc.new_scene(PHASES[phase].prompt(game, obs, legal), (0, 0, 1, 1))  # type: ignore[misc]

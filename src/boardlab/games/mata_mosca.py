@@ -228,13 +228,8 @@ class MataMoscaGame(Game):
         self.capture_base = 2 * self.n
         self.pass_action = self.action_space.encode("pass")
         self.stop_action = self.action_space.encode("stop")
-
-    def max_game_length(self) -> int:
         # §11: at most turn_limit turns of at most 4 decisions (split steps) or 1 + captures (chains).
-        return self.params["turn_limit"] * (4 + CAPTURES_TO_WIN) + 1
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.max_length = self.params["turn_limit"] * (4 + CAPTURES_TO_WIN) + 1
 
 
 class MataMoscaState(PhasedState):
@@ -398,7 +393,7 @@ class MataMoscaState(PhasedState):
         o = self.observation(player)
         n = self.game.n
         tz.viewer(t, player, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        t.one_of("phase", o["phase"], PHASE_NAMES)
         tz.mover(t, "to_move", o["to_move"], player, 2)
         tz.one_hots(t, "spots", [c - 1 if c != EMPTY else None for c in o["spots"]], 3)
         t.one_hot("chosen", o["chosen"] if o["chosen"] >= 0 else None, n)
@@ -710,6 +705,7 @@ PHASES = phase_table(
 MataMoscaState.phases = PHASES
 
 
+@MataMoscaGame.draws_scene
 def _scene(game: MataMoscaGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     b = game.board
     labels = b.labels

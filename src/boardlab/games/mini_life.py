@@ -273,14 +273,9 @@ class MiniLifeGame(Game):
         )
         self.step_of = tuple(tuple((j, self.move0 + N * i + j) for j in STEPS[i]) for i in range(N))
         self._cells = GRID.scene_cells(fill=GRID.chess_fill)
-
-    def max_game_length(self) -> int:
         # §3: 6 placements; §6: at most generation_limit rounds of a decision phase and at most 36 direction
         # choices (one per grown cell).
-        return 6 + self.limit * (self.moves + N)
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.max_length = 6 + self.limit * (self.moves + N)
 
 
 #: A move's label (the notation) and its words in the log, after the seat's name.
@@ -531,7 +526,7 @@ class MiniLifeState(PhasedState):
         o = self.observation(player)
         v = player
         tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        t.one_of("phase", o["phase"], PHASE_NAMES)
         tz.mover(t, "to_move", o["to_move"], v, 2)
         tz.one_hots(t, "cells", [tz.rel(c[0], v, 2) if c else None for c in o["cells"]], 2)
         tz.one_hots(t, "facing", [c[1] if c else None for c in o["cells"]], len(DIRECTIONS))
@@ -590,6 +585,7 @@ def _prompt(game: MiniLifeGame, obs: dict[str, Any], legal: list[tuple[int, str]
     return f"Move, turn or raise a cell ({left} move{'s' if left > 1 else ''} before the cells grow)."
 
 
+@MiniLifeGame.draws_scene
 def _scene(game: MiniLifeGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     s = sc.new_scene(_prompt(game, obs, legal), (-0.1, -0.1, SIZE + 0.2, SIZE + 0.2))
     s["cells"] = [dict(c) for c in game._cells]

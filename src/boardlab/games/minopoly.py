@@ -262,19 +262,12 @@ class MinopolyGame(Game):
         "Cards keep their places between rounds (option redeal_each_round) (§7).",
         "Equal totals after four rounds are a draw (§8).",
     )
+    num_chance_outcomes = DICE
+    # §9: per round at most 6 placements of at most 35 steps each and 8 passes; deals.
+    max_length = ROUNDS * (6 * 35 + 8 + 6) + 10
 
     def _setup(self) -> None:
         self.action_space = ACTIONS
-
-    def max_chance_outcomes(self) -> int:
-        return DICE
-
-    def max_game_length(self) -> int:
-        # §9: per round at most 6 placements of at most 35 steps each and 8 passes; deals.
-        return ROUNDS * (6 * 35 + 8 + 6) + 10
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
 
 
 class MinopolyState(PhasedState):
@@ -364,7 +357,7 @@ class MinopolyState(PhasedState):
         o = self.observation(player)
         v = o["viewer"]
         tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        t.one_of("phase", o["phase"], PHASE_NAMES)
         tz.mover(t, "to_move", o["to_move"], v, 2)
         t.counts("round", [o["round"]], ROUNDS)
         t.one_hot("starter", tz.rel(o["starter"], v, 2), 2)
@@ -766,6 +759,7 @@ def _card_item(id: str, card: int, owner: int | None = None, detail: str | None 
     )
 
 
+@MinopolyGame.draws_scene
 def _scene(game: MinopolyGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     phase = obs["phase"]
     s = sc.new_scene(PHASES[phase].prompt(game, obs, legal), (0, 0, 1, 1))  # type: ignore[misc]

@@ -247,6 +247,10 @@ class MonsterPilesGame(Game):
         "Tied highest totals share the win.",
         "The class symbols drawn on the cards and the colours they are drawn in.",
     )
+    num_chance_outcomes = DECK + len(CLASSES)
+    # Per round: 13 backs and at most 13 looks; at most 13 turns of at most 7 entries (a Dragon's
+    # power and its three peeks is the longest); two pile choices and 13 cards turned up.
+    max_length = MAX_ROUNDS * (13 + 13 + 13 * 7 + 2 + 13)
 
     def _setup(self) -> None:
         self.action_space = ACTIONS
@@ -254,17 +258,6 @@ class MonsterPilesGame(Game):
         self.place_only = self.params["marker_sources"] == "place_only"
         self.all_undead = self.params["undead_condition"] == "all_other"
         self.partial = self.params["partial_powers"]
-
-    def max_chance_outcomes(self) -> int:
-        return DECK + len(CLASSES)
-
-    def max_game_length(self) -> int:
-        # Per round: 13 backs and at most 13 looks; at most 13 turns of at most 7 entries (a Dragon's
-        # power and its three peeks is the longest); two pile choices and 13 cards turned up.
-        return MAX_ROUNDS * (13 + 13 + 13 * 7 + 2 + 13)
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
 
 
 class MonsterPilesState(PhasedState):
@@ -380,7 +373,7 @@ class MonsterPilesState(PhasedState):
         o = self.observation(player)
         v, n = o["viewer"], self.num_players
         tz.viewer(t, v, n)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        t.one_of("phase", o["phase"], PHASE_NAMES)
         tz.mover(t, "to_move", o["to_move"], v, n)
         t.counts("round", [o["round"]], MAX_ROUNDS)
         t.one_hot("start", tz.rel(o["start"], v, n), n)
@@ -1041,6 +1034,7 @@ def _token_item(id: str, tv: dict[str, Any]) -> dict[str, Any]:
     return _face(id, tv["card"]) if tv["card"] is not None else _back(id, tv["class"])
 
 
+@MonsterPilesGame.draws_scene
 def _scene(game: MonsterPilesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     n = obs["players"]
     prompt = PHASES[obs["phase"]].prompt(game, obs, legal)  # type: ignore[misc]

@@ -167,18 +167,11 @@ class NewRuleGame(Game):
         "The player count is capped at 4 (the text says 1+).",
         "Win and loss are checked only after a whole turn and after a whole settling, never during setup.",
     )
-
-    def max_chance_outcomes(self) -> int:
-        return COIN.size
-
-    def max_game_length(self) -> int:
-        # Setup (2 entries per penny); at most 28 turns (the pool), each at most one square choice and a flip and
-        # a direction per penny on the board; at most 25 settlings of at most 64 squares (3 entries each).
-        turns = PENNIES - SQUARES - SETUP_PENNIES
-        return 2 * SETUP_PENNIES + turns * (1 + 2 * PENNIES) + MAX_ROUNDS * SQUARES * 3
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(observation, legal)
+    num_chance_outcomes = COIN.size
+    # Setup (2 entries per penny); at most 28 turns (the pool, PENNIES - SQUARES - SETUP_PENNIES), each at most
+    # one square choice and a flip and a direction per penny on the board; at most 25 settlings of at most 64
+    # squares (3 entries each).
+    max_length = 2 * SETUP_PENNIES + (PENNIES - SQUARES - SETUP_PENNIES) * (1 + 2 * PENNIES) + MAX_ROUNDS * SQUARES * 3
 
 
 class NewRuleState(State):
@@ -612,7 +605,8 @@ def _prompt(obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
     return f"Round {obs['round']}: {who.lower()} chooses a square to compress."
 
 
-def _scene(obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+@NewRuleGame.draws_scene
+def _scene(game: NewRuleGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     s = sc.new_scene(_prompt(obs, legal), (-0.5, -0.5, SIZE + 1, SIZE + 1))
     s["cells"] = [dict(c) for c in _CELLS]
     for i, c in enumerate(obs["counts"]):

@@ -245,6 +245,7 @@ class PosiesGame(Game):
         "Equal best scores are a draw (option tie_break); with three players the best seats share the win (§7.3).",
         "With two players in variant 2, the third posy stays in the bag, unseen (§8.2).",
     )
+    num_chance_outcomes = len(COLOURS)
 
     def _setup(self) -> None:
         t = _tables(self.params["board"])
@@ -253,16 +254,8 @@ class PosiesGame(Game):
         self.hidden_colour = self.params["variant"] == "hidden_colour"
         self.any_colour = bool(self.params["intermediate_any_colour"])
         self.action_space = t.space
-
-    def max_chance_outcomes(self) -> int:
-        return len(COLOURS)
-
-    def max_game_length(self) -> int:
         # Setup (one step per posy) + draws + at most 25 turns of at most 3 decisions (§6).
-        return 2 * self.n + 3 + 3 * (self.n // 2) + 10
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.max_length = 2 * self.n + 3 + 3 * (self.n // 2) + 10
 
 
 class PosiesState(PhasedState):
@@ -532,7 +525,7 @@ class PosiesState(PhasedState):
         for c, name in enumerate(COLOURS):
             t.bits(f"{name}_posies", [x == c for x in self.colour])
         t.bits("blocked", [i in tables.blocked for i in range(self.game.n)])
-        t.one_hot("phase", TENSOR_PHASES.index(self.phase), len(TENSOR_PHASES))
+        t.one_of("phase", self.phase, TENSOR_PHASES)
         seat = self.current_player()
         t.one_hot("to_move", (seat - me) % n if seat >= 0 else None, n)
         t.one_hot("place_colour", self.place_step if self.phase == PLACE else None, len(COLOURS))
@@ -923,6 +916,7 @@ PosiesState.phases = PHASES
 
 
 # -- the scene -------------------------------------------------------------
+@PosiesGame.draws_scene
 def _scene(game: PosiesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     t = game.tables
     labels = t.labels

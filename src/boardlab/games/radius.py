@@ -157,13 +157,8 @@ class RadiusGame(Game):
         polys = board.cell_polygons(1.0)
         self._scene_cells = board.scene_cells()
         self._viewbox = bounding_box([pt for p in polys for pt in p], margin=0.6)
-
-    def max_game_length(self) -> int:
         # §8: at most cells-4 moves of at most 8 decisions each, at most one pass per move, 4 placements.
-        return 9 * self.n
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.max_length = 9 * self.n
 
 
 class RadiusState(State):
@@ -593,7 +588,7 @@ class RadiusState(State):
         t.bits("other_stones", [c == STONE + 1 - me for c in content])
         t.bits("own_pawns", [c == PAWN + me for c in content])
         t.bits("other_pawns", [c == PAWN + 1 - me for c in content])
-        t.one_hot("phase", PHASES.index(self.phase), len(PHASES))
+        t.one_of("phase", self.phase, PHASES)
         t.one_hot("to_move", None if self.phase == OVER else (self.to_move - me) % 2, 2)
         t.one_hot("origin", self.origin if self.phase in (DEST, STONES) else None, n)
         t.one_hot("destination", self.dest if self.phase == STONES else None, n)
@@ -641,6 +636,7 @@ def _prompt(game: RadiusGame, obs: dict[str, Any], legal: list[tuple[int, str]])
     return "None of your pawns can move: you must pass."
 
 
+@RadiusGame.draws_scene
 def _scene(game: RadiusGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     labels = game.board.labels
     colours = obs["colours"]

@@ -127,6 +127,9 @@ class TowerBuildersGame(Game):
         "Whether a play was the card drawn or the card held is public by default (option slot_public).",
         "A wrong call has no penalty; a call is offered only once the opponent could hold a card too long.",
     )
+    num_chance_outcomes = len(KINDS)
+    # A coin, 2 deals, 12 draws, 14 plays and (with cheating) at most one call before each play.
+    max_length = 1 + 2 + (CARDS - 2) + CARDS + CARDS
 
     def _setup(self) -> None:
         self.action_space = ACTIONS
@@ -134,16 +137,6 @@ class TowerBuildersGame(Game):
         self.limit: int = self.params["hold_limit"]
         self.slot_public: bool = self.params["slot_public"] and not self.cheating  # §9a
         self.fixed_dealer = {"random": -1, "orange": 0, "blue": 1}[self.params["dealer"]]
-
-    def max_chance_outcomes(self) -> int:
-        return len(KINDS)
-
-    def max_game_length(self) -> int:
-        # A coin, 2 deals, 12 draws, 14 plays and (with cheating) at most one call before each play.
-        return 1 + 2 + (CARDS - 2) + CARDS + CARDS
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
 
 
 class TowerBuildersState(PhasedState):
@@ -350,7 +343,7 @@ class TowerBuildersState(PhasedState):
         o = self.observation(player)
         v = o["viewer"]
         tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        t.one_of("phase", o["phase"], PHASE_NAMES)
         tz.mover(t, "to_move", o["to_move"], v, 2)
         t.one_hot("dealer", tz.rel(o["dealer"], v, 2), 2)
         t.counts("deck", [o["deck"]], CARDS)
@@ -603,6 +596,7 @@ def _entry_item(id: str, e: dict[str, Any], owner: int) -> dict[str, Any]:
     return _card(id, KINDS.index(e["card"]))
 
 
+@TowerBuildersGame.draws_scene
 def _scene(game: TowerBuildersGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     v = obs["viewer"]
     s = sc.new_scene(_prompt(game, obs, legal))

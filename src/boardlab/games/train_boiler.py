@@ -165,21 +165,14 @@ class TrainBoilerGame(Game):
         "Both players' goals are shown to everyone when a round ends.",
         "The card colours and symbols of the screen, and the temperature track drawn as five squares.",
     )
+    num_chance_outcomes = len(DEALS)
 
     def _setup(self) -> None:
         self.action_space = ACTIONS
         self.restore_rule = self.params["restore_rule"]
         self.table_view = self.params["view"] == "table"
         self.max_rounds = MAX_ROUNDS[self.params["match"]]
-
-    def max_chance_outcomes(self) -> int:
-        return len(DEALS)
-
-    def max_game_length(self) -> int:
-        return self.max_rounds * (3 + 2 * HAND) + 1  # per round: two goal draws, the deal, fourteen plays
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.max_length = self.max_rounds * (3 + 2 * HAND) + 1  # per round: two goal draws, the deal, fourteen plays
 
 
 class TrainBoilerState(PhasedState):
@@ -234,7 +227,7 @@ class TrainBoilerState(PhasedState):
         o = self.observation(player)
         v = o["viewer"]
         tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        t.one_of("phase", o["phase"], PHASE_NAMES)
         tz.mover(t, "to_move", o["to_move"], v, 2)
         t.counts("round", [o["round"]], self.game.max_rounds)
         t.one_hot("temperature", TRACK.index(o["temperature"]), len(TRACK))
@@ -485,6 +478,7 @@ def _hand_items(seat: int, obs: dict[str, Any], legal: list[tuple[int, str]]) ->
     return items
 
 
+@TrainBoilerGame.draws_scene
 def _scene(game: TrainBoilerGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     v = obs["viewer"]
     prompt = PHASES[obs["phase"]].prompt(game, obs, legal)  # type: ignore[misc]

@@ -294,6 +294,7 @@ class TriadGame(Game):
         "turn_cap turns (200 by default).",
         "Equal scores are a draw.",
     )
+    num_chance_outcomes = COIN + 2
 
     def _setup(self) -> None:
         self.action_space = ACTIONS
@@ -306,16 +307,8 @@ class TriadGame(Game):
             n = counts[a] * (counts[a] - 1) / 2 if a == b else counts[a] * counts[b]
             pair_p.append(n / total)
         self.pair_outcomes = [(i, p) for i, p in enumerate(pair_p) if p > 0]
-
-    def max_chance_outcomes(self) -> int:
-        return COIN + 2
-
-    def max_game_length(self) -> int:
         # Two draws, two splits, two deployments, a coin, then at most turn_cap turns of at most two entries.
-        return 7 + 2 * self.params["turn_cap"] + 1
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(observation, legal)
+        self.max_length = 7 + 2 * self.params["turn_cap"] + 1
 
 
 class TriadState(PhasedState):
@@ -781,7 +774,7 @@ class TriadState(PhasedState):
         o = self.observation(player)
         v = o["viewer"]
         tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        t.one_of("phase", o["phase"], PHASE_NAMES)
         tz.mover(t, "to_move", o["to_move"], v, 2)
         t.one_hot("setup_seat", tz.rel(o["setup_seat"], v, 2), 2)
         for k, seat in enumerate(tz.order(v, 2)):
@@ -1099,7 +1092,8 @@ def _cell(sq: int) -> str:
     return f"sq-{SQUARES[sq]}"
 
 
-def _scene(obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+@TriadGame.draws_scene
+def _scene(game: TriadGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     viewer = obs["viewer"]
     prompt = PHASES[obs["phase"]].prompt(None, obs, legal)  # type: ignore[misc]
     s = sc.new_scene(prompt, (-0.1, -0.1, SIZE + 0.2, SIZE + 0.2))

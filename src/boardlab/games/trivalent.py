@@ -305,6 +305,8 @@ class TrivalentGame(Game):
             sc.edge(f"{board.ids[a]}-{board.ids[b]}", board.xy[a], board.xy[b], kind="grid") for a, b in board.edges
         ]
         self._viewbox = bounding_box(board.xy, margin=0.6)
+        # Every action but the one swap fills a point, so no game is longer than the playable points + 1.
+        self.max_length = len(self.playable) + 2
 
     def metadata(self) -> dict[str, Any]:
         meta = super().metadata()
@@ -316,13 +318,6 @@ class TrivalentGame(Game):
             "source": self.board.source,
         }
         return meta
-
-    def max_game_length(self) -> int:
-        # Every action but the one swap fills a point, so no game is longer than the playable points + 1.
-        return len(self.playable) + 2
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
 
 
 class TrivalentState(State):
@@ -714,6 +709,7 @@ def _colour(colour: int) -> str:
     return sc.SEAT_COLOURS[PALETTE[colour]]
 
 
+@TrivalentGame.draws_scene
 def _scene(game: TrivalentGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     labels = game.labels
     s = sc.new_scene(_prompt(game, obs, legal), game._viewbox)

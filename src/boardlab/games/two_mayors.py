@@ -179,22 +179,15 @@ class TwoMayorsGame(Game):
         "The stolen card is shown to both mayors and hidden from spectators (option steal_public shows it).",
         "The city has no size limit; the prison's third card ends the game.",
     )
+    num_chance_outcomes = K
+    # A coin, 9 deals, 3 recruits (2 entries each), 12 sends (with a verdict and a steal or a name),
+    # and at most two passes around each recruit or send (§10).
+    max_length = 1 + 9 + 3 * 2 + 12 * 3 + 2 * (3 + 12 + 1)
 
     def _setup(self) -> None:
         self.action_space = ACTIONS
         self.bars_declare: bool = self.params["blackmail_bars_declare"]
         self.fixed_first = {"random": -1, "orange": 0, "blue": 1}[self.params["first"]]
-
-    def max_chance_outcomes(self) -> int:
-        return K
-
-    def max_game_length(self) -> int:
-        # A coin, 9 deals, 3 recruits (2 entries each), 12 sends (with a verdict and a steal or a name),
-        # and at most two passes around each recruit or send (§10).
-        return 1 + 9 + 3 * 2 + 12 * 3 + 2 * (3 + 12 + 1)
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
 
 
 class TwoMayorsState(PhasedState):
@@ -265,7 +258,7 @@ class TwoMayorsState(PhasedState):
         o = self.observation(player)
         v = o["viewer"]
         tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        t.one_of("phase", o["phase"], PHASE_NAMES)
         tz.mover(t, "to_move", o["to_move"], v, 2)
         t.one_hot("first", tz.rel(o["first"], v, 2), 2)
         t.one_hot("active", tz.rel(o["active"], v, 2), 2)
@@ -783,6 +776,7 @@ def _card(id: str, kind: int, detail: str | None = None) -> dict[str, Any]:
     return sc.item(id, c["name"], value=c["value"], suit=c["suit"], colour=c["colour"], detail=detail)
 
 
+@TwoMayorsGame.draws_scene
 def _scene(game: TwoMayorsGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     v = obs["viewer"]
     s = sc.new_scene(_prompt(game, obs, legal))
