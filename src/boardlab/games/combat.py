@@ -88,14 +88,9 @@ ACTIONS = ActionSpace(
     Segment("reinforce", (("troop", TROOPS),), "reinforce with the {troop}"),
     Segment("decline", (), "no reinforcement"),
 )
-PLACE = ACTIONS.offset("place")
-GRANT = ACTIONS.offset("grant")
-AIM = ACTIONS.offset("aim")
-SHIELD_AT = ACTIONS.offset("shield")
-KEEP = ACTIONS.offset("keep")
-HEAL = ACTIONS.offset("heal")
-REINFORCE = ACTIONS.offset("reinforce")
-DECLINE = ACTIONS.offset("decline")
+PLACE, GRANT, AIM, SHIELD_AT, KEEP, HEAL, REINFORCE, DECLINE = ACTIONS.offsets(
+    "place", "grant", "aim", "shield", "keep", "heal", "reinforce", "decline"
+)
 
 
 def row_of(slot: int) -> int:

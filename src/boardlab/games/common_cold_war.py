@@ -249,10 +249,9 @@ class CommonColdWarGame(Game):
             Segment("discard", (("tile", self.names),), "discard {tile}"),
         )
         space = self.action_space
-        self.play_base = space.offset("play")
-        self.turn_base = space.offset("turn")
-        self.place_base = space.offset("place")
-        self.discard_base = space.offset("discard")
+        self.play_base, self.turn_base, self.place_base, self.discard_base = space.offsets(
+            "play", "turn", "place", "discard"
+        )
         self.num_chance_outcomes = self.tiles
         # §3: one deal per tile; §6.3: at most MAX_PLAYS plays of at most 3 decisions.
         self.max_length = self.tiles + 3 * MAX_PLAYS + 1

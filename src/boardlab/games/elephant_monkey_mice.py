@@ -107,15 +107,9 @@ ACTIONS = ActionSpace(
     Segment("retreat", (("square", LABELS),), "retreat to {square}"),
     Segment("pass", (), "pass"),
 )
-ELEPHANT = ACTIONS.offset("elephant")
-MONKEY = ACTIONS.offset("monkey")
-MOUSE = ACTIONS.offset("mouse")
-ADD = ACTIONS.offset("add")
-EXTRA_AT = ACTIONS.offset("extra")
-NO_EXTRA = ACTIONS.offset("no_extra")
-TAKE_AT = ACTIONS.offset("take")
-RETREAT = ACTIONS.offset("retreat")
-PASS = ACTIONS.offset("pass")
+ELEPHANT, MONKEY, MOUSE, ADD, EXTRA_AT, NO_EXTRA, TAKE_AT, RETREAT, PASS = ACTIONS.offsets(
+    "elephant", "monkey", "mouse", "add", "extra", "no_extra", "take", "retreat", "pass"
+)
 N = SIZE * SIZE
 
 

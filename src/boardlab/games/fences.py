@@ -47,6 +47,7 @@ from typing import Any
 
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
+from ..core.bitmask import bits
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game
 from ..core.gametype import Chance, GameType
@@ -285,10 +286,7 @@ class FencesGame(Game):
             Segment("skip", (), "skip the turn"),
         )
         space = self.action_space
-        self.take_base = space.offset("take")
-        self.aim_base = space.offset("aim")
-        self.lay_base = space.offset("lay")
-        self.place_base = space.offset("place")
+        self.take_base, self.aim_base, self.lay_base, self.place_base = space.offsets("take", "aim", "lay", "place")
         self.start_action = space.encode("start")
         self.skip = space.encode("skip")
         self.num_chance_outcomes = 2 * self.cards
@@ -325,15 +323,6 @@ def _find(parent: dict[int, int], p: int) -> int:
     while p in parent:
         p = parent[p]
     return p
-
-
-def _bits(mask: int) -> tuple[int, ...]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
 
 
 class FencesState(PhasedState):
@@ -517,7 +506,7 @@ class FencesState(PhasedState):
             if safe:
                 return [(safe & -safe).bit_length() - 1]
         out = []
-        for base in _bits(bases):
+        for base in bits(bases):
             bit = 1 << base
             if kind == CLOSING:
                 if not self._closes(frame, sh, base, mover):
@@ -712,7 +701,7 @@ class FencesState(PhasedState):
             left ^= hit
             _, cx, cy = self.table[card]
             first = game.place_base + card * SPAN * SPAN
-            for b in _bits(hit):
+            for b in bits(hit):
                 dx = b % stride - PAD - cx + REACH
                 dy = b // stride - PAD - cy + REACH
                 named.append((first + dx * SPAN + dy, b))

@@ -129,18 +129,11 @@ ACTIONS = ActionSpace(
     Segment("leave", (), "leave the cave"),
     Segment("reinforce", (("square", LABELS),), "reinforce {square}"),
 )
-AREA_AT = ACTIONS.offset("area")
-PLACE_AT = ACTIONS.offset("place")
-BUILD_AT = ACTIONS.offset("build")
-STOP = ACTIONS.offset("stop")
-MOVE_AT = ACTIONS.offset("move")
-END = ACTIONS.offset("end")
-FIRST_AT = ACTIONS.offset("first")
-KILL_AT = ACTIONS.offset("kill")
-DISCARD_AT = ACTIONS.offset("discard")
-EXPLORE_A = ACTIONS.offset("explore")
-LEAVE = ACTIONS.offset("leave")
-REINFORCE_AT = ACTIONS.offset("reinforce")
+AREA_AT, PLACE_AT, BUILD_AT, STOP, MOVE_AT, END, FIRST_AT, KILL_AT, DISCARD_AT, EXPLORE_A, LEAVE, REINFORCE_AT = (
+    ACTIONS.offsets(
+        "area", "place", "build", "stop", "move", "end", "first", "kill", "discard", "explore", "leave", "reinforce"
+    )
+)
 
 
 def kill_action(v: Counts) -> int:

@@ -29,8 +29,6 @@ and spider captures (red, blue, red in a row, §6.2).
 
 from __future__ import annotations
 
-import json
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -40,10 +38,10 @@ from ..core.constants import TERMINAL
 from ..core.game import Game, win_loss
 from ..core.gametype import GameType
 from ..core.hidden import Seen
-from ..core.options import Option
+from ..core.options import DataFiles, Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
-from ..geometry.board import BoardData, data_file_option, data_files
+from ..geometry.board import NamedBoard
 from ..geometry.hexgrid import bounding_box
 from . import _tensors as tz
 
@@ -67,38 +65,14 @@ FLIES_PASS = "flies pass"  # §10
 SPIDER_PASS = "spider passes"  # §8.3, spider_stuck=pass
 OVER = "over"
 
-DATA = Path(__file__).with_name("data")
-OURS = "placeholder"  # the option value of our board, games/data/mata-mosca.json
 
-
-def board_files() -> dict[str, Path]:
-    """Board name → data file: ours, then every designer's ``mata-mosca-<name>.json`` (§12)."""
-    return data_files(DATA, "mata-mosca", OURS)
-
-
-def board_option() -> Option:
-    """The option ``board``: its values are the board files present when the module is loaded (§12)."""
-    return data_file_option(
-        "board",
-        DATA,
-        "mata-mosca",
-        OURS,
-        "The board: our stand-in, or a board the designer drew, once it is added to the game (§1, §12).",
-    )
-
-
-class Board:
+class Board(NamedBoard):
     """One board's tables (§1, §7): spots, steps, hops, captures, and the blue spots next to each red one."""
 
     def __init__(self, name: str, data: dict[str, Any]) -> None:
-        board = BoardData.from_dict(data)
-        self.name = name
-        self.data = board
-        self.title = str(data.get("name", name))
-        self.source = board.source
-        self.unverified = board.unverified
-        self.n = n = len(board)
-        self.labels = board.ids
+        super().__init__(name, data)
+        board = self.data
+        n = self.n
         bad = [board.ids[i] for i, c in enumerate(board.colours) if c not in ("blue", "red")]
         if bad:
             raise ValueError(f"Mata Mosca board {name!r}: spots {bad[:5]} are neither blue nor red")
@@ -149,11 +123,9 @@ class Board:
         self.viewbox = bounding_box(list(board.xy), margin=0.7)
 
 
-@cache
-def load_board(name: str) -> Board:
-    """The board called ``name`` (§12), read from its data file once."""
-    path = board_files()[name]
-    return Board(name, json.loads(path.read_text(encoding="utf-8")))
+#: The boards (§1, §12): ours is ``games/data/mata-mosca.json``; a designer's ``mata-mosca-<name>.json`` beside it is
+#: the option value ``<name>``.
+BOARDS = DataFiles(Path(__file__).with_name("data"), "mata-mosca", "placeholder", Board)
 
 
 class MataMoscaGame(Game):
@@ -164,7 +136,10 @@ class MataMoscaGame(Game):
         "A work in progress by its designer; the board is a stand-in (the designer's picture is missing)."
     )
     options = (
-        board_option(),
+        BOARDS.option(
+            "board",
+            "The board: our stand-in, or a board the designer drew, once it is added to the game (§1, §12).",
+        ),
         Option(
             "split_steps",
             bool,
@@ -214,7 +189,7 @@ class MataMoscaGame(Game):
     )
 
     def _setup(self) -> None:
-        self.board = load_board(self.params["board"])
+        self.board = BOARDS.load(self.params["board"])
         self.n = self.board.n
         spots = (("spot", self.board.labels),)
         self.action_space = ActionSpace(

@@ -254,11 +254,9 @@ class MiniLifeGame(Game):
             Segment("point", dirs, "point {direction}"),
         )
         space = self.action_space
-        self.place0 = space.offset("place")
-        self.move0 = space.offset("move")
-        self.turn0 = space.offset("turn")
-        self.raise0 = space.offset("raise")
-        self.point0 = space.offset("point")
+        self.place0, self.move0, self.turn0, self.raise0, self.point0 = space.offsets(
+            "place", "move", "turn", "raise", "point"
+        )
         self.rook = self.params["move"] == "rook"
         self.raise_own = self.params["raise_by"] == "own"
         self.any_dir = self.params["grow_dir"] == "owner_any"

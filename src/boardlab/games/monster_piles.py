@@ -111,11 +111,7 @@ ACTIONS = ActionSpace(
     Segment("look", (("pile", PILES), ("card", POSITIONS)), "look at card {card} of pile {pile}"),
     Segment("take", (("pile", PILES),), "take pile {pile}"),
 )
-PLACE = ACTIONS.offset("place")
-POWER = ACTIONS.offset("power")
-ANIMAL = ACTIONS.offset("animal")
-MOVE_TO = ACTIONS.offset("move_to")
-TAKE = ACTIONS.offset("take")
+PLACE, POWER, ANIMAL, MOVE_TO, TAKE = ACTIONS.offsets("place", "power", "animal", "move_to", "take")
 
 
 def _card_action(segment: str, pile: int, pos: int) -> int:

@@ -183,15 +183,9 @@ ACTIONS = ActionSpace(
     Segment("spare", (), "let the Spy go"),
     Segment("pass", (), "pass"),
 )
-SPLIT = ACTIONS.offset("split")
-DEPLOY = ACTIONS.offset("deploy")
-MOVE = ACTIONS.offset("move")
-FLIP = ACTIONS.offset("flip")
-ATTACK = ACTIONS.offset("attack")
-FIRE = ACTIONS.offset("fire")
-PAY = ACTIONS.offset("pay")
-SPARE = ACTIONS.offset("spare")
-PASS = ACTIONS.offset("pass")
+SPLIT, DEPLOY, MOVE, FLIP, ATTACK, FIRE, PAY, SPARE, PASS = ACTIONS.offsets(
+    "split", "deploy", "move", "flip", "attack", "fire", "pay", "spare", "pass"
+)
 
 
 def deploy_action(kinds: tuple[int, ...]) -> int:
