@@ -46,6 +46,28 @@ class Option:
         if stray:
             raise ValueError(f"option {self.name!r} labels {stray[0]!r}, which is not one of its allowed values")
 
+    @classmethod
+    def choice(cls, name: str, labels: Mapping[str, str], description: str, default: str | None = None) -> Option:
+        """A word option: its values are the keys of ``labels`` (code words, in order), each with its label in
+        players' words; the default is the first unless ``default`` says otherwise.
+
+        >>> o = Option.choice("tie_break", {"draw": "A draw", "banked_food": "More banked food wins"}, "Equal scores.")
+        >>> o.allowed, o.default, o.label("banked_food")
+        (('draw', 'banked_food'), 'draw', 'More banked food wins')
+        """
+        values = tuple(labels)
+        return cls(name, str, values[0] if default is None else default, values, description, labels=dict(labels))
+
+    @classmethod
+    def flag(cls, name: str, default: bool, description: str) -> Option:
+        """An on/off option.
+
+        >>> Option.flag("pie", False, "The second player may swap.") == Option("pie", bool, False, (False, True),
+        ...     "The second player may swap.")
+        True
+        """
+        return cls(name, bool, default, (False, True), description)
+
     def label(self, value: Any) -> str:
         """The player-facing name of ``value``: its declared label, else the value with spaces for underscores."""
         if self.labels and value in self.labels:

@@ -162,50 +162,33 @@ class AntTrailsGame(Game):
     min_players = 2
     max_players = 2
     options = (
-        Option(
+        Option.flag(
             "must_move_toward_border_end",
-            bool,
             True,
-            (False, True),
             "A carried food tile may only step toward the nearest exit of its trail (§6.4); off: either way "
             "along the trail.",
         ),
-        Option(
+        Option.flag(
             "pickup_then_move",
-            bool,
             False,
-            (False, True),
             "A food tile picked up this turn may also take its one step along the trail this turn (§6.5).",
         ),
-        Option(
-            "one_tile_per_ant",
-            bool,
-            False,
-            (False, True),
-            "An ant may carry at most one food tile (§6.3).",
-        ),
-        Option(
+        Option.flag("one_tile_per_ant", False, "An ant may carry at most one food tile (§6.3)."),
+        Option.flag(
             "loops_have_no_exit",
-            bool,
             False,
-            (False, True),
             "Food on a loop can never be banked; by default a loop ant on a border cell is an exit (§6.6).",
         ),
-        Option(
+        Option.flag(
             "pass_when_no_placement",
-            bool,
             False,
-            (False, True),
             "A player who cannot place an ant passes the whole turn, food moves included (§8.1); by default "
             "they may still pick up and move food.",
         ),
-        Option(
+        Option.choice(
             "tie_break",
-            str,
-            "draw",
-            ("draw", "banked_food"),
+            {"draw": "A draw", "banked_food": "More banked food wins"},
             "Equal scores: a draw, or the player with more banked food wins (§9.3).",
-            labels={"draw": "A draw", "banked_food": "More banked food wins"},
         ),
     )
     rules_version = "1"

@@ -59,7 +59,7 @@ class BlastRadiusGame(Game):
     max_players = 2
     options = (
         Option("board_side", int, 6, (5, 6, 7), "Cells along each edge of the hexagonal board (§1)."),
-        Option("pie", bool, False, (False, True), "After Red's opening piece, Blue may swap sides (§3.2)."),
+        Option.flag("pie", False, "After Red's opening piece, Blue may swap sides (§3.2)."),
     )
     rules_version = "1"
     mechanics = ("hex board", "placement", "captures")

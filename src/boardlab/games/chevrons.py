@@ -137,11 +137,9 @@ class ChevronsGame(Game):
             (3, 4, 5),
             "Unit edges along each side of the hexagonal board: 3, 4 or 5 (54, 96 or 150 triangles) (§1).",
         ),
-        Option(
+        Option.flag(
             "count_internal_edges",
-            bool,
             False,
-            (False, True),
             "Edges lying inside a newly enclosed area (both sides in it) also count toward its majority (§6.1).",
         ),
     )

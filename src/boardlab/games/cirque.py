@@ -138,19 +138,16 @@ class CirqueGame(Game):
             "board",
             "The board: our reconstruction, or a board the designer drew, once it is added to the game (§1, §10).",
         ),
-        Option(
+        Option.choice(
             "shape_fill",
-            str,
-            "own_stones",
-            ("own_stones", "any_stones"),
-            "A bonus stone for filling a shape with your own stones only, or for placing the last stone of "
-            "any shape (§6).",
-            labels={
+            {
                 "own_stones": "Fill a shape with your own stones",
                 "any_stones": "Place the last stone of any shape",
             },
+            "A bonus stone for filling a shape with your own stones only, or for placing the last stone of "
+            "any shape (§6).",
         ),
-        Option("exact_five", bool, False, (False, True), "Only exactly five in a row wins; six or more do not (§8)."),
+        Option.flag("exact_five", False, "Only exactly five in a row wins; six or more do not (§8)."),
     )
     rules_version = "1"
     draws = True  # a full board with no five in a row (rare in measured play)

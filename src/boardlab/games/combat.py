@@ -142,26 +142,20 @@ class CombatGame(Game):
         "front row, back row. Rout the enemy's fighters to win."
     )
     options = (
-        Option(
+        Option.choice(
             "first",
-            str,
-            "random",
-            ("random", "orange", "blue"),
+            {"random": "Chance decides", "orange": "Orange", "blue": "Blue"},
             "Who deploys first in the first cycle: chance, Orange or Blue (§2a).",
-            labels={"random": "Chance decides", "orange": "Orange", "blue": "Blue"},
         ),
-        Option(
+        Option.choice(
             "deploy_first",
-            str,
-            "alternate",
-            ("alternate", "same", "loser"),
-            "Who deploys first in later cycles: the commanders alternate, the first one always, or the one with "
-            "fewer troops left (§4e).",
-            labels={
+            {
                 "alternate": "The commanders take turns",
                 "same": "The first commander always",
                 "loser": "The one with fewer troops left",
             },
+            "Who deploys first in later cycles: the commanders alternate, the first one always, or the one with "
+            "fewer troops left (§4e).",
         ),
         Option(
             "squads",
@@ -170,12 +164,8 @@ class CombatGame(Game):
             (1, 2, 3, 4),
             "Squads per commander: 1 is the standard game; 2-4 plays the Battalion variant (§13).",
         ),
-        Option(
-            "wounded_sacrifice",
-            bool,
-            False,
-            (False, True),
-            "Whether a wounded back-row Shieldbearer may still be sacrificed (§9b).",
+        Option.flag(
+            "wounded_sacrifice", False, "Whether a wounded back-row Shieldbearer may still be sacrificed (§9b)."
         ),
         Option(
             "cycle_cap",

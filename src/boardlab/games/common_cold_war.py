@@ -172,29 +172,20 @@ class CommonColdWarGame(Game):
     min_players = 2
     max_players = 2
     options = (
-        Option(
+        Option.choice(
             "tileset",
-            str,
-            "default_v1",
-            ("default_v1",),
+            {"default_v1": "Our tile design"},
             "The action symbols of the fourteen tiles (§1): our design, the designer's being missing.",
-            labels={"default_v1": "Our tile design"},
         ),
-        Option(
+        Option.choice(
             "board",
-            str,
-            "unbounded",
-            ("unbounded", "10x10"),
+            {"unbounded": "Anywhere (24 × 24 table)", "10x10": "Inside the 10 × 10 handkerchief"},
             "Where tiles may go (§4.2): anywhere (a 24 x 24 table) or inside the 10 x 10 handkerchief.",
-            labels={"unbounded": "Anywhere (24 × 24 table)", "10x10": "Inside the 10 × 10 handkerchief"},
         ),
-        Option(
+        Option.choice(
             "flip",
-            str,
-            "colour_only",
-            ("colour_only", "mirror"),
+            {"colour_only": "Only the colour changes", "mirror": "The tile turns over (long sides swap)"},
             "What a flip does to the symbols (§5.4): nothing, or the tile is turned over so its long sides swap.",
-            labels={"colour_only": "Only the colour changes", "mirror": "The tile turns over (long sides swap)"},
         ),
     )
     rules_version = "1"

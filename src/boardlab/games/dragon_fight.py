@@ -187,40 +187,25 @@ class DragonFightGame(Game):
     min_players = 2
     max_players = 2
     options = (
-        Option(
+        Option.choice(
             "wing_buffet",
-            str,
-            "rays",
-            ("rays", "chebyshev", "manhattan"),
-            "Which squares are 'exactly three squares away' for the wing buffet (§5.4).",
-            labels={
+            {
                 "rays": "Along the eight lines",
                 "chebyshev": "Three king steps away",
                 "manhattan": "Three orthogonal steps away",
             },
+            "Which squares are 'exactly three squares away' for the wing buffet (§5.4).",
         ),
-        Option(
+        Option.choice(
             "after_collision",
-            str,
-            "stay",
-            ("stay", "return"),
+            {"stay": "Stay on the shared square", "return": "Return to where the turn began"},
             "After a collision the dragons stay on the shared square, or return to where the turn began (§3d).",
-            labels={"stay": "Stay on the shared square", "return": "Return to where the turn began"},
         ),
-        Option(
-            "swap_collides",
-            bool,
-            False,
-            (False, True),
-            "Two dragons that swap squares in one turn collide too (§3d).",
-        ),
-        Option(
+        Option.flag("swap_collides", False, "Two dragons that swap squares in one turn collide too (§3d)."),
+        Option.choice(
             "initial_facing",
-            str,
-            "toward_opponent",
-            ("toward_opponent", "chosen"),
+            {"toward_opponent": "Facing the opponent", "chosen": "Each rider picks in secret"},
             "Each dragon starts facing its opponent, or each rider secretly picks its dragon's first facing (§2).",
-            labels={"toward_opponent": "Facing the opponent", "chosen": "Each rider picks in secret"},
         ),
     )
     rules_version = "1"

@@ -121,30 +121,21 @@ class ElephantMonkeyMiceGame(Game):
         "monkeys fling mice."
     )
     options = (
-        Option(
+        Option.choice(
             "mode",
-            str,
-            "short",
-            ("short", "long"),
+            {"short": "Short: reach the far row", "long": "Long: reach it, turn Royal, come home"},
             "Short game: reach the far row; long game: reach it, turn Royal, and come home again (§9).",
-            labels={"short": "Short: reach the far row", "long": "Long: reach it, turn Royal, come home"},
         ),
-        Option(
+        Option.choice(
             "setup",
-            str,
-            "corners",
-            ("corners", "inner"),
+            {"corners": "Corners and middle of the home row", "inner": "The three inner squares"},
             "Monkey, Mouse and Elephant start on the home row's corners and middle, or on its three inner "
             "squares (§2).",
-            labels={"corners": "Corners and middle of the home row", "inner": "The three inner squares"},
         ),
-        Option(
+        Option.choice(
             "flung",
-            str,
-            "reserve",
-            ("reserve", "removed"),
+            {"reserve": "Back to its owner's reserve", "removed": "Out of the game"},
             "A Mouse flung off the board goes back to its owner's reserve, or out of the game (§5.4).",
-            labels={"reserve": "Back to its owner's reserve", "removed": "Out of the game"},
         ),
         Option("turn_limit", int, 200, (100, 200, 400), "The game is a draw after this many turns (§10)."),
     )

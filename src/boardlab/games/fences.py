@@ -213,25 +213,19 @@ class FencesGame(Game):
     min_players = 2
     max_players = 4
     options = (
-        Option(
+        Option.choice(
             "cardset",
-            str,
-            "default_v1",
-            ("default_v1",),
+            {"default_v1": "Our seven cards (a stand-in: the designer's art is missing)"},
             "The line art of the seven cards (§1): ours, since the designer's art is missing.",
-            labels={"default_v1": "Our seven cards (a stand-in: the designer's art is missing)"},
         ),
-        Option(
+        Option.choice(
             "fence_cards",
-            str,
-            "shortest_cycle",
-            ("shortest_cycle", "whole_component"),
-            "Which cards a completed fence takes (§5.2): those drawing the shortest closed loop through the new "
-            "line, or every card drawing part of the connected line of that colour.",
-            labels={
+            {
                 "shortest_cycle": "The cards of the shortest loop",
                 "whole_component": "Every card of the connected line",
             },
+            "Which cards a completed fence takes (§5.2): those drawing the shortest closed loop through the new "
+            "line, or every card drawing part of the connected line of that colour.",
         ),
         Option(
             "turn_limit",

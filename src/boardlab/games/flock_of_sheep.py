@@ -209,66 +209,42 @@ class FlockOfSheepGame(Game):
     summary = "Twelve two-sided sheep tiles disperse from their pen, then flock; the largest flock of your colour wins."
     options = (
         Option("board_lines", int, 19, (13, 19), "Lines on each side of the go board (§1)."),
-        Option(
+        Option.choice(
             "dispersing",
-            str,
-            "pareto",
-            ("pareto", "strict_both", "edges_first"),
-            "What a dispersing move must reduce (§5.3): the shared edge length and the corner touches, neither "
-            "growing and one falling; or both falling; or the edge length, then the corner touches once it is zero.",
-            labels={
+            {
                 "pareto": "Neither may grow, one must fall",
                 "strict_both": "Both must fall",
                 "edges_first": "Shared edges first, then corners",
             },
+            "What a dispersing move must reduce (§5.3): the shared edge length and the corner touches, neither "
+            "growing and one falling; or both falling; or the edge length, then the corner touches once it is zero.",
         ),
-        Option(
+        Option.flag(
             "phase1_no_new_contact",
-            bool,
             False,
-            (False, True),
             "While dispersing, a moved sheep may not end touching a sheep it did not touch before (§5.4).",
         ),
-        Option(
+        Option.choice(
             "when_stuck",
-            str,
-            "start_flocking",
-            ("start_flocking", "pass"),
+            {"start_flocking": "The flocking phase begins", "pass": "The player passes"},
             "When no player has a dispersing move while sheep still touch: the flocking phase begins, or the "
             "player passes (two passes end the game) (§5.6).",
-            labels={"start_flocking": "The flocking phase begins", "pass": "The player passes"},
         ),
-        Option(
-            "jump_allowed",
-            bool,
-            False,
-            (False, True),
-            "A sheep may pass over other sheep; only where it lands must be free (§4.2).",
+        Option.flag(
+            "jump_allowed", False, "A sheep may pass over other sheep; only where it lands must be free (§4.2)."
         ),
-        Option(
+        Option.choice(
             "who_moves",
-            str,
-            "any",
-            ("any", "own_colour"),
+            {"any": "Any sheep not in a flock", "own_colour": "Only sheep showing your colour"},
             "Which sheep a player may move: any sheep not in a flock, or only those showing the player's "
             "colour (§4.3).",
-            labels={"any": "Any sheep not in a flock", "own_colour": "Only sheep showing your colour"},
         ),
-        Option(
+        Option.choice(
             "score_by",
-            str,
-            "sheep",
-            ("sheep", "tiles"),
+            {"sheep": "Sheep pictured on its tiles", "tiles": "Number of tiles"},
             "A flock's size: the sheep pictured on its tiles, or its number of tiles (§10.1).",
-            labels={"sheep": "Sheep pictured on its tiles", "tiles": "Number of tiles"},
         ),
-        Option(
-            "tie_break",
-            bool,
-            True,
-            (False, True),
-            "Break an equal score by all the sheep in all of a player's flocks (§10.2).",
-        ),
+        Option.flag("tie_break", True, "Break an equal score by all the sheep in all of a player's flocks (§10.2)."),
         Option(
             "move_limit",
             int,

@@ -221,14 +221,11 @@ class GreedyFiefsGame(Game):
         "immunities, explore the caves, and take the enemy Keep."
     )
     options = (
-        Option(
+        Option.choice(
             "layout",
-            str,
-            "symmetric",
-            ("symmetric", "unique_v1"),
+            {"symmetric": "Alike in every area", "unique_v1": "Different in each area"},
             "Where each starting area's Keep and Village lie: alike in every area, or a different arrangement "
             "in each (§1).",
-            labels={"symmetric": "Alike in every area", "unique_v1": "Different in each area"},
         ),
         Option(
             "turn_limit",

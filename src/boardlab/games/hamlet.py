@@ -318,25 +318,19 @@ class HamletGame(Game):
     min_players = 2
     max_players = 2
     options = (
-        Option(
+        Option.choice(
             "draw",
-            str,
-            "exchange",
-            ("exchange", "discard_then_draw"),
-            "A draw takes a pool card, then returns yours (never your own back); or yours goes in first and may "
-            "come back (§7).",
-            labels={
+            {
                 "exchange": "Take a pool card, then return yours",
                 "discard_then_draw": "Put yours in first (it may come back)",
             },
+            "A draw takes a pool card, then returns yours (never your own back); or yours goes in first and may "
+            "come back (§7).",
         ),
-        Option(
+        Option.choice(
             "first",
-            str,
-            "random",
-            ("random", "seat0"),
+            {"random": "A coin flip", "seat0": "The first seat"},
             "Who goes first in round 1: a coin flip or the first seat (§3a).",
-            labels={"random": "A coin flip", "seat0": "The first seat"},
         ),
     )
     rules_version = "1"

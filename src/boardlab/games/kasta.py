@@ -169,52 +169,38 @@ class KastaGame(Game):
     max_players = 4
     default_players = 2
     options = (
-        Option(
+        Option.flag(
             "hidden_hands",
-            bool,
             False,
-            (False, True),
             "Hands are open (default) or hidden: the face a die is turned to is then seen by its owner "
             "alone until the round's end (§9).",
         ),
-        Option(
+        Option.flag(
             "opening_action",
-            bool,
             True,
-            (False, True),
             "The optional action is allowed on each player's first turn of a round (default), or only from "
             "the second turn on (§4).",
         ),
-        Option(
+        Option.flag(
             "action_first",
-            bool,
             False,
-            (False, True),
             "The optional action comes after taking and giving (default), or may also come before taking (§4).",
         ),
-        Option(
+        Option.choice(
             "final_patterns",
-            str,
-            "one",
-            ("one", "any"),
+            {"one": "One pattern", "any": "Any number of patterns"},
             "At the end of a round each player may discard one pattern (default) or any number (§6.2).",
-            labels={"one": "One pattern", "any": "Any number of patterns"},
         ),
-        Option(
+        Option.flag(
             "rotate_first",
-            bool,
             True,
-            (False, True),
             "The first player moves one seat to the left each round (default), or stays the same (§3.4).",
         ),
-        Option(
+        Option.choice(
             "tie_rounds",
-            str,
-            "everyone",
-            ("everyone", "tied_only"),
+            {"everyone": "Everyone plays on", "tied_only": "Only the tied players play on"},
             "A tie for the lowest total after round 3 is broken by more rounds for everyone (default) or for "
             "the tied players only (§8.2).",
-            labels={"everyone": "Everyone plays on", "tied_only": "Only the tied players play on"},
         ),
     )
     rules_version = "1"

@@ -140,33 +140,21 @@ class MataMoscaGame(Game):
             "board",
             "The board: our stand-in, or a board the designer drew, once it is added to the game (§1, §12).",
         ),
-        Option(
-            "split_steps",
-            bool,
-            False,
-            (False, True),
-            "The Flies may split their two steps between two flies, one step each (§4.4).",
+        Option.flag(
+            "split_steps", False, "The Flies may split their two steps between two flies, one step each (§4.4)."
         ),
-        Option("straight_only", bool, False, (False, True), "A fly's two-step move must go straight, not turn (§4.2)."),
-        Option("multi_capture", bool, False, (False, True), "After a capture the Spider may capture again (§6.3)."),
-        Option(
-            "cut_off", bool, True, (False, True), "The Flies win when the spider is cut off from every live fly (§8.2)."
-        ),
-        Option(
+        Option.flag("straight_only", False, "A fly's two-step move must go straight, not turn (§4.2)."),
+        Option.flag("multi_capture", False, "After a capture the Spider may capture again (§6.3)."),
+        Option.flag("cut_off", True, "The Flies win when the spider is cut off from every live fly (§8.2)."),
+        Option.choice(
             "spider_stuck",
-            str,
-            "flies_win",
-            ("flies_win", "pass"),
+            {"flies_win": "The Spider loses", "pass": "The Spider passes"},
             "A spider that cannot move loses, or passes (§8.3).",
-            labels={"flies_win": "The Spider loses", "pass": "The Spider passes"},
         ),
-        Option(
+        Option.choice(
             "flies_stuck",
-            str,
-            "pass",
-            ("pass", "lose"),
+            {"pass": "The Flies pass", "lose": "The Flies lose"},
             "Flies that cannot move pass, or lose the game (§10).",
-            labels={"pass": "The Flies pass", "lose": "The Flies lose"},
         ),
         Option("turn_limit", int, 200, (100, 200, 400), "Turns (of both sides) after which the game is a draw (§11)."),
     )

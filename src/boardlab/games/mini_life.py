@@ -182,31 +182,22 @@ class MiniLifeGame(Game):
     title = "Mini Game of Life"
     summary = "Pointing cells move, turn and raise; then all cells grow, die of loneliness or crowding, and kill."
     options = (
-        Option(
+        Option.choice(
             "move",
-            str,
-            "one",
-            ("one", "rook"),
+            {"one": "One square", "rook": "Any distance in a straight line"},
             "How far a cell moves: one square, or any number of empty squares in a straight line (§4.2).",
-            labels={"one": "One square", "rook": "Any distance in a straight line"},
         ),
-        Option(
+        Option.choice(
             "raise_by",
-            str,
-            "any",
-            ("any", "own"),
+            {"any": "Cells of any colour", "own": "Only your own cells"},
             "Which cells can raise a new cell: two or more cells of any colour pointing at the square, or only "
             "the player's own (§4.4).",
-            labels={"any": "Cells of any colour", "own": "Only your own cells"},
         ),
-        Option(
+        Option.choice(
             "grow_dir",
-            str,
-            "inherit",
-            ("inherit", "owner_any"),
+            {"inherit": "As its parent points", "owner_any": "Any direction its owner picks"},
             "A grown cell points as its parent does (its owner chooses among several parents), or its owner "
             "chooses any direction (§5.3).",
-            labels={"inherit": "As its parent points", "owner_any": "Any direction its owner picks"},
         ),
         Option(
             "moves_per_phase",

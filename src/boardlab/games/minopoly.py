@@ -214,26 +214,20 @@ class MinopolyGame(Game):
         "score the buildings you can see from your side."
     )
     options = (
-        Option(
+        Option.flag(
             "locked_keeps",
-            bool,
             False,
-            (False, True),
             "Dice held after a throw may be thrown again later (default), or stay held for the rest of the turn "
             "(§4.2).",
         ),
-        Option(
+        Option.flag(
             "stack_bonuses",
-            bool,
             False,
-            (False, True),
             "A column gives at most one bonus, 10 or 5 (default), or both when it has both (§6.2).",
         ),
-        Option(
+        Option.flag(
             "redeal_each_round",
-            bool,
             False,
-            (False, True),
             "The cards stay where they are between rounds (default), or are shuffled and dealt again (§7).",
         ),
     )

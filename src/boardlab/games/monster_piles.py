@@ -180,46 +180,32 @@ class MonsterPilesGame(Game):
             "How many more cards than another pile a pile must have, after a card lands on it, for the active "
             "player to take the marker: 3 as the rules' example shows, or 2 as their sentence says (§9).",
         ),
-        Option(
+        Option.choice(
             "marker_sources",
-            str,
-            "any_gain",
-            ("any_gain", "place_only"),
+            {"any_gain": "Every pile that gained a card", "place_only": "Only the pile a card was placed on"},
             "Which piles are checked for the marker: every pile that gained a card this turn (a placed card, "
             "Animals, Constructs), or only the pile a card was placed on (§9).",
-            labels={"any_gain": "Every pile that gained a card", "place_only": "Only the pile a card was placed on"},
         ),
-        Option(
+        Option.choice(
             "undead_condition",
-            str,
-            "any_other",
-            ("any_other", "all_other"),
+            {"any_other": "One other Undead card", "all_other": "Both other Undead cards"},
             "An Undead power needs another Undead card in a pile, or both others (§8.2).",
-            labels={"any_other": "One other Undead card", "all_other": "Both other Undead cards"},
         ),
-        Option(
+        Option.flag(
             "partial_powers",
-            bool,
             False,
-            (False, True),
             "Whether a Brutal Races or Animals power may be used when only one card can be discarded or moved (§8.6).",
         ),
-        Option(
+        Option.choice(
             "marker_tie",
-            str,
-            "bar_all_tied",
-            ("bar_all_tied", "no_restriction"),
+            {"bar_all_tied": "None of the tied piles", "no_restriction": "Any pile"},
             "When piles tie for the most cards: the marker holder may take none of them, or any pile (§10.2).",
-            labels={"bar_all_tied": "None of the tied piles", "no_restriction": "Any pile"},
         ),
-        Option(
+        Option.choice(
             "marker_most",
-            str,
-            "remaining",
-            ("remaining", "overall"),
+            {"remaining": "Among the piles still to choose", "overall": "Among all the piles"},
             "The pile with the most cards is counted among the piles still to choose from, or among all "
             "the piles (§10.2).",
-            labels={"remaining": "Among the piles still to choose", "overall": "Among all the piles"},
         ),
     )
     rules_version = "1"

@@ -117,35 +117,26 @@ class NewRuleGame(Game):
     max_players = 4
     default_players = 1
     options = (
-        Option(
+        Option.choice(
             "win",
-            str,
-            "blob",
-            ("blob", "full", "literal", "heavy"),
-            "Blob: every square with 2+ pennies lies in one 3×3 block, at least 5 of them; "
-            "full: the squares with 2+ pennies are exactly the nine squares of one 3×3 block; "
-            "heavy: a blob whose 3×3 block also holds at least 20 pennies, more than setup can bring; "
-            "literal: all pennies on the board in a 3×3 block, which can never happen (§6a).",
-            labels={
+            {
                 "blob": "Blob: 2+ pennies all in one 3×3 block",
                 "full": "Full: exactly the nine squares of a block",
                 "literal": "Literal: every penny in a block (never happens)",
                 "heavy": "Heavy: a blob with 20+ pennies",
             },
+            "Blob: every square with 2+ pennies lies in one 3×3 block, at least 5 of them; "
+            "full: the squares with 2+ pennies are exactly the nine squares of one 3×3 block; "
+            "heavy: a blob whose 3×3 block also holds at least 20 pennies, more than setup can bring; "
+            "literal: all pennies on the board in a 3×3 block, which can never happen (§6a).",
         ),
-        Option(
+        Option.flag(
             "settle_dynamic",
-            bool,
             False,
-            (False, True),
             "Settling also disperses squares that reach 4+ pennies during the settling itself (§5d).",
         ),
-        Option(
-            "win_before_loss",
-            bool,
-            True,
-            (False, True),
-            "When the win and a loss condition hold at the same check, the players win (§6c).",
+        Option.flag(
+            "win_before_loss", True, "When the win and a loss condition hold at the same check, the players win (§6c)."
         ),
     )
     rules_version = "1"

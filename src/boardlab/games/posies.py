@@ -171,52 +171,38 @@ class PosiesGame(Game):
     max_players = 3
     default_players = 2
     options = (
-        Option(
+        Option.choice(
             "variant",
-            str,
-            "base",
-            ("base", "most_posies", "hidden_colour"),
-            "Scoring: by colour values (base game, §7), by number of posies (variant 1, §8.1), or by a "
-            "secretly drawn colour worth triple (variant 2, §8.2, hidden information).",
-            labels={
+            {
                 "base": "Colour values (base game)",
                 "most_posies": "Most posies",
                 "hidden_colour": "A secret colour worth triple",
             },
+            "Scoring: by colour values (base game, §7), by number of posies (variant 1, §8.1), or by a "
+            "secretly drawn colour worth triple (variant 2, §8.2, hidden information).",
         ),
-        Option(
+        Option.choice(
             "board",
-            str,
-            "t51",
-            ("t51", "h51"),
+            {"t51": "Triangular hexagon (rows 6 to 9)", "h51": "Honeycomb corners"},
             "The 51-point board (our reconstruction, §1): a triangular-lattice hexagon with rows 6-7-8-9-8-7-6, "
             "or the corners of a 19-cell honeycomb with 3 blocked points and zigzag lines.",
-            labels={"t51": "Triangular hexagon (rows 6 to 9)", "h51": "Honeycomb corners"},
         ),
-        Option(
+        Option.choice(
             "setup",
-            str,
-            "random",
-            ("random", "alternating_choice"),
+            {"random": "At random", "alternating_choice": "Players take turns placing them"},
             "Setup (§2): the posies are placed at random, or the seats take turns placing one posy of each "
             "colour where they like.",
-            labels={"random": "At random", "alternating_choice": "Players take turns placing them"},
         ),
-        Option(
+        Option.flag(
             "intermediate_any_colour",
-            bool,
             True,
-            (False, True),
             "The posies between a line pair may be of any colour, the pair's own included (§4.1); off: "
             "they must all be of other colours.",
         ),
-        Option(
+        Option.choice(
             "tie_break",
-            str,
-            "draw",
-            ("draw", "most_posies"),
+            {"draw": "A draw", "most_posies": "More posies wins"},
             "Equal best scores are a draw, or the one with more posies among them wins (§7.3).",
-            labels={"draw": "A draw", "most_posies": "More posies wins"},
         ),
     )
     rules_version = "1"

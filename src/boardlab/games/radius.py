@@ -93,41 +93,26 @@ class RadiusGame(Game):
     max_players = 2
     options = (
         Option("board_side", int, 5, (4, 5, 6, 7), "Cells along each edge of the hexagonal board (§1)."),
-        Option(
+        Option.choice(
             "first_mover",
-            str,
-            "first_placer",
-            ("first_placer", "second_placer"),
+            {"first_placer": "Whoever placed first", "second_placer": "Whoever placed second"},
             "Who makes the first move after the pawns are placed (§3.2).",
-            labels={"first_placer": "Whoever placed first", "second_placer": "Whoever placed second"},
         ),
-        Option(
+        Option.choice(
             "end_rule",
-            str,
-            "both_blocked",
-            ("both_blocked", "mover_blocked"),
-            "Game end: when neither player can move (a blocked player passes), or as soon as the player to "
-            "move is blocked (§6).",
-            labels={
+            {
                 "both_blocked": "When neither player can move",
                 "mover_blocked": "When the player to move is blocked",
             },
+            "Game end: when neither player can move (a blocked player passes), or as soon as the player to "
+            "move is blocked (§6).",
         ),
-        Option(
+        Option.choice(
             "scoring",
-            str,
-            "largest_group",
-            ("largest_group", "connected_stones"),
+            {"largest_group": "The largest group", "connected_stones": "Every stone touching its colour"},
             "Score: the size of the largest group, or every stone that touches another of its colour (§7).",
-            labels={"largest_group": "The largest group", "connected_stones": "Every stone touching its colour"},
         ),
-        Option(
-            "tie_break",
-            bool,
-            False,
-            (False, True),
-            "Break equal scores by comparing the next-largest groups in turn (§7.3).",
-        ),
+        Option.flag("tie_break", False, "Break equal scores by comparing the next-largest groups in turn (§7.3)."),
     )
     rules_version = "1"
     mechanics = ("hex board", "movement", "placement", "captures", "connection")

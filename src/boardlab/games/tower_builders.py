@@ -80,13 +80,10 @@ class TowerBuildersGame(Game):
         "No card may be held for more than three turns. The taller tower wins."
     )
     options = (
-        Option(
+        Option.choice(
             "dealer",
-            str,
-            "random",
-            ("random", "orange", "blue"),
+            {"random": "A coin decides", "orange": "Orange", "blue": "Blue"},
             "Who shuffles and deals (§2a): a coin, or a named player (to swap dealers between games).",
-            labels={"random": "A coin decides", "orange": "Orange", "blue": "Blue"},
         ),
         Option("hold_limit", int, 3, (2, 3, 4), "A card may be held for this many of your turns at most (§5)."),
         Option(
@@ -96,20 +93,15 @@ class TowerBuildersGame(Game):
             (True, False),
             "Whether everyone sees if a play was the card just drawn or the card held (§8b).",
         ),
-        Option(
+        Option.flag(
             "cheating",
-            bool,
             False,
-            (False, True),
             "The table variant: the hold limit is not enforced, but a cheat who is called is caught (§9).",
         ),
-        Option(
+        Option.choice(
             "tie",
-            str,
-            "draw",
-            ("draw", "dealer_loses"),
+            {"draw": "A draw", "dealer_loses": "The dealer loses"},
             "Equal towers at the end: a draw, or the dealer loses (§7c).",
-            labels={"draw": "A draw", "dealer_loses": "The dealer loses"},
         ),
     )
     rules_version = "1"

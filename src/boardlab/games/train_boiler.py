@@ -121,31 +121,22 @@ class TrainBoilerGame(Game):
         "the last card leaves it at wins the round. Best of three."
     )
     options = (
-        Option(
+        Option.choice(
             "restore_rule",
-            str,
-            "both_before",
-            ("both_before", "both_after"),
+            {"both_before": "Count the hand with the card", "both_after": "Count the hand without the card"},
             "Restore Normal! does nothing when both hands hold fewer than 3 cards, counting the player's hand "
             "with the card or without it (§3.4).",
-            labels={"both_before": "Count the hand with the card", "both_after": "Count the hand without the card"},
         ),
-        Option(
+        Option.choice(
             "view",
-            str,
-            "deduced",
-            ("deduced", "table"),
+            {"deduced": "Everything you can work out", "table": "Only what lies in front of you"},
             "What a player's screen shows: everything a player can work out (both goals, both hands, every "
             "card played), or only what lies in front of him (his goals and hand, the last card played) (§8).",
-            labels={"deduced": "Everything you can work out", "table": "Only what lies in front of you"},
         ),
-        Option(
+        Option.choice(
             "match",
-            str,
-            "best_of_3",
-            ("best_of_3", "until_two_wins"),
+            {"best_of_3": "Best of three rounds", "until_two_wins": "Until someone wins two rounds"},
             "Best of three rounds (at most three), or rounds until someone has won two (at most nine) (§7).",
-            labels={"best_of_3": "Best of three rounds", "until_two_wins": "Until someone wins two rounds"},
         ),
     )
     rules_version = "1"

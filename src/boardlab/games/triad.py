@@ -245,13 +245,10 @@ class TriadGame(Game):
             "Submarines (I2S2A1F1P1), one each of the rest (§1c).",
             labels={"I2A2S1F1P1": "Two ICBMs and two Aircraft", "I2S2A1F1P1": "Two ICBMs and two Submarines"},
         ),
-        Option(
+        Option.choice(
             "first",
-            str,
-            "random",
-            ("random", "orange", "blue"),
+            {"random": "Chance decides", "orange": "Orange", "blue": "Blue"},
             "Who moves first: chance, Orange or Blue (§3d).",
-            labels={"random": "Chance decides", "orange": "Orange", "blue": "Blue"},
         ),
         Option(
             "turn_cap",

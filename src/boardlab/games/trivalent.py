@@ -175,44 +175,32 @@ class TrivalentGame(Game):
             "Blocked points (§1.2): 'standard' (three alternate corners of the central cell), 'none', "
             "or point labels separated by commas, e.g. 'f5,g7'.",
         ),
-        Option(
+        Option.choice(
             "orientation",
-            str,
-            "pointy",
-            ("pointy", "flat"),
+            {"pointy": "Pointy-top cells", "flat": "Flat-top cells"},
             "Pointy-top or flat-top cells: which way columns run (§1.4).",
-            labels={"pointy": "Pointy-top cells", "flat": "Flat-top cells"},
         ),
-        Option(
+        Option.choice(
             "triple",
-            str,
-            "path",
-            ("path", "star"),
+            {"path": "A connected path of three", "star": "The three neighbours of a point"},
             "Three adjacent points (§3.1): a connected path of three, or the three neighbours of one point.",
-            labels={"path": "A connected path of three", "star": "The three neighbours of a point"},
         ),
-        Option(
+        Option.choice(
             "column_rule",
-            str,
-            "per_turn",
-            ("per_turn", "global", "off"),
-            "Column restriction (§3.3): the mover's two stones of a turn in different columns; "
-            "or never two stones of one colour in a column; or none.",
-            labels={
+            {
                 "per_turn": "A turn's two stones in different columns",
                 "global": "Never two of a colour in a column",
                 "off": "No restriction",
             },
+            "Column restriction (§3.3): the mover's two stones of a turn in different columns; "
+            "or never two stones of one colour in a column; or none.",
         ),
-        Option(
+        Option.choice(
             "tie_break",
-            str,
-            "draw",
-            ("draw", "next_groups"),
+            {"draw": "A draw", "next_groups": "Compare the next-largest groups"},
             "Equal largest groups (§5.2): a draw, or compare the second-largest groups, then the next.",
-            labels={"draw": "A draw", "next_groups": "Compare the next-largest groups"},
         ),
-        Option("pie", bool, True, (False, True), "After Blue's first turn, Orange may swap sides (§2.2)."),
+        Option.flag("pie", True, "After Blue's first turn, Orange may swap sides (§2.2)."),
     )
     rules_version = "1"
     mechanics = ("honeycomb vertices", "placement", "connection", "pie rule")

@@ -141,27 +141,18 @@ class TwoMayorsGame(Game):
         "admits. Admit the Assassin or two Sellswords and you lose; arrest it, or fill the rival's prison, and you win."
     )
     options = (
-        Option(
+        Option.choice(
             "first",
-            str,
-            "random",
-            ("random", "orange", "blue"),
+            {"random": "A coin decides", "orange": "Orange", "blue": "Blue"},
             "Who is the first mayor (§2a): a coin or a name.",
-            labels={"random": "A coin decides", "orange": "Orange", "blue": "Blue"},
         ),
-        Option(
+        Option.flag(
             "blackmail_bars_declare",
-            bool,
             False,
-            (False, True),
             "Whether a Blackmailer's named character may also not be declared, not only not placed (§7d).",
         ),
-        Option(
-            "steal_public",
-            bool,
-            False,
-            (False, True),
-            "Whether spectators see which card a Thief stole (the two mayors always do, §9c).",
+        Option.flag(
+            "steal_public", False, "Whether spectators see which card a Thief stole (the two mayors always do, §9c)."
         ),
     )
     rules_version = "1"
