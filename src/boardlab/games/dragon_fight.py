@@ -548,7 +548,7 @@ class DragonFightState(State):
             t.one_hot(f"last_{k}_movement", last["moves"][p] if last else None, len(MOVES))
             seen = last is not None and (not hidden or p == player)
             t.one_hot(f"last_{k}_attack", last["attacks"][p] if last and seen else None, len(ATTACKS))
-        t.one_hot("last_event", TURN_EVENTS.index(last["event"]) if last else None, len(TURN_EVENTS))
+        t.one_of("last_event", last["event"] if last else None, TURN_EVENTS)
         t.bits("over", [self.over])
         t.one_hot("winner", (self.winner - me) % 2 if self.over and self.winner >= 0 else None, 2)
 

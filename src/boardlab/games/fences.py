@@ -975,7 +975,7 @@ class FencesState(PhasedState):
         t.one_hot("top_card", top[0] if top else None, cards)
         t.one_hot("top_side", top[1] if top else None, len(SIDES))
         t.one_hot("held", o["held"], cards)
-        t.one_hot("source", SOURCES.index(o["source"]) if o["source"] else None, len(SOURCES))
+        t.one_of("source", o["source"] or None, SOURCES)
         t.one_hot("aim", None if o["aim"] is None else int(not o["aim"]), len(AIMS))
         lay = o["lay"]
         t.one_hot("lay_side", lay[0] if lay else None, len(SIDES))

@@ -221,7 +221,7 @@ class TrainBoilerState(PhasedState):
         t.one_of("phase", o["phase"], PHASE_NAMES)
         tz.mover(t, "to_move", o["to_move"], v, 2)
         t.counts("round", [o["round"]], self.game.max_rounds)
-        t.one_hot("temperature", TRACK.index(o["temperature"]), len(TRACK))
+        t.one_of("temperature", o["temperature"], TRACK)
         t.one_hot("hot", tz.rel(o["hot"], v, 2), 2)
         hottest = tz.rotate(o["hottest"], v)
         t.bits("hottest_known", [h is not None for h in hottest])
@@ -238,7 +238,7 @@ class TrainBoilerState(PhasedState):
         for r in range(self.game.max_rounds):
             res = o["results"][r] if r < len(o["results"]) else None
             t.bits(f"round{r + 1}_done", [res is not None])
-            t.one_hot(f"round{r + 1}_temperature", TRACK.index(res["temperature"]) if res else None, len(TRACK))
+            t.one_of(f"round{r + 1}_temperature", res["temperature"] if res else None, TRACK)
             t.one_hot(f"round{r + 1}_hot", tz.rel(res["hot"], v, 2) if res else None, 2)
             t.one_hot(f"round{r + 1}_hottest", tz.rel(res["hottest"], v, 2) if res else None, 2)
             t.one_hot(f"round{r + 1}_winner", tz.rel(res["winner"], v, 2) if res else None, 2)
