@@ -56,6 +56,8 @@ class Option:
         (('draw', 'banked_food'), 'draw', 'More banked food wins')
         """
         values = tuple(labels)
+        if default is not None and default not in values:
+            raise ValueError(f"option {name!r}: default {default!r} is not one of {values!r}")
         return cls(name, str, values[0] if default is None else default, values, description, labels=dict(labels))
 
     @classmethod
