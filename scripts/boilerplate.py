@@ -15,7 +15,8 @@ Boilerplate here is, by the name of the function or method that holds it:
 and what the core declares for every game (issue 25, item 4):
 
 * scene wrappers: a ``scene`` method (the core's calls the function a game marks ``@MyGame.draws_scene``);
-* phase tensors: ``t.one_hot(..., NAMES.index(...), len(NAMES))`` (``Tensor.one_of`` takes the declared names);
+* phase tensors: ``t.one_hot(..., NAMES.index(...), len(NAMES))`` (``Tensor.one_of`` takes the declared names),
+  and the viewer / phase / mover lines a phased game's tensor starts with (``games._tensors.header``);
 * bit copies: a game's own ``bits`` / ``_bits`` (``boardlab.core.bitmask.bits``);
 * size methods: ``max_game_length`` / ``max_chance_outcomes`` (data: ``max_length``, ``num_chance_outcomes``);
 * data-file options: a game's own ``board_files`` / ``board_option`` / ``load_board`` (``core.options.DataFiles``);
@@ -110,6 +111,8 @@ def boilerplate_lines(path: pathlib.Path) -> tuple[int, dict[str, int]]:
     for i, line in enumerate(lines, 1):
         if PHASE_TENSOR.search(line):
             cats["phase tensors"].add(i)
+        if "tz.viewer(" in line and i + 2 <= len(lines) and '"phase"' in lines[i] and "tz.mover(" in lines[i + 1]:
+            cats["phase tensors"] |= {i, i + 1, i + 2}  # the header every phased game writes (tz.header)
     for i in range(len(lines)):
         run = 0
         while i + run < len(lines) and OFFSET.match(lines[i + run]):

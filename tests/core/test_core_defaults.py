@@ -17,6 +17,7 @@ from boardlab.core.constants import TERMINAL
 from boardlab.core.game import Game, State
 from boardlab.core.options import DataFiles, Option, validate_options
 from boardlab.core.tensor import Tensor
+from boardlab.games import _tensors as tz
 from boardlab.games import game_class
 from boardlab.geometry.board import NamedBoard
 
@@ -139,6 +140,17 @@ def test_one_of_encodes_a_declared_name() -> None:
     assert t.layout() == [("phase", 0, 3), ("held", 3, 2), ("maybe", 5, 2)]
     with pytest.raises(ValueError, match="'dance' is not one of"):
         t.one_of("phase", "dance", ("deal", "play", "over"))
+
+
+def test_the_phased_games_tensor_header() -> None:
+    t, spelled = Tensor(), Tensor()
+    o = {"phase": "play", "to_move": 2}
+    tz.header(t, o, 1, 3, ("deal", "play", "over"))
+    spelled.one_hot("viewer", 1, 3)
+    spelled.one_of("phase", "play", ("deal", "play", "over"))
+    tz.mover(spelled, "to_move", 2, 1, 3)
+    assert t.values == spelled.values and [f for f, _, _ in t.layout()] == ["viewer", "phase", "to_move"]
+    assert t.values[3:6] == [0.0, 1.0, 0.0] and t.values[6:9] == [0.0, 1.0, 0.0]  # seat 2 is next after seat 1
 
 
 # -- bits and offsets ------------------------------------------------------------------------------------------

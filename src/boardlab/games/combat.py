@@ -610,9 +610,7 @@ class CombatState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, slots as in a grid."""
         o = self.observation(player)
         v = o["viewer"]
-        tz.viewer(t, v, 2)
-        t.one_of("phase", o["phase"], PHASE_NAMES)
-        tz.mover(t, "to_move", o["to_move"], v, 2)
+        tz.header(t, o, v, 2, PHASE_NAMES)
         t.counts("cycle", [o["cycle"]], 2 * o["cycle_cap"] * o["squads_total"])
         t.counts("battle", [o["battle"]], 2 * o["squads_total"])
         t.counts("battle_cycles", [o["battle_cycles"]], o["cycle_cap"] + 1)

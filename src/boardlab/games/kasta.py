@@ -393,9 +393,7 @@ class KastaState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, places as they lie."""
         o = self.observation(player)
         v, n = o["viewer"], self.num_players
-        tz.viewer(t, v, n)
-        t.one_of("phase", o["phase"], PHASE_NAMES)
-        tz.mover(t, "to_move", o["to_move"], v, n)
+        tz.header(t, o, v, n, PHASE_NAMES)
         t.counts("round", [o["round"]], MAX_ROUNDS)
         t.bits("active", [s in o["active"] for s in tz.order(v, n)])
         t.one_hot("first", tz.rel(o["first"], v, n), n)

@@ -334,9 +334,7 @@ class TowerBuildersState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's."""
         o = self.observation(player)
         v = o["viewer"]
-        tz.viewer(t, v, 2)
-        t.one_of("phase", o["phase"], PHASE_NAMES)
-        tz.mover(t, "to_move", o["to_move"], v, 2)
+        tz.header(t, o, v, 2, PHASE_NAMES)
         t.one_hot("dealer", tz.rel(o["dealer"], v, 2), 2)
         t.counts("deck", [o["deck"]], CARDS)
         t.one_of("held", o["hand"][0] if o["hand"] else None, KINDS)

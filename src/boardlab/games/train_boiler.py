@@ -217,9 +217,7 @@ class TrainBoilerState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's."""
         o = self.observation(player)
         v = o["viewer"]
-        tz.viewer(t, v, 2)
-        t.one_of("phase", o["phase"], PHASE_NAMES)
-        tz.mover(t, "to_move", o["to_move"], v, 2)
+        tz.header(t, o, v, 2, PHASE_NAMES)
         t.counts("round", [o["round"]], self.game.max_rounds)
         t.one_of("temperature", o["temperature"], TRACK)
         t.one_hot("hot", tz.rel(o["hot"], v, 2), 2)
