@@ -22,7 +22,8 @@ and what the core declares for every game (issue 25, item 4):
 * data-file options: a game's own ``board_files`` / ``board_option`` / ``load_board`` (``core.options.DataFiles``);
 * spelled-out options: ``Option(name, bool, d, (False, True), ...)`` and word options that list their values
   twice, in ``allowed`` and in ``labels`` (``Option.flag``, ``Option.choice``);
-* offset rows: three or more ``X = space.offset("x")`` statements in a row (``ActionSpace.offsets``).
+* offset rows: three or more ``X = space.offset("x")`` statements in a row (``ActionSpace.offsets``);
+* terminal tests: an ``is_terminal`` of one ``return`` (the core's is ``current_player() == TERMINAL``).
 
 Usage: ``python scripts/boilerplate.py [src/boardlab/games]`` prints one row per module and the total.
 """
@@ -79,6 +80,7 @@ CATEGORIES = (
     "data files",
     "options",
     "offsets",
+    "terminal",
 )
 
 
@@ -123,7 +125,9 @@ def boilerplate_lines(path: pathlib.Path) -> tuple[int, dict[str, int]]:
         if _spelled_out_option(node):
             cats["options"] |= span(node)
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            if node.name == "scene" and node.col_offset > 0:
+            if node.name == "is_terminal" and len(node.body) == 1 and isinstance(node.body[0], ast.Return):
+                cats["terminal"] |= span(node)
+            elif node.name == "scene" and node.col_offset > 0:
                 cats["scene wrappers"] |= span(node)
             elif node.name in SIZE_METHODS:
                 cats["sizes"] |= span(node)
@@ -153,7 +157,7 @@ def main(argv: list[str]) -> int:
     total_code = total_boiler = 0
     totals = dict.fromkeys(CATEGORIES, 0)
     short = (
-        "methods / phase dispatch / scene cells / scene wrap / phase tensor / bits / sizes / data / options / offsets"
+        "methods / dispatch / cells / scene wrap / phase tensor / bits / sizes / data / options / offsets / terminal"
     )
     print(f"{'module':<20} {'lines':>6} {'boilerplate':>11}  ({short})")
     for path in sorted(root.glob("*.py")):

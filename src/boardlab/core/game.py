@@ -21,7 +21,8 @@ every game refuses bad input the same way and never changes on a refusal.
 Hooks a game implements (``games/radius.py`` is a complete example that uses only
 these hooks; copy its layout for a new game):
 
-* ``current_player()``, ``is_terminal()``, ``returns()``
+* ``current_player()`` and ``returns()``; ``is_terminal()`` is ``current_player() == TERMINAL``
+  unless a game has a faster test
 * ``_legal_actions(player)``: sorted legal actions of a seat at its decision
   (or at a simultaneous node)
 * ``_is_legal(player, action)``: optional, whether one action is legal now; the

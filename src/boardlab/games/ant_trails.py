@@ -296,9 +296,6 @@ class AntTrailsState(State):
             return CHANCE
         return self.to_move
 
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
     def returns(self) -> list[float]:
         return win_loss(self.winner)
 

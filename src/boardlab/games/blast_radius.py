@@ -109,9 +109,6 @@ class BlastRadiusState(State):
     def current_player(self) -> int:
         return TERMINAL if self.winner >= 0 else self.to_move
 
-    def is_terminal(self) -> bool:
-        return self.winner >= 0
-
     def returns(self) -> list[float]:
         return win_loss(self.winner)
 

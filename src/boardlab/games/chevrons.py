@@ -202,9 +202,6 @@ class ChevronsState(State):
     def current_player(self) -> int:
         return TERMINAL if self.over else self.to_move
 
-    def is_terminal(self) -> bool:
-        return self.over
-
     def returns(self) -> list[float]:
         if not self.over or self.score[0] == self.score[1]:
             return [0.0, 0.0]

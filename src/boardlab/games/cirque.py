@@ -199,9 +199,6 @@ class CirqueState(State):
     def current_player(self) -> int:
         return TERMINAL if self.winner >= 0 else self.to_move
 
-    def is_terminal(self) -> bool:
-        return self.winner >= 0
-
     def returns(self) -> list[float]:
         return win_loss(self.winner if self.winner in (0, 1) else None) if self.winner >= 0 else [0.0, 0.0]
 

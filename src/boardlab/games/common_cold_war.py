@@ -282,9 +282,6 @@ class CommonColdWarState(PhasedState):
             return CHANCE
         return TERMINAL if phase == OVER else self.to_move
 
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
     def counts(self) -> list[int]:
         """Tiles on the table showing each colour (§6.1)."""
         red = sum(1 for t in self.table.values() if t[0] == 0)

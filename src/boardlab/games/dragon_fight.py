@@ -279,9 +279,6 @@ class DragonFightState(State):
             return 1
         return SIMULTANEOUS  # §3a: both choose their orders at once
 
-    def is_terminal(self) -> bool:
-        return self.over
-
     def returns(self) -> list[float]:
         return win_loss(self.winner if self.over else None)
 

@@ -367,9 +367,6 @@ class FencesState(PhasedState):
             return CHANCE
         return TERMINAL if phase == OVER else self.to_move
 
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
     def returns(self) -> list[float]:
         n = self.num_players
         if self.winner < 0:

@@ -352,9 +352,6 @@ class FlockOfSheepState(PhasedState):
         self.winner = -1  # -1 playing, 0/1 a seat, 2 a draw
 
     # -- turn order and result ----------------------------------------------
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
     def returns(self) -> list[float]:
         return win_loss(self.winner) if self.phase == OVER else [0.0, 0.0]
 

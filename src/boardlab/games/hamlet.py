@@ -371,9 +371,6 @@ class HamletState(PhasedState):
         self.phase = STAGE_NAMES[self.stage()]
 
     # -- turn order and result (§4, §8) ------------------------------------
-    def is_terminal(self) -> bool:
-        return self.winner >= 0
-
     def returns(self) -> list[float]:
         return win_loss(self.winner)
 

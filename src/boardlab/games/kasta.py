@@ -272,9 +272,6 @@ class KastaState(PhasedState):
     def returns(self) -> list[float]:
         return self._returns[:]
 
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
     def hand(self, seat: int) -> list[int]:
         """The seat's dice, by kind: 24 counts."""
         return self.hands[seat * DICE : (seat + 1) * DICE]

@@ -227,9 +227,6 @@ class MataMoscaState(PhasedState):
             return [0.0, 0.0]
         return win_loss(self.winner if self.winner in (0, 1) else None)
 
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
     # -- the log in words ---------------------------------------------------------------
     def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
         """The decision in words (§4, §6, §10): which fly moves where, the spider's step or capture, a stop, a pass."""

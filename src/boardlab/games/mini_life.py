@@ -311,9 +311,6 @@ class MiniLifeState(PhasedState):
             return self.pending[0][1]
         return self.order()[self.step % len(ORDER)]
 
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
     def returns(self) -> list[float]:
         return win_loss(self.winner) if self.phase == OVER else [0.0, 0.0]
 

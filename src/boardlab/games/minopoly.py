@@ -295,9 +295,6 @@ class MinopolyState(PhasedState):
         a, b = self.totals
         return win_loss(0 if a > b else 1 if b > a else None)  # §8
 
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
     def playable(self, card: int) -> list[tuple[int, ...]]:
         """§5.2: the placements of ``card`` on the empty cells."""
         filled = self.filled

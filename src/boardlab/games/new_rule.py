@@ -202,9 +202,6 @@ class NewRuleState(State):
             return TERMINAL
         return self.to_move
 
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
     def returns(self) -> list[float]:
         return [float(self.outcome)] * self.num_players
 

@@ -274,9 +274,6 @@ class PosiesState(PhasedState):
         self._returns: list[float] = [0.0] * num_players
 
     # -- turn order and result (§3, §6, §7) -------------------------------
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
     def returns(self) -> list[float]:
         return self._returns[:]
 

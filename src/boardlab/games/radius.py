@@ -172,9 +172,6 @@ class RadiusState(State):
     def current_player(self) -> int:
         return TERMINAL if self.phase == OVER else self.to_move
 
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
     def returns(self) -> list[float]:
         return win_loss(self.winner)
 

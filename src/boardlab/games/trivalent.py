@@ -344,9 +344,6 @@ class TrivalentState(State):
     def current_player(self) -> int:
         return TERMINAL if self.over else self.seat_of(self.colour_to_move)
 
-    def is_terminal(self) -> bool:
-        return self.over
-
     def returns(self) -> list[float]:
         if not self.over or self.winner_colour < 0:
             return [0.0, 0.0]
