@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from .. import fast
@@ -36,19 +37,17 @@ from ..geometry.hexgrid import HexBoard, bounding_box
 
 COLOUR_NAMES = ("Red", "Blue")
 Table = tuple[tuple[tuple[int, ...], ...], ...]
-_BOARDS: dict[int, tuple[HexBoard, Table, Table]] = {}
 _RING_SETS: dict[int, tuple[tuple[frozenset[int], ...], ...]] = {}
 
 
+@cache
 def _board(side: int) -> tuple[HexBoard, Table, Table]:
     """The board, ``rings[i][k]`` (cells at distance k from i) and ``zones[i][k]`` (distance 1..k)."""
-    if side not in _BOARDS:
-        board = HexBoard.of_side(side)
-        rings = board.rings_table(2 * side)
-        zones = tuple(tuple(tuple(c for r in rs[1 : k + 1] for c in r) for k in range(len(rs))) for rs in rings)
-        _BOARDS[side] = (board, rings, zones)
-        _RING_SETS[side] = tuple(tuple(frozenset(r) for r in rs) for rs in rings)
-    return _BOARDS[side]
+    board = HexBoard.of_side(side)
+    rings = board.rings_table(2 * side)
+    zones = tuple(tuple(tuple(c for r in rs[1 : k + 1] for c in r) for k in range(len(rs))) for rs in rings)
+    _RING_SETS[side] = tuple(tuple(frozenset(r) for r in rs) for rs in rings)
+    return (board, rings, zones)
 
 
 class BlastRadiusGame(Game):

@@ -25,6 +25,7 @@ an uncovered border edge (§5).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from ..core import scene as sc
@@ -114,13 +115,9 @@ class _Board:
         self.viewbox = bounding_box(list(self.xy), margin=0.5)
 
 
-_BOARDS: dict[int, _Board] = {}
-
-
+@cache
 def _board(side: int) -> _Board:
-    if side not in _BOARDS:
-        _BOARDS[side] = _Board(side)
-    return _BOARDS[side]
+    return _Board(side)
 
 
 class ChevronsGame(Game):

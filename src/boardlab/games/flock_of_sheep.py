@@ -25,6 +25,7 @@ Zobrist sum to its exact description, so a hash collision never forbids a move.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from ..core import scene as sc
@@ -194,13 +195,9 @@ class Board:
         return tuple((d, tuple(ps)) for d, ps in sorted(by_dest.items()))
 
 
-_BOARDS: dict[int, Board] = {}
-
-
+@cache
 def board_of(lines: int) -> Board:
-    if lines not in _BOARDS:
-        _BOARDS[lines] = Board(lines)
-    return _BOARDS[lines]
+    return Board(lines)
 
 
 class FlockOfSheepGame(Game):

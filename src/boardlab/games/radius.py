@@ -27,6 +27,7 @@ neighbour counts of its own (same moves as the core's playout).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from operator import itemgetter
 from typing import Any
 
@@ -61,28 +62,26 @@ PHASES = (PLACE, PICK, DEST, STONES, PASS, OVER)
 Moves = dict[int, dict[int, int]]
 #: ``rays[i][d]``: the cells on the straight line from cell ``i`` in direction ``d``, nearest first.
 Rays = tuple[tuple[tuple[int, ...], ...], ...]
-_BOARDS: dict[int, tuple[HexBoard, Rays, Rays]] = {}
 
 
+@cache
 def _board(side: int) -> tuple[HexBoard, Rays, Rays]:
     """The board, its full rays (for explanations) and the rays cut at 6 cells (for move generation, §4.4)."""
-    if side not in _BOARDS:
-        board = HexBoard.of_side(side)
-        rays: list[tuple[tuple[int, ...], ...]] = []
-        for q, r in board.cells:
-            lines: list[tuple[int, ...]] = []
-            for dq, dr in HEX_DIRECTIONS:
-                line: list[int] = []
-                k = 1
-                while (q + k * dq, r + k * dr) in board.index:
-                    line.append(board.index[(q + k * dq, r + k * dr)])
-                    k += 1
-                lines.append(tuple(line))
-            rays.append(tuple(lines))
-        full = tuple(rays)
-        short = tuple(tuple(line[:6] for line in lines) for lines in full)
-        _BOARDS[side] = (board, full, short)
-    return _BOARDS[side]
+    board = HexBoard.of_side(side)
+    rays: list[tuple[tuple[int, ...], ...]] = []
+    for q, r in board.cells:
+        lines: list[tuple[int, ...]] = []
+        for dq, dr in HEX_DIRECTIONS:
+            line: list[int] = []
+            k = 1
+            while (q + k * dq, r + k * dr) in board.index:
+                line.append(board.index[(q + k * dq, r + k * dr)])
+                k += 1
+            lines.append(tuple(line))
+        rays.append(tuple(lines))
+    full = tuple(rays)
+    short = tuple(tuple(line[:6] for line in lines) for lines in full)
+    return (board, full, short)
 
 
 class RadiusGame(Game):

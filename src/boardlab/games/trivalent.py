@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 from bisect import bisect_left
 from collections.abc import Callable
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -51,16 +52,11 @@ BLOCKED = -2
 
 Pattern = tuple[int, int, int]  # (own stone, own stone, opponent's stone), own stones in index order
 
-_LAYOUTS: dict[str, Any] = {}
-_BOARDS: dict[tuple[int, str, str], BoardData] = {}
 
-
+@cache
 def _layouts() -> dict[str, Any]:
     """The blocked-point layouts of ``games/data/trivalent.json`` (read once)."""
-    if not _LAYOUTS:
-        text = resources.files("boardlab.games").joinpath("data/trivalent.json").read_text()
-        _LAYOUTS.update(json.loads(text))
-    return _LAYOUTS
+    return json.loads(resources.files("boardlab.games").joinpath("data/trivalent.json").read_text())
 
 
 def _letters(i: int) -> str:
@@ -119,38 +115,36 @@ def honeycomb(side: int, orientation: str = "pointy") -> tuple[BoardData, dict[t
     return board, {c: index[k] for c, k in corner_key.items()}
 
 
+@cache
 def _board(side: int, orientation: str, blocked: str) -> BoardData:
     """The board of an option setting: the honeycomb plus its blocked points (§1.2)."""
-    key = (side, orientation, blocked)
-    if key not in _BOARDS:
-        base, corners = honeycomb(side, orientation)
-        spec = blocked.strip().lower()
-        layouts = _layouts()
-        if spec == "standard":
-            chosen = {corners[(q, r, k)] for q, r, k in layouts["blocked"][str(side)]}
-        elif spec in ("none", ""):
-            chosen = set()
-        else:
-            chosen = set()
-            for name in spec.replace(" ", "").split(","):
-                if name not in base.index:
-                    raise ValueError(
-                        f"option 'blocked' of 'trivalent': {name!r} is not a point of this board "
-                        f"(points are {base.ids[0]} … {base.ids[-1]}; or use 'standard' or 'none')"
-                    )
-                chosen.add(base.index[name])
-        _BOARDS[key] = BoardData(
-            ids=base.ids,
-            xy=base.xy,
-            neighbours=base.neighbours,
-            lines=base.lines,
-            blocked=frozenset(chosen),
-            edges=base.edges,
-            source=layouts["source"] if spec == "standard" else "honeycomb corners; blocked points from options",
-            unverified=True,
-            index=base.index,
-        )
-    return _BOARDS[key]
+    base, corners = honeycomb(side, orientation)
+    spec = blocked.strip().lower()
+    layouts = _layouts()
+    if spec == "standard":
+        chosen = {corners[(q, r, k)] for q, r, k in layouts["blocked"][str(side)]}
+    elif spec in ("none", ""):
+        chosen = set()
+    else:
+        chosen = set()
+        for name in spec.replace(" ", "").split(","):
+            if name not in base.index:
+                raise ValueError(
+                    f"option 'blocked' of 'trivalent': {name!r} is not a point of this board "
+                    f"(points are {base.ids[0]} … {base.ids[-1]}; or use 'standard' or 'none')"
+                )
+            chosen.add(base.index[name])
+    return BoardData(
+        ids=base.ids,
+        xy=base.xy,
+        neighbours=base.neighbours,
+        lines=base.lines,
+        blocked=frozenset(chosen),
+        edges=base.edges,
+        source=layouts["source"] if spec == "standard" else "honeycomb corners; blocked points from options",
+        unverified=True,
+        index=base.index,
+    )
 
 
 class TrivalentGame(Game):
