@@ -16,6 +16,7 @@ from boardlab.core.bitmask import bits
 from boardlab.core.constants import TERMINAL
 from boardlab.core.game import Game, State
 from boardlab.core.options import DataFiles, Option, validate_options
+from boardlab.core.phases import Phase, phase_table
 from boardlab.core.tensor import Tensor
 from boardlab.games import _tensors as tz
 from boardlab.games import game_class
@@ -231,3 +232,26 @@ def test_the_games_boards_are_data_files() -> None:
         board = next(o for o in game_class(gid).options if o.name == "board")
         g = boardlab.make(gid)
         assert board.default in board.allowed and g.board.name == board.default and g.board.n > 0
+
+
+# -- phase tables ----------------------------------------------------------------------------------------------
+
+
+def test_a_phase_table_gives_its_shared_functions_to_the_phases_without_their_own() -> None:
+    def shared(game: Any, obs: Any, legal: Any) -> str:
+        return "shared"
+
+    def own(game: Any, obs: Any, legal: Any) -> str:
+        return "own"
+
+    table = phase_table(
+        Phase("a", 0, legal=lambda s, p: [0], apply=lambda s, a: None),
+        Phase("b", 0, legal=lambda s, p: [0], apply=lambda s, a: None, prompt=own),
+        Phase("over", TERMINAL),
+        prompt=shared,
+    )
+    assert [p.prompt for p in table.values()] == [shared, own, shared]
+    with pytest.raises(TypeError, match="not 'apply'"):
+        phase_table(Phase("over", TERMINAL), apply=lambda s, a: None)
+    with pytest.raises(ValueError, match="two phases are named 'over'"):
+        phase_table(Phase("over", TERMINAL), Phase("over", TERMINAL), prompt=shared)

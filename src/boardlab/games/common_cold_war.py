@@ -603,7 +603,6 @@ CommonColdWarState.phases = phase_table(
         outcomes=CommonColdWarState._deal_outcomes,
         apply=CommonColdWarState._deal,
         label=CommonColdWarState._deal_label,
-        prompt=_prompt,
     ),
     Phase(
         PICK,
@@ -612,7 +611,6 @@ CommonColdWarState.phases = phase_table(
         is_legal=CommonColdWarState._pick_is_legal,
         apply=CommonColdWarState._pick,
         explain=CommonColdWarState._pick_explain,
-        prompt=_prompt,
     ),
     Phase(
         TURN,
@@ -621,7 +619,6 @@ CommonColdWarState.phases = phase_table(
         is_legal=CommonColdWarState._turn_is_legal,
         apply=CommonColdWarState._turn,
         explain=CommonColdWarState._turn_explain,
-        prompt=_prompt,
     ),
     Phase(
         PLACE,
@@ -631,7 +628,6 @@ CommonColdWarState.phases = phase_table(
         apply=CommonColdWarState._place,
         explain=CommonColdWarState._place_explain,
         seen=CommonColdWarState._place_seen,
-        prompt=_prompt,
     ),
     Phase(
         DISCARD,
@@ -640,9 +636,9 @@ CommonColdWarState.phases = phase_table(
         is_legal=CommonColdWarState._discard_is_legal,
         apply=CommonColdWarState._discard,
         explain=CommonColdWarState._discard_explain,
-        prompt=_prompt,
     ),
-    Phase(OVER, TERMINAL, prompt=_prompt),
+    Phase(OVER, TERMINAL),
+    prompt=_prompt,
 )
 
 

@@ -524,8 +524,8 @@ def _prompt(game: TwoMayorsGame, obs: dict[str, Any], legal: list[tuple[int, str
 
 
 PHASES = phase_table(
-    Phase("coin", CHANCE, outcomes=lambda s: [(0, 0.5), (1, 0.5)], apply=_coin, label=_coin_label, prompt=_prompt),
-    Phase("deal", CHANCE, outcomes=_deck, apply=_deal, label=_card_label, seen=_deal_seen, prompt=_prompt),
+    Phase("coin", CHANCE, outcomes=lambda s: [(0, 0.5), (1, 0.5)], apply=_coin, label=_coin_label),
+    Phase("deal", CHANCE, outcomes=_deck, apply=_deal, label=_card_label, seen=_deal_seen),
     Phase(
         "turn",
         lambda s: s.to_move,
@@ -533,9 +533,8 @@ PHASES = phase_table(
         apply=_turn,
         explain=_explain_turn,
         seen=_turn_seen,
-        prompt=_prompt,
     ),
-    Phase("recruit", CHANCE, outcomes=_deck, apply=_recruit, label=_card_label, seen=_recruit_seen, prompt=_prompt),
+    Phase("recruit", CHANCE, outcomes=_deck, apply=_recruit, label=_card_label, seen=_recruit_seen),
     Phase(
         "verdict",
         lambda s: 1 - s.to_move,
@@ -543,9 +542,8 @@ PHASES = phase_table(
         apply=_verdict,
         explain=_explain_other,
         seen=_verdict_seen,
-        prompt=_prompt,
     ),
-    Phase("steal", CHANCE, outcomes=_steal_outcomes, apply=_steal, label=_card_label, seen=_steal_seen, prompt=_prompt),
+    Phase("steal", CHANCE, outcomes=_steal_outcomes, apply=_steal, label=_card_label, seen=_steal_seen),
     Phase(
         "name",
         lambda s: s.to_move,
@@ -553,9 +551,9 @@ PHASES = phase_table(
         apply=_name,
         explain=_explain_other,
         seen=_name_seen,
-        prompt=_prompt,
     ),
-    Phase("over", TERMINAL, prompt=_prompt),
+    Phase("over", TERMINAL),
+    prompt=_prompt,
 )
 TwoMayorsState.phases = PHASES
 PHASE_NAMES = tuple(PHASES)
