@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 import boardlab
 from boardlab.core.actions import ActionSpace, Segment
 from boardlab.core.bitmask import bits
+from boardlab.core.chance import by_counts, equally_likely
 from boardlab.core.constants import TERMINAL
 from boardlab.core.game import Game, State
 from boardlab.core.options import DataFiles, Option, validate_options
@@ -255,3 +257,19 @@ def test_a_phase_table_gives_its_shared_functions_to_the_phases_without_their_ow
         phase_table(Phase("over", TERMINAL), apply=lambda s, a: None)
     with pytest.raises(ValueError, match="two phases are named 'over'"):
         phase_table(Phase("over", TERMINAL), Phase("over", TERMINAL), prompt=shared)
+
+
+# -- chance outcomes -------------------------------------------------------------------------------------------
+
+
+def test_the_usual_chance_outcomes() -> None:
+    assert equally_likely(range(3)) == [(0, 1 / 3), (1, 1 / 3), (2, 1 / 3)]
+    deck = [3, 0, 5, 2]
+    outcomes = by_counts(deck, first=7)
+    assert [a for a, _ in outcomes] == [7, 9, 10]
+    assert [Fraction(p).limit_denominator(100) for _, p in outcomes] == [
+        Fraction(3, 10),
+        Fraction(1, 2),
+        Fraction(1, 5),
+    ]
+    assert abs(sum(p for _, p in outcomes) - 1) < 1e-12

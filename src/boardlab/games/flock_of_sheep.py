@@ -30,6 +30,7 @@ from typing import Any
 
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
+from ..core.chance import equally_likely
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, win_loss
 from ..core.gametype import Chance, GameType
@@ -537,7 +538,7 @@ class FlockOfSheepState(PhasedState):
     # -- the phases (phases as data, at the end of the module) ----------------
     def _deal_outcomes(self) -> list[tuple[int, float]]:
         left = [t for t in range(TILES) if self.pos[t] < 0]
-        return [(t, 1 / len(left)) for t in left]  # §2: any undealt tile, equally likely
+        return equally_likely(left)  # §2: any undealt tile, equally likely
 
     def _deal(self, tile: int) -> None:
         """§2: the next ring place gets this tile."""

@@ -36,6 +36,7 @@ from typing import Any
 
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
+from ..core.chance import equally_likely
 from ..core.constants import CHANCE, SIMULTANEOUS, TERMINAL
 from ..core.game import Game, win_loss
 from ..core.gametype import Chance, Dynamics, GameType, Information
@@ -375,7 +376,7 @@ class GreedyFiefsState(PhasedState):
     # -- §3 setup ---------------------------------------------------------------------------
     def _outcomes_caves(self) -> list[tuple[int, float]]:
         left = [c for c in range(4) if c not in self.cave_card]
-        return [(c, 1 / len(left)) for c in left]
+        return equally_likely(left)
 
     def _apply_cave(self, card: int) -> None:
         k = self.cave_card.index(NO)

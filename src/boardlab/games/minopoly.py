@@ -25,6 +25,7 @@ from typing import Any
 
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
+from ..core.chance import equally_likely
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, win_loss
 from ..core.gametype import Chance, GameType
@@ -432,7 +433,7 @@ def _dealer(s: MinopolyState, seat: int) -> None:
 
 def _deal_outcomes(s: MinopolyState) -> list[tuple[int, float]]:
     left = [c for c in range(len(CARDS)) if c not in s.dealt]
-    return [(c, 1 / len(left)) for c in left]
+    return equally_likely(left)
 
 
 def _deal(s: MinopolyState, card: int) -> None:

@@ -34,6 +34,7 @@ from typing import Any
 
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
+from ..core.chance import by_counts, equally_likely
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game
 from ..core.gametype import Chance, GameType, Information
@@ -554,9 +555,7 @@ class MonsterPilesState(PhasedState):
 
 def _expose_outcomes(s: MonsterPilesState) -> list[tuple[int, float]]:
     """§5.1: the new top card's class, weighted by the cards of each class still in the deck."""
-    counts = [s.unexposed(k) for k in range(len(CLASSES))]
-    total = sum(counts)
-    return [(CLASS_ACTION + k, n / total) for k, n in enumerate(counts) if n]
+    return by_counts([s.unexposed(k) for k in range(len(CLASSES))], first=CLASS_ACTION)
 
 
 def _expose(s: MonsterPilesState, action: int) -> None:
@@ -586,8 +585,7 @@ def _face_draw(s: MonsterPilesState, t: int) -> list[tuple[int, float]]:
     """The face of token ``t`` as someone sees it: the one it has, or any card of its class nobody has seen."""
     if s.faces[t] >= 0:
         return [(s.faces[t], 1.0)]
-    faces = s.unseen_faces(s.classes[t])
-    return [(f, 1 / len(faces)) for f in faces]
+    return equally_likely(s.unseen_faces(s.classes[t]))
 
 
 def _look_outcomes(s: MonsterPilesState) -> list[tuple[int, float]]:

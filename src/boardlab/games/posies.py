@@ -40,6 +40,7 @@ from typing import Any
 
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
+from ..core.chance import by_counts, equally_likely
 from ..core.constants import CHANCE, TERMINAL
 from ..core.errors import IllegalActionError
 from ..core.game import Game
@@ -593,9 +594,7 @@ def _wait(obs: dict[str, Any]) -> str:
 
 # §2.2 setup at random: one chance step per point, in reading order, each colour in proportion to what is left.
 def _fill_outcomes(s: PosiesState) -> list[tuple[int, float]]:
-    rem = s.remaining
-    left = sum(rem)
-    return [(c, k / left) for c, k in enumerate(rem) if k]
+    return by_counts(s.remaining)
 
 
 def _fill(s: PosiesState, colour: int) -> None:
@@ -643,7 +642,7 @@ def _explain_place(s: PosiesState, player: int, action: int) -> str | None:
 
 # §8.2 variant 2: each seat in turn draws a posy from the bag, in secret.
 def _draw_outcomes(s: PosiesState) -> list[tuple[int, float]]:
-    return [(c, 1.0 / len(s.bag)) for c in sorted(s.bag)]
+    return equally_likely(sorted(s.bag))
 
 
 def _draw(s: PosiesState, colour: int) -> None:

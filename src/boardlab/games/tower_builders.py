@@ -27,6 +27,7 @@ from typing import Any
 from ..core import hidden
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
+from ..core.chance import by_counts
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, win_loss
 from ..core.gametype import Chance, GameType, Information
@@ -375,8 +376,7 @@ def _coin(s: TowerBuildersState, seat: int) -> None:
 
 def _cards(s: TowerBuildersState) -> list[tuple[int, float]]:
     """§2b, §3a: any card left in the deck, equally likely, so a kind by how many of it are left."""
-    n = sum(s.deck)
-    return [(k, c / n) for k, c in enumerate(s.deck) if c]
+    return by_counts(s.deck)
 
 
 def _deal_to(s: TowerBuildersState) -> int:

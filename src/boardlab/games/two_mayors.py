@@ -30,6 +30,7 @@ from typing import Any
 
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
+from ..core.chance import by_counts
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, win_loss
 from ..core.gametype import Chance, GameType, Information
@@ -322,8 +323,7 @@ def _coin(s: TwoMayorsState, seat: int) -> None:
 
 def _deck(s: TwoMayorsState) -> list[tuple[int, float]]:
     """§2b, §4a: any card left, equally likely, so a character by how many of it are left."""
-    n = sum(s.deck)
-    return [(k, c / n) for k, c in enumerate(s.deck) if c]
+    return by_counts(s.deck)
 
 
 def _deal_to(s: TwoMayorsState) -> int:
@@ -390,9 +390,7 @@ def _verdict(s: TwoMayorsState, action: int) -> None:
 
 def _steal_outcomes(s: TwoMayorsState) -> list[tuple[int, float]]:
     """§7c: a random card of the Passive Mayor's hand."""
-    hand = s.hands[1 - s.to_move]
-    n = sum(hand)
-    return [(k, c / n) for k, c in enumerate(hand) if c]
+    return by_counts(s.hands[1 - s.to_move])
 
 
 def _steal(s: TwoMayorsState, kind: int) -> None:
