@@ -159,8 +159,6 @@ class AntTrailsGame(Game):
     id = "ant-trails"
     title = "Ant Trails"
     summary = "Lay ant trails that never branch, carry food along them to the border; longest trail plus food wins."
-    min_players = 2
-    max_players = 2
     options = (
         Option.flag(
             "must_move_toward_border_end",
@@ -191,7 +189,6 @@ class AntTrailsGame(Game):
             "Equal scores: a draw, or the player with more banked food wins (§9.3).",
         ),
     )
-    rules_version = "1"
     mechanics = ("hex board", "placement", "connection", "pick-up and deliver", "setup chance")
     game_type = GameType(chance=Chance.EXPLICIT)
     playing_time = "20 min"

@@ -28,7 +28,6 @@ from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
-from ..core.gametype import GameType
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
@@ -54,15 +53,11 @@ class BlastRadiusGame(Game):
     id = "blast-radius"
     title = "Blast Radius"
     summary = "Place pieces to form the smallest tower possible; growing towers blast every tower in their zone."
-    min_players = 2
-    max_players = 2
     options = (
         Option("board_side", int, 6, (5, 6, 7), "Cells along each edge of the hexagonal board (§1)."),
         Option.flag("pie", False, "After Red's opening piece, Blue may swap sides (§3.2)."),
     )
-    rules_version = "1"
     mechanics = ("hex board", "placement", "captures")
-    game_type = GameType()
     playing_time = "10 min"
     inventions = (
         "The board size is not in the rules summary: side 6 (91 cells) follows the reference implementation; "

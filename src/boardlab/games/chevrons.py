@@ -32,7 +32,6 @@ from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, State
-from ..core.gametype import GameType
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
@@ -115,17 +114,14 @@ class _Board:
         self.viewbox = bounding_box(list(self.xy), margin=0.5)
 
 
-@cache
-def _board(side: int) -> _Board:
-    return _Board(side)
+#: The board tables of a side, built once.
+_board = cache(_Board)
 
 
 class ChevronsGame(Game):
     id = "chevrons"
     title = "Chevrons"
     summary = "Lay chevrons on a hexagon of triangles; every area you close in with more of your edges is yours."
-    min_players = 2
-    max_players = 2
     options = (
         Option(
             "board_side",
@@ -140,9 +136,7 @@ class ChevronsGame(Game):
             "Edges lying inside a newly enclosed area (both sides in it) also count toward its majority (§6.1).",
         ),
     )
-    rules_version = "1"
     mechanics = ("triangular lattice", "edge placement", "territory")
-    game_type = GameType()
     playing_time = "15 min"
     inventions = (
         "The board size is not in the rules: a hexagon of side 4 (96 triangles) is our choice; sides 3 and 5 "

@@ -34,7 +34,6 @@ from ..core.actions import ActionSpace, Segment
 from ..core.bitmask import bits
 from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
-from ..core.gametype import GameType
 from ..core.hidden import Seen
 from ..core.options import DataFiles, Option
 from ..core.tensor import Tensor
@@ -149,10 +148,8 @@ class CirqueGame(Game):
         ),
         Option.flag("exact_five", False, "Only exactly five in a row wins; six or more do not (§8)."),
     )
-    rules_version = "1"
     draws = True  # a full board with no five in a row (rare in measured play)
     mechanics = ("square board", "placement", "multiple placements", "n in a row")
-    game_type = GameType()
     playing_time = "20 min"
     seat_names = NAMES
     inventions = (

@@ -177,7 +177,6 @@ class CombatGame(Game):
             maximum=200,
         ),
     )
-    rules_version = "1"
     mechanics = ("hidden deployment", "automatic combat", "simultaneous choices")
     playing_time = "5 min"
     game_type = GameType(

@@ -169,8 +169,6 @@ class CommonColdWarGame(Game):
     id = "common-cold-war"
     title = "Common Cold War"
     summary = "Lay virus and antibody tiles; their edge symbols flip, destroy, return and take over their neighbours."
-    min_players = 2
-    max_players = 2
     options = (
         Option.choice(
             "tileset",
@@ -188,7 +186,6 @@ class CommonColdWarGame(Game):
             "What a flip does to the symbols (§5.4): nothing, or the tile is turned over so its long sides swap.",
         ),
     )
-    rules_version = "1"
     mechanics = ("tile laying", "hidden hands", "chain reactions")
     game_type = GameType(chance=Chance.EXPLICIT)
     playing_time = "5 min"

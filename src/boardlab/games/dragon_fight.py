@@ -184,8 +184,6 @@ class DragonFightGame(Game):
         "Two dragons duel on a 5x5 board: secretly pick a movement and an attack, reveal together, "
         "first to deal three damage wins."
     )
-    min_players = 2
-    max_players = 2
     options = (
         Option.choice(
             "wing_buffet",
@@ -208,7 +206,6 @@ class DragonFightGame(Game):
             "Each dragon starts facing its opponent, or each rider secretly picks its dragon's first facing (§2).",
         ),
     )
-    rules_version = "1"
     mechanics = ("square grid", "simultaneous secret orders", "facing", "duel")
     game_type = GameType(dynamics=Dynamics.SIMULTANEOUS, information=Information.IMPERFECT)
     playing_time = "5-10 min"

@@ -32,7 +32,6 @@ from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, win_loss
-from ..core.gametype import GameType
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
@@ -141,7 +140,6 @@ class ElephantMonkeyMiceGame(Game):
     )
     mechanics = ("square board", "movement", "forced retreats", "race")
     playing_time = "5-10 min"
-    game_type = GameType()
     seat_names = NAMES
     inventions = (
         "The game's name: the text gives none; 'Elephant, Monkey & Mice' is a working title.",

@@ -210,7 +210,6 @@ class FencesGame(Game):
     id = "fences"
     title = "Fences"
     summary = "Lay double-sided line cards to close a fence in your colour; take its cards, and four in hand wins."
-    min_players = 2
     max_players = 4
     options = (
         Option.choice(

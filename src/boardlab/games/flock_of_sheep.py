@@ -196,9 +196,8 @@ class Board:
         return tuple((d, tuple(ps)) for d, ps in sorted(by_dest.items()))
 
 
-@cache
-def board_of(lines: int) -> Board:
-    return Board(lines)
+#: The board tables of a size, built once.
+board_of = cache(Board)
 
 
 class FlockOfSheepGame(Game):
@@ -251,7 +250,6 @@ class FlockOfSheepGame(Game):
             "The game ends after this many moves, flocks scored as they stand (§9.3).",
         ),
     )
-    rules_version = "1"
     mechanics = ("tiles", "movement", "flipping", "setup chance", "no repetition", "grouping")
     game_type = GameType(chance=Chance.EXPLICIT)
     playing_time = "25 min"

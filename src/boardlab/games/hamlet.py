@@ -315,8 +315,6 @@ class HamletGame(Game):
         "Lock, trade or draw a hidden role card over three rounds; the one card left at the end decides "
         "whether winning rounds wins the game."
     )
-    min_players = 2
-    max_players = 2
     options = (
         Option.choice(
             "draw",
@@ -333,7 +331,6 @@ class HamletGame(Game):
             "Who goes first in round 1: a coin flip or the first seat (§3a).",
         ),
     )
-    rules_version = "1"
     mechanics = ("cards", "bluffing", "rounds")
     game_type = GameType(chance=Chance.EXPLICIT, information=Information.IMPERFECT)
     playing_time = "5 min"

@@ -165,7 +165,6 @@ class KastaGame(Game):
         "Take three dice from the edge of the pool and give three to your neighbour; throw out a die, "
         "turn one, or discard a pattern of four. The lowest pip total after three rounds wins."
     )
-    min_players = 2
     max_players = 4
     default_players = 2
     options = (
@@ -203,7 +202,6 @@ class KastaGame(Game):
             "the tied players only (§8.2).",
         ),
     )
-    rules_version = "1"
     mechanics = ("dice", "drafting", "set collection", "take that")
     playing_time = "20 min"
     game_type = GameType(

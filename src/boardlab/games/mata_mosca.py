@@ -36,7 +36,6 @@ from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, win_loss
-from ..core.gametype import GameType
 from ..core.hidden import Seen
 from ..core.options import DataFiles, Option
 from ..core.phases import Phase, PhasedState, phase_table
@@ -158,9 +157,7 @@ class MataMoscaGame(Game):
         ),
         Option("turn_limit", int, 200, (100, 200, 400), "Turns (of both sides) after which the game is a draw (§11)."),
     )
-    rules_version = "1"
     mechanics = ("asymmetric", "hunt", "movement", "jump captures", "spots and lines")
-    game_type = GameType()
     playing_time = "15 min"
     seat_names = NAMES
     inventions = (

@@ -28,7 +28,6 @@ from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, win_loss
-from ..core.gametype import GameType
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
@@ -214,9 +213,7 @@ class MiniLifeGame(Game):
             "The game ends after this many growth phases; the player with more cells wins (§6.3).",
         ),
     )
-    rules_version = "1"
     mechanics = ("square board", "placement", "movement", "cellular automaton", "simultaneous resolution")
-    game_type = GameType()
     playing_time = "15 min"
     seat_names = NAMES
     inventions = (

@@ -232,7 +232,6 @@ class MinopolyGame(Game):
             "The cards stay where they are between rounds (default), or are shuffled and dealt again (§7).",
         ),
     )
-    rules_version = "1"
     mechanics = ("dice", "re-rolls", "tetromino placement", "line of sight")
     playing_time = "25 min"
     game_type = GameType(chance=Chance.EXPLICIT)

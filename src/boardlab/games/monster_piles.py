@@ -170,7 +170,6 @@ class MonsterPilesGame(Game):
         "Thirteen monsters, their classes shown on their backs: place each card face down on a pile or use its "
         "power, then choose a pile without looking and score its cards."
     )
-    min_players = 2
     max_players = 3
     options = (
         Option(
@@ -209,7 +208,6 @@ class MonsterPilesGame(Game):
             "the piles (§10.2).",
         ),
     )
-    rules_version = "1"
     mechanics = ("cards", "hidden cards", "visible card backs", "memory", "pile choice")
     playing_time = "10 min"
     game_type = GameType(chance=Chance.EXPLICIT, information=Information.IMPERFECT)

@@ -139,7 +139,6 @@ class NewRuleGame(Game):
             "win_before_loss", True, "When the win and a loss condition hold at the same check, the players win (§6c)."
         ),
     )
-    rules_version = "1"
     mechanics = ("chance (coin flips)", "square board", "multi-step turns")
     game_type = GameType(chance=Chance.EXPLICIT, utility=Utility.IDENTICAL)
     action_space = ACTIONS  # the same for every option setting

@@ -168,7 +168,6 @@ class PosiesGame(Game):
         "Pick pairs of like-coloured posies from a full board, adjacent or along a straight line; "
         "break a group apart and you also take its smallest piece."
     )
-    min_players = 2
     max_players = 3
     default_players = 2
     options = (
@@ -206,7 +205,6 @@ class PosiesGame(Game):
             "Equal best scores are a draw, or the one with more posies among them wins (§7.3).",
         ),
     )
-    rules_version = "1"
     setup_text = "The board was dealt."
     mechanics = ("triangular lattice", "chance setup", "removal", "set collection")
     #: A random setup is chance; variant 2 draws each seat's secret colour (§2, §8.2).

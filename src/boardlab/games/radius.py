@@ -35,7 +35,6 @@ from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
-from ..core.gametype import GameType
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
@@ -88,8 +87,6 @@ class RadiusGame(Game):
     id = "radius"
     title = "Radius"
     summary = "Leap a pawn n cells in a straight line, then drop n stones around it; the largest group wins."
-    min_players = 2
-    max_players = 2
     options = (
         Option("board_side", int, 5, (4, 5, 6, 7), "Cells along each edge of the hexagonal board (§1)."),
         Option.choice(
@@ -113,9 +110,7 @@ class RadiusGame(Game):
         ),
         Option.flag("tie_break", False, "Break equal scores by comparing the next-largest groups in turn (§7.3)."),
     )
-    rules_version = "1"
     mechanics = ("hex board", "movement", "placement", "captures", "connection")
-    game_type = GameType()
     playing_time = "20 min"
     inventions = (
         "The board picture is missing: the hexagonal board of side 5 (61 cells) is our reconstruction; "

@@ -105,7 +105,6 @@ class TowerBuildersGame(Game):
             "Equal towers at the end: a draw, or the dealer loses (§7c).",
         ),
     )
-    rules_version = "1"
     mechanics = ("cards", "hidden hand", "draw one, play one", "take that")
     playing_time = "2-5 min"
     game_type = GameType(chance=Chance.EXPLICIT, information=Information.IMPERFECT)

@@ -139,7 +139,6 @@ class TrainBoilerGame(Game):
             "Best of three rounds (at most three), or rounds until someone has won two (at most nine) (§7).",
         ),
     )
-    rules_version = "1"
     mechanics = ("cards", "hidden goals", "shared track", "memory", "rounds")
     playing_time = "5 min"
     game_type = GameType(chance=Chance.EXPLICIT, information=Information.IMPERFECT)

@@ -36,7 +36,6 @@ from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
-from ..core.gametype import GameType
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
@@ -151,8 +150,6 @@ class TrivalentGame(Game):
     id = "trivalent"
     title = "Trivalent"
     summary = "Place three stones on adjacent corners of a honeycomb, one of them your opponent's; largest group wins."
-    min_players = 2
-    max_players = 2
     options = (
         Option(
             "board_side",
@@ -196,9 +193,7 @@ class TrivalentGame(Game):
         ),
         Option.flag("pie", True, "After Blue's first turn, Orange may swap sides (§2.2)."),
     )
-    rules_version = "1"
     mechanics = ("honeycomb vertices", "placement", "connection", "pie rule")
-    game_type = GameType()
     playing_time = "10 min"
     inventions = (
         "The board is our reconstruction (the seed's picture is missing): the corners of a hexagonal board of "

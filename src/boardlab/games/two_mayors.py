@@ -156,7 +156,6 @@ class TwoMayorsGame(Game):
             "steal_public", False, "Whether spectators see which card a Thief stole (the two mayors always do, §9c)."
         ),
     )
-    rules_version = "1"
     mechanics = ("cards", "bluffing", "hidden hands", "declarations")
     playing_time = "5 min"
     game_type = GameType(chance=Chance.EXPLICIT, information=Information.IMPERFECT)
