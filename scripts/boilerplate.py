@@ -23,7 +23,10 @@ and what the core declares for every game (issue 25, item 4):
 * spelled-out options: ``Option(name, bool, d, (False, True), ...)`` and word options that list their values
   twice, in ``allowed`` and in ``labels`` (``Option.flag``, ``Option.choice``);
 * offset rows: three or more ``X = space.offset("x")`` statements in a row (``ActionSpace.offsets``);
-* terminal tests: an ``is_terminal`` of one ``return`` (the core's is ``current_player() == TERMINAL``).
+* terminal tests: an ``is_terminal`` of one ``return`` (the core's is ``current_player() == TERMINAL``);
+* restated defaults: ``min_players = 2``, ``max_players = 2``, ``rules_version = "1"``, ``game_type = GameType()``;
+* hand-written chance draws: ``[(c, 1 / len(left)) for c in left]`` and ``[(k, c / n) for k, c in enumerate(...)
+  if c]`` (``core.chance.equally_likely``, ``by_counts``).
 
 Usage: ``python scripts/boilerplate.py [src/boardlab/games]`` prints one row per module and the total.
 """
@@ -81,7 +84,11 @@ CATEGORIES = (
     "options",
     "offsets",
     "terminal",
+    "defaults",
+    "chance",
 )
+DEFAULT_LINE = re.compile(r'^    (min_players = 2|max_players = 2|rules_version = "1"|game_type = GameType\(\))$')
+CHANCE_LIST = re.compile(r"\[\(\w+, 1(\.0)? / len\(|\[\(\w+( \+ \w+)?, \w+ / \w+\) for \w+, \w+ in enumerate\(")
 
 
 def _spelled_out_option(node: ast.AST) -> bool:
@@ -113,6 +120,10 @@ def boilerplate_lines(path: pathlib.Path) -> tuple[int, dict[str, int]]:
     for i, line in enumerate(lines, 1):
         if PHASE_TENSOR.search(line):
             cats["phase tensors"].add(i)
+        if DEFAULT_LINE.match(line):
+            cats["defaults"].add(i)
+        if CHANCE_LIST.search(line):
+            cats["chance"].add(i)
         if "tz.viewer(" in line and i + 2 <= len(lines) and '"phase"' in lines[i] and "tz.mover(" in lines[i + 1]:
             cats["phase tensors"] |= {i, i + 1, i + 2}  # the header every phased game writes (tz.header)
     for i in range(len(lines)):
@@ -156,9 +167,7 @@ def main(argv: list[str]) -> int:
     root = pathlib.Path(argv[1] if len(argv) > 1 else "src/boardlab/games")
     total_code = total_boiler = 0
     totals = dict.fromkeys(CATEGORIES, 0)
-    short = (
-        "methods / dispatch / cells / scene wrap / phase tensor / bits / sizes / data / options / offsets / terminal"
-    )
+    short = "methods / dispatch / cells / scene / phase tensor / bits / sizes / data / options / offsets / terminal / defaults / chance"
     print(f"{'module':<20} {'lines':>6} {'boilerplate':>11}  ({short})")
     for path in sorted(root.glob("*.py")):
         if path.name == "__init__.py":
