@@ -50,6 +50,7 @@ class HighSwapGame(Game):
     game_type = GameType(chance=Chance.EXPLICIT, information=Information.IMPERFECT)
     seat_names = NAMES
     inventions = ("The whole game: a worked example for docs/ADDING_A_GAME.md.",)
+    max_length = 16  # §6: 5 chance entries to start, then at most 3 entries a turn
 
     def _setup(self) -> None:
         self.cards = 2 * self.params["top_value"]  # §1
@@ -61,15 +62,7 @@ class HighSwapGame(Game):
         )
         self.draw_deck, self.draw_pile = self.action_space.actions("draw")
         self.stand = self.action_space.encode("stand")
-
-    def max_chance_outcomes(self) -> int:
-        return self.cards
-
-    def max_game_length(self) -> int:
-        return 16  # §6: 5 chance entries to start, then at most 3 entries a turn
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.num_chance_outcomes = self.cards  # a deal is one of the cards
 
 
 class HighSwapState(State):
@@ -190,7 +183,7 @@ class HighSwapState(State):
     def _observation_tensor(self, player: int | None, t: Tensor) -> None:
         me = 0 if player is None else player  # seats from the viewer's side (a spectator: seat 0's)
         over, cards = self.step == OVER, range(self.game.cards)
-        t.one_hot("step", STEPS.index(self.step), len(STEPS))
+        t.one_of("step", self.step, STEPS)
         t.one_hot("to_move", (self.to_move - me) % 2 if self.step in (TURN, DISCARD) else None, 2)
         t.bits("own_hand", [player is not None and c in self.hands[me] for c in cards])
         t.bits("other_hand", [over and c in self.hands[1 - me] for c in cards])  # §5.1: shown at the end
@@ -216,6 +209,7 @@ def _prompt(obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
     return "Discard one of your three cards."
 
 
+@HighSwapGame.draws_scene
 def _scene(game: HighSwapGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     viewer = obs["viewer"]
     s = sc.new_scene(_prompt(obs, legal))

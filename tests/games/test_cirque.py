@@ -60,14 +60,13 @@ STRIP = {
 @pytest.fixture
 def strip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CirqueGame:
     """Cirque with a designer's board file dropped next to ours: no code changes, only the data folder."""
-    (tmp_path / "cirque.json").write_text((cirque.DATA / "cirque.json").read_text())
+    (tmp_path / "cirque.json").write_text((cirque.BOARDS.folder / "cirque.json").read_text())
     (tmp_path / "cirque-strip.json").write_text(json.dumps(STRIP))
-    monkeypatch.setattr(cirque, "DATA", tmp_path)
-    cirque.load_board.cache_clear()
+    monkeypatch.setattr(cirque.BOARDS, "folder", tmp_path)  # forgets the boards read from ours
     # what loading the module finds in the data folder (the option is built from the files present)
-    monkeypatch.setattr(CirqueGame, "options", (cirque.board_option(), *CirqueGame.options[1:]))
+    board = cirque.BOARDS.option("board", CirqueGame.options[0].description)
+    monkeypatch.setattr(CirqueGame, "options", (board, *CirqueGame.options[1:]))
     yield game(board="strip")
-    cirque.load_board.cache_clear()
 
 
 # §1 ------------------------------------------------------------------------------

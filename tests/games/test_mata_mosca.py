@@ -304,14 +304,13 @@ STUCK = line_board("A stuck line", "brbr", ["a1"], "b1")
 @pytest.fixture
 def boards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Designer's board files dropped next to ours: no code changes, only the data folder."""
-    (tmp_path / "mata-mosca.json").write_text((mata_mosca.DATA / "mata-mosca.json").read_text())
+    (tmp_path / "mata-mosca.json").write_text((mata_mosca.BOARDS.folder / "mata-mosca.json").read_text())
     (tmp_path / "mata-mosca-tiny.json").write_text(json.dumps(TINY))
     (tmp_path / "mata-mosca-stuck.json").write_text(json.dumps(STUCK))
-    monkeypatch.setattr(mata_mosca, "DATA", tmp_path)
-    mata_mosca.load_board.cache_clear()
-    monkeypatch.setattr(MataMoscaGame, "options", (mata_mosca.board_option(), *MataMoscaGame.options[1:]))
+    monkeypatch.setattr(mata_mosca.BOARDS, "folder", tmp_path)  # forgets the boards read from ours
+    board = mata_mosca.BOARDS.option("board", MataMoscaGame.options[0].description)
+    monkeypatch.setattr(MataMoscaGame, "options", (board, *MataMoscaGame.options[1:]))
     yield
-    mata_mosca.load_board.cache_clear()
 
 
 def test_a_designer_board_file_is_an_option_value(boards: None) -> None:

@@ -20,6 +20,9 @@ most significant. So a segment ``order`` of dims ``movement`` (6 values) and
 ('up + 1', 'pass')
 >>> space.segment_of(12).name, space.offset("pass")
 ('pass', 12)
+>>> ORDER, PASS = space.offsets("order", "pass")
+>>> ORDER, PASS
+(0, 12)
 
 A dim is ``(name, size)`` or ``(name, names)``; a label format shows a dim by
 its name where the dim has names (``{movement}`` above) and by its index
@@ -145,6 +148,10 @@ class ActionSpace:
     def offset(self, name: str) -> int:
         """The first action of segment ``name``."""
         return self._entry(name)[0]
+
+    def offsets(self, *names: str) -> tuple[int, ...]:
+        """The first action of each segment named, in order: ``PLACE, PASS = SPACE.offsets("place", "pass")``."""
+        return tuple(self._entry(name)[0] for name in names)
 
     def actions(self, name: str) -> range:
         """Every action of segment ``name``, in order."""

@@ -21,7 +21,8 @@ every game refuses bad input the same way and never changes on a refusal.
 Hooks a game implements (``games/radius.py`` is a complete example that uses only
 these hooks; copy its layout for a new game):
 
-* ``current_player()``, ``is_terminal()``, ``returns()``
+* ``current_player()`` and ``returns()``; ``is_terminal()`` is ``current_player() == TERMINAL``
+  unless a game has a faster test
 * ``_legal_actions(player)``: sorted legal actions of a seat at its decision
   (or at a simultaneous node)
 * ``_is_legal(player, action)``: optional, whether one action is legal now; the
@@ -35,7 +36,11 @@ these hooks; copy its layout for a new game):
 * ``_apply_joint(actions)``: apply validated simultaneous actions (one per seat)
 * ``_action_to_string(player, action)``: by default the label from the game's
   ``action_space`` (set in ``Game._setup``; see :mod:`boardlab.core.actions`)
-* on the game class: ``game_type``, its :class:`~boardlab.core.gametype.GameType`
+* on the game class: ``game_type``, its :class:`~boardlab.core.gametype.GameType`,
+  and the sizes as data: ``max_length`` (a safety cap on the history length) and
+  ``num_chance_outcomes`` (or a ``chance_space``), on the class or set in ``_setup()``
+* the scene: a module-level function ``(game, observation, legal)`` marked
+  ``@MyGame.draws_scene`` (see :meth:`Game.draws_scene`)
 * ``observation(player)``: JSON-able view of what that seat (or a spectator) knows
 * ``_seen(actor, entry)``: games with hidden information say who sees each
   history entry, and as what (see :mod:`boardlab.core.hidden`); the core
@@ -110,6 +115,15 @@ class Game:
     cooperative: bool = False
     #: The layout of seat actions, set by ``_setup()`` where the game has one.
     action_space: ActionSpace | None = None
+    #: The layout of chance outcomes, where the game numbers them with an action space (``_setup()`` sets it);
+    #: :meth:`max_chance_outcomes` is then its size.
+    chance_space: ActionSpace | None = None
+    #: Sizes, as data (on the class, or set in ``_setup()`` where the options change them); the core's
+    #: :meth:`max_chance_outcomes` and :meth:`max_game_length` read them. ``num_chance_outcomes``: how many
+    #: chance outcomes there are at most (0: no chance). ``max_length``: a safety cap on the history length for
+    #: drivers, never a rule of the game (say in a comment how it is reached).
+    num_chance_outcomes: int = 0
+    max_length: int | None = None
     #: Plain statements of what is our invention rather than the designer's.
     inventions: ClassVar[tuple[str, ...]] = ()
     #: One-line summary for listings.
@@ -157,12 +171,17 @@ class Game:
         raise NotImplementedError
 
     def max_chance_outcomes(self) -> int:
-        """Chance actions are ``0 .. max_chance_outcomes() - 1`` (0 without chance)."""
-        return 0
+        """Chance actions are ``0 .. max_chance_outcomes() - 1`` (0 without chance): the declared
+        :attr:`num_chance_outcomes`, or the size of :attr:`chance_space` where the game has one."""
+        if self.chance_space is not None:
+            return self.chance_space.size
+        return self.num_chance_outcomes
 
     def max_game_length(self) -> int:
-        """A safety cap on history length for drivers; never a rule of the game."""
-        raise NotImplementedError
+        """A safety cap on history length for drivers; never a rule of the game: the declared :attr:`max_length`."""
+        if self.max_length is None:
+            raise NotImplementedError(f"{type(self).__name__} declares no max_length")
+        return self.max_length
 
     # -- states -----------------------------------------------------------
     def resolve_num_players(self, num_players: int | None) -> int:
@@ -226,13 +245,38 @@ class Game:
         return t.layout()
 
     # -- presentation -----------------------------------------------------
+    #: The game's scene function, ``(game, observation, legal) -> scene``, declared with :meth:`draws_scene`.
+    _scene_function: ClassVar[Callable[..., dict[str, Any]] | None] = None
+
+    @classmethod
+    def draws_scene(cls, function: Callable[[Any, dict[str, Any], list[tuple[int, str]]], dict[str, Any]]) -> Any:
+        """Declare ``function(game, observation, legal)`` as this game's :meth:`scene`; a decorator.
+
+        A game module writes its scene function after its classes and marks it
+        ``@MyGame.draws_scene``, instead of a ``scene`` method that only calls it:
+
+        >>> class Tiny(Game):
+        ...     id = "tiny"
+        >>> @Tiny.draws_scene
+        ... def _scene(game, obs, legal):
+        ...     return {"title": game.id, "moves": len(legal)}
+        >>> Tiny().scene({}, [(0, "a1")])
+        {'title': 'tiny', 'moves': 1}
+        """
+        cls._scene_function = staticmethod(function)  # type: ignore[assignment]
+        return function
+
     def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
         """Describe how ``observation`` looks (see :mod:`boardlab.core.scene`).
 
         ``legal`` lists ``(action, label)`` for the seat that observes. The
-        scene must be built from these two arguments only.
+        scene must be built from these two arguments only. By default, the
+        function the game declared with :meth:`draws_scene`.
         """
-        raise NotImplementedError
+        function = type(self)._scene_function
+        if function is None:
+            raise NotImplementedError(f"{type(self).__name__} declares no scene function (Game.draws_scene)")
+        return function(self, observation, legal)
 
     def timeout_rule(self) -> str:
         """What happens when a player's turn clock runs out, in players' words (the rules page says it).

@@ -13,10 +13,14 @@ A value that is a code word (the API's value) carries a label in players' words 
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,30 @@ class Option:
         stray = [v for v in (self.labels or {}) if self.allowed is None or v not in self.allowed]
         if stray:
             raise ValueError(f"option {self.name!r} labels {stray[0]!r}, which is not one of its allowed values")
+
+    @classmethod
+    def choice(cls, name: str, labels: Mapping[str, str], description: str, default: str | None = None) -> Option:
+        """A word option: its values are the keys of ``labels`` (code words, in order), each with its label in
+        players' words; the default is the first unless ``default`` says otherwise.
+
+        >>> o = Option.choice("tie_break", {"draw": "A draw", "banked_food": "More banked food wins"}, "Equal scores.")
+        >>> o.allowed, o.default, o.label("banked_food")
+        (('draw', 'banked_food'), 'draw', 'More banked food wins')
+        """
+        values = tuple(labels)
+        if default is not None and default not in values:
+            raise ValueError(f"option {name!r}: default {default!r} is not one of {values!r}")
+        return cls(name, str, values[0] if default is None else default, values, description, labels=dict(labels))
+
+    @classmethod
+    def flag(cls, name: str, default: bool, description: str) -> Option:
+        """An on/off option.
+
+        >>> Option.flag("pie", False, "The second player may swap.") == Option("pie", bool, False, (False, True),
+        ...     "The second player may swap.")
+        True
+        """
+        return cls(name, bool, default, (False, True), description)
 
     def label(self, value: Any) -> str:
         """The player-facing name of ``value``: its declared label, else the value with spaces for underscores."""
@@ -114,6 +142,63 @@ class Option:
                 f"option {self.name!r} of {game_id!r} must lie between {self.minimum} and {self.maximum}; got {value!r}"
             )
         return v
+
+
+class DataFiles(Generic[T]):
+    """A game's data files of one kind (boards, card sets), each an option value: ours, then a designer's.
+
+    Ours is ``<folder>/<stem>.json`` (option value ``ours``); a designer supplies another by dropping
+    ``<stem>-<name>.json`` beside it (option value ``name``), with no code change. :meth:`option` is the game's
+    option, its values the files present when the module is loaded; :meth:`load` reads one file once and builds
+    it with ``build(name, data)``.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "maze.json").write_text('{"size": 4}')
+    >>> _ = (folder / "maze-tall.json").write_text('{"size": 9}')
+    >>> boards = DataFiles(folder, "maze", "ours", lambda name, data: (name, data["size"]))
+    >>> list(boards.files())
+    ['ours', 'tall']
+    >>> boards.option("board", "The board.").allowed
+    ('ours', 'tall')
+    >>> boards.load("tall")
+    ('tall', 9)
+    """
+
+    def __init__(self, folder: Path, stem: str, ours: str, build: Callable[[str, Any], T]) -> None:
+        self.stem = stem
+        self.ours = ours
+        self.build = build
+        self._built: dict[str, T] = {}
+        self.folder = folder
+
+    @property
+    def folder(self) -> Path:
+        """Where the files lie; setting it (a test's own folder) forgets what was loaded."""
+        return self._folder
+
+    @folder.setter
+    def folder(self, folder: Path) -> None:
+        self._folder = Path(folder)
+        self._built.clear()
+
+    def files(self) -> dict[str, Path]:
+        """Name → data file: ``ours`` is ``<stem>.json``, then every designer's ``<stem>-<name>.json``, by name."""
+        files = {self.ours: self.folder / f"{self.stem}.json"}
+        for path in sorted(self.folder.glob(f"{self.stem}-*.json")):
+            files[path.stem.removeprefix(f"{self.stem}-")] = path
+        return files
+
+    def option(self, name: str, description: str) -> Option:
+        """An option whose values are the data files present now (ours the default)."""
+        return Option(name, str, self.ours, tuple(self.files()), description)
+
+    def load(self, name: str) -> T:
+        """The thing built from file ``name``, read once."""
+        if name not in self._built:
+            data = json.loads(self.files()[name].read_text(encoding="utf-8"))
+            self._built[name] = self.build(name, data)
+        return self._built[name]
 
 
 def validate_options(game_id: str, spec: Iterable[Option], given: Mapping[str, Any]) -> dict[str, Any]:

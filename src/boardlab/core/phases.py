@@ -59,7 +59,7 @@ only fills the hooks, so refusals, history and undo work as in every game.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from .constants import CHANCE, TERMINAL
@@ -96,17 +96,30 @@ class Phase:
             raise ValueError(f"phase {self.name!r}: a phase where seats decide needs legal")
 
 
-def phase_table(*phases: Phase) -> Mapping[str, Phase]:
+#: The functions a table may give every phase at once (:func:`phase_table`'s keywords).
+SHARED = ("prompt", "seen", "explain", "label")
+
+
+def phase_table(*phases: Phase, **shared: Callable[..., Any]) -> Mapping[str, Phase]:
     """The phases by name, for a State class's ``phases``; names must be distinct.
 
-    >>> list(phase_table(Phase("over", TERMINAL)))
-    ['over']
+    A keyword (``prompt``, ``seen``, ``explain`` or ``label``) is the function of every phase that gives
+    none of its own, so a game whose phases share one prompt says it once:
+
+    >>> say = lambda game, obs, legal: "Your move."
+    >>> table = phase_table(Phase("a", 0, legal=lambda s, p: [0], apply=print), Phase("over", TERMINAL), prompt=say)
+    >>> list(table), table["over"].prompt is say
+    (['a', 'over'], True)
     """
+    unknown = sorted(set(shared) - set(SHARED))
+    if unknown:
+        raise TypeError(f"phase_table() shares only {', '.join(SHARED)}; not {unknown[0]!r}")
     table: dict[str, Phase] = {}
     for p in phases:
         if p.name in table:
             raise ValueError(f"two phases are named {p.name!r}")
-        table[p.name] = p
+        missing = {k: f for k, f in shared.items() if getattr(p, k) is None}
+        table[p.name] = replace(p, **missing) if missing else p
     return table
 
 

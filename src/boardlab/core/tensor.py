@@ -37,7 +37,7 @@ ValueError: field 'passes': count 3 outside 0..2
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 
 class Tensor:
@@ -61,6 +61,29 @@ class Tensor:
         if index is not None:
             row[index] = 1.0
         self.values.extend(row)
+
+    def one_of(self, name: str, value: object, values: Sequence[object]) -> None:
+        """``len(values)`` values, 1.0 at the place of ``value`` in ``values`` (a game's declared phases, say);
+        ``None`` (where it is not one of ``values``): all 0.0.
+
+        >>> t = Tensor()
+        >>> t.one_of("phase", "move", ("place", "move", "over"))
+        >>> t.one_of("held", None, ("king", "queen"))
+        >>> t.values
+        [0.0, 1.0, 0.0, 0.0, 0.0]
+        >>> t.one_of("phase", "dance", ("place", "move", "over"))
+        Traceback (most recent call last):
+        ...
+        ValueError: field 'phase': 'dance' is not one of ('place', 'move', 'over')
+        """
+        if value is None and None not in values:
+            self.one_hot(name, None, len(values))
+            return
+        try:
+            index = values.index(value)
+        except ValueError:
+            raise ValueError(f"field {name!r}: {value!r} is not one of {tuple(values)!r}") from None
+        self.one_hot(name, index, len(values))
 
     def bits(self, name: str, flags: Iterable[bool]) -> None:
         """One value per flag: 1.0 where true."""

@@ -7,7 +7,7 @@ records which seat is looking, so nothing absolute is lost.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core.constants import CHANCE, SIMULTANEOUS, TERMINAL
@@ -50,6 +50,14 @@ def mover(t: Tensor, name: str, cp: int | None, player: int | None, n: int) -> N
     else:
         index = n + _SPECIAL.index(cp)
     t.one_hot(name, index, n + len(_SPECIAL))
+
+
+def header(t: Tensor, o: Mapping[str, Any], player: int | None, n: int, phases: Sequence[str]) -> None:
+    """The fields a phased game's tensor starts with: who looks, the phase (one of the declared ``phases``, from
+    the observation's ``phase``) and who decides (its ``to_move``, relative to the viewer)."""
+    viewer(t, player, n)
+    t.one_of("phase", o["phase"], phases)
+    mover(t, "to_move", o["to_move"], player, n)
 
 
 def seq(t: Tensor, name: str, codes: Sequence[int | None], length: int, kinds: int) -> None:

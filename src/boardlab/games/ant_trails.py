@@ -159,56 +159,36 @@ class AntTrailsGame(Game):
     id = "ant-trails"
     title = "Ant Trails"
     summary = "Lay ant trails that never branch, carry food along them to the border; longest trail plus food wins."
-    min_players = 2
-    max_players = 2
     options = (
-        Option(
+        Option.flag(
             "must_move_toward_border_end",
-            bool,
             True,
-            (False, True),
             "A carried food tile may only step toward the nearest exit of its trail (§6.4); off: either way "
             "along the trail.",
         ),
-        Option(
+        Option.flag(
             "pickup_then_move",
-            bool,
             False,
-            (False, True),
             "A food tile picked up this turn may also take its one step along the trail this turn (§6.5).",
         ),
-        Option(
-            "one_tile_per_ant",
-            bool,
-            False,
-            (False, True),
-            "An ant may carry at most one food tile (§6.3).",
-        ),
-        Option(
+        Option.flag("one_tile_per_ant", False, "An ant may carry at most one food tile (§6.3)."),
+        Option.flag(
             "loops_have_no_exit",
-            bool,
             False,
-            (False, True),
             "Food on a loop can never be banked; by default a loop ant on a border cell is an exit (§6.6).",
         ),
-        Option(
+        Option.flag(
             "pass_when_no_placement",
-            bool,
             False,
-            (False, True),
             "A player who cannot place an ant passes the whole turn, food moves included (§8.1); by default "
             "they may still pick up and move food.",
         ),
-        Option(
+        Option.choice(
             "tie_break",
-            str,
-            "draw",
-            ("draw", "banked_food"),
+            {"draw": "A draw", "banked_food": "More banked food wins"},
             "Equal scores: a draw, or the player with more banked food wins (§9.3).",
-            labels={"draw": "A draw", "banked_food": "More banked food wins"},
         ),
     )
-    rules_version = "1"
     mechanics = ("hex board", "placement", "connection", "pick-up and deliver", "setup chance")
     game_type = GameType(chance=Chance.EXPLICIT)
     playing_time = "20 min"
@@ -248,16 +228,8 @@ class AntTrailsGame(Game):
         self.loops_exit = not self.params["loops_have_no_exit"]
         self.strict_pass = bool(self.params["pass_when_no_placement"])
         self.tie_break = str(self.params["tie_break"])
-
-    def max_chance_outcomes(self) -> int:
-        return self.chance_space.size
-
-    def max_game_length(self) -> int:
         # A safety cap, far above random play (a few hundred actions, see the rules document).
-        return 40 * self.n
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.max_length = 40 * self.n
 
 
 class AntTrailsState(State):
@@ -320,9 +292,6 @@ class AntTrailsState(State):
         if phase == SETUP:
             return CHANCE
         return self.to_move
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
 
     def returns(self) -> list[float]:
         return win_loss(self.winner)
@@ -818,7 +787,7 @@ class AntTrailsState(State):
             t.one_hot(f"tile_{k + 1}_where", where, 3)  # on the board, carried, banked
             t.one_hot(f"tile_{k + 1}_holder", (holder - me) % 2 if holder >= 0 else None, 2)
             t.bits(f"tile_{k + 1}_used", [bool((self.used >> k) & 1)])
-        t.one_hot("phase", PHASES.index(self.phase), len(PHASES))
+        t.one_of("phase", self.phase, PHASES)
         t.one_hot("to_move", (self.to_move - me) % 2 if self.phase not in (SETUP, OVER) else None, 2)
         t.counts("ants_placed_this_turn", [self.placed], 2)
         t.one_hot("selected_tile", self.selected if self.selected >= 0 else None, NUM_TILES)
@@ -861,6 +830,7 @@ def _prompt(game: AntTrailsGame, obs: dict[str, Any], legal: list[tuple[int, str
     return "Pick up food next to your ants or move carried food one step, then press done."
 
 
+@AntTrailsGame.draws_scene
 def _scene(game: AntTrailsGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     board = game.board
     labels = board.labels

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from .. import fast
@@ -27,7 +28,6 @@ from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
-from ..core.gametype import GameType
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
@@ -36,34 +36,28 @@ from ..geometry.hexgrid import HexBoard, bounding_box
 
 COLOUR_NAMES = ("Red", "Blue")
 Table = tuple[tuple[tuple[int, ...], ...], ...]
-_BOARDS: dict[int, tuple[HexBoard, Table, Table]] = {}
 _RING_SETS: dict[int, tuple[tuple[frozenset[int], ...], ...]] = {}
 
 
+@cache
 def _board(side: int) -> tuple[HexBoard, Table, Table]:
     """The board, ``rings[i][k]`` (cells at distance k from i) and ``zones[i][k]`` (distance 1..k)."""
-    if side not in _BOARDS:
-        board = HexBoard.of_side(side)
-        rings = board.rings_table(2 * side)
-        zones = tuple(tuple(tuple(c for r in rs[1 : k + 1] for c in r) for k in range(len(rs))) for rs in rings)
-        _BOARDS[side] = (board, rings, zones)
-        _RING_SETS[side] = tuple(tuple(frozenset(r) for r in rs) for rs in rings)
-    return _BOARDS[side]
+    board = HexBoard.of_side(side)
+    rings = board.rings_table(2 * side)
+    zones = tuple(tuple(tuple(c for r in rs[1 : k + 1] for c in r) for k in range(len(rs))) for rs in rings)
+    _RING_SETS[side] = tuple(tuple(frozenset(r) for r in rs) for rs in rings)
+    return (board, rings, zones)
 
 
 class BlastRadiusGame(Game):
     id = "blast-radius"
     title = "Blast Radius"
     summary = "Place pieces to form the smallest tower possible; growing towers blast every tower in their zone."
-    min_players = 2
-    max_players = 2
     options = (
         Option("board_side", int, 6, (5, 6, 7), "Cells along each edge of the hexagonal board (§1)."),
-        Option("pie", bool, False, (False, True), "After Red's opening piece, Blue may swap sides (§3.2)."),
+        Option.flag("pie", False, "After Red's opening piece, Blue may swap sides (§3.2)."),
     )
-    rules_version = "1"
     mechanics = ("hex board", "placement", "captures")
-    game_type = GameType()
     playing_time = "10 min"
     inventions = (
         "The board size is not in the rules summary: side 6 (91 cells) follows the reference implementation; "
@@ -82,12 +76,7 @@ class BlastRadiusGame(Game):
         polys = self.board.cell_polygons(1.0)
         self._scene_cells = self.board.scene_cells()
         self._viewbox = bounding_box([pt for p in polys for pt in p], margin=0.6)
-
-    def max_game_length(self) -> int:
-        return 20 * self.n
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.max_length = 20 * self.n
 
 
 class BlastRadiusState(State):
@@ -113,9 +102,6 @@ class BlastRadiusState(State):
     # -- turn order and result (§3, §6) -----------------------------------
     def current_player(self) -> int:
         return TERMINAL if self.winner >= 0 else self.to_move
-
-    def is_terminal(self) -> bool:
-        return self.winner >= 0
 
     def returns(self) -> list[float]:
         return win_loss(self.winner)
@@ -418,6 +404,7 @@ def _colour(name: str) -> str:
     return sc.INK_OF[name]
 
 
+@BlastRadiusGame.draws_scene
 def _scene(game: BlastRadiusGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     labels = game.board.labels
     colours = obs["colours"]

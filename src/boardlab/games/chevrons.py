@@ -25,13 +25,13 @@ an uncovered border edge (§5).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, State
-from ..core.gametype import GameType
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
@@ -114,21 +114,14 @@ class _Board:
         self.viewbox = bounding_box(list(self.xy), margin=0.5)
 
 
-_BOARDS: dict[int, _Board] = {}
-
-
-def _board(side: int) -> _Board:
-    if side not in _BOARDS:
-        _BOARDS[side] = _Board(side)
-    return _BOARDS[side]
+#: The board tables of a side, built once.
+_board = cache(_Board)
 
 
 class ChevronsGame(Game):
     id = "chevrons"
     title = "Chevrons"
     summary = "Lay chevrons on a hexagon of triangles; every area you close in with more of your edges is yours."
-    min_players = 2
-    max_players = 2
     options = (
         Option(
             "board_side",
@@ -137,17 +130,13 @@ class ChevronsGame(Game):
             (3, 4, 5),
             "Unit edges along each side of the hexagonal board: 3, 4 or 5 (54, 96 or 150 triangles) (§1).",
         ),
-        Option(
+        Option.flag(
             "count_internal_edges",
-            bool,
             False,
-            (False, True),
             "Edges lying inside a newly enclosed area (both sides in it) also count toward its majority (§6.1).",
         ),
     )
-    rules_version = "1"
     mechanics = ("triangular lattice", "edge placement", "territory")
-    game_type = GameType()
     playing_time = "15 min"
     inventions = (
         "The board size is not in the rules: a hexagon of side 4 (96 triangles) is our choice; sides 3 and 5 "
@@ -174,13 +163,8 @@ class ChevronsGame(Game):
         # play, and labels on both would crowd the board.
         cells = b.lattice.scene_cells(1.0 / SQRT3, label=b.tri_labels, point_label=b.point_labels, point_radius=0.07)
         self._scene_cells = [dict(c, label=None) if c["kind"] == "cell" else c for c in cells]
-
-    def max_game_length(self) -> int:
         # Every placement covers two edges, so a game has at most E actions (§4, §7).
-        return self.num_edges
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.max_length = self.num_edges
 
 
 class ChevronsState(State):
@@ -208,9 +192,6 @@ class ChevronsState(State):
     # -- turn order and result (§3, §7, §8) ---------------------------------
     def current_player(self) -> int:
         return TERMINAL if self.over else self.to_move
-
-    def is_terminal(self) -> bool:
-        return self.over
 
     def returns(self) -> list[float]:
         if not self.over or self.score[0] == self.score[1]:
@@ -423,6 +404,7 @@ def _cube_triangle(b: _Board, tris: tuple[int, ...]) -> int:
     return min(tris, key=lambda t: ((b.tri_centres[t][0] - cx) ** 2 + (b.tri_centres[t][1] - cy) ** 2, t))
 
 
+@ChevronsGame.draws_scene
 def _scene(game: ChevronsGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     b = game.board
     space = game.action_space

@@ -24,64 +24,39 @@ the compiled rollouts are built (``boardlab.fast``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from .. import fast
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
+from ..core.bitmask import bits
 from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
-from ..core.gametype import GameType
 from ..core.hidden import Seen
-from ..core.options import Option
+from ..core.options import DataFiles, Option
 from ..core.tensor import Tensor
-from ..geometry.board import BoardData, data_file_option, data_files
+from ..geometry.board import NamedBoard
 from ..geometry.hexgrid import bounding_box
 from . import _tensors as tz
 
 NAMES = ("Orange", "Blue")
 EMPTY = -1
 DRAW = 2
-DATA = Path(__file__).with_name("data")
-OURS = "reconstruction"  # the option value of our board, games/data/cirque.json
 
 
-def board_files() -> dict[str, Path]:
-    """Board name → data file: ours, then every designer's ``cirque-<name>.json`` (§10)."""
-    return data_files(DATA, "cirque", OURS)
-
-
-def board_option() -> Option:
-    """The option ``board``: its values are the board files present when the module is loaded (§10)."""
-    return data_file_option(
-        "board",
-        DATA,
-        "cirque",
-        OURS,
-        "The board: our reconstruction, or a board the designer drew, once it is added to the game (§1, §10).",
-    )
-
-
-class Board:
+class Board(NamedBoard):
     """One board's tables (§1): squares, colours, shapes, touching squares, lines."""
 
     def __init__(self, name: str, data: dict[str, Any]) -> None:
-        board = BoardData.from_dict(data)
+        super().__init__(name, data)
+        board = self.data
         nodes = data["nodes"]
         missing = [n["id"] for n in nodes if n.get("colour") is None or n.get("region") is None]
         if missing:
             raise ValueError(f"Cirque board {name!r}: squares {missing[:5]} lack a colour or a region (shape)")
-        self.name = name
-        self.data = board
-        self.title = str(data.get("name", name))
-        self.source = board.source
-        self.unverified = board.unverified
-        self.n = n = len(board)
-        self.labels = board.ids
+        n = self.n
         palette: dict[str, str] = dict(data.get("colours", {}))
         self.colour_names = tuple(str(c) for c in board.colours)
         self.fills = tuple(palette.get(c, c) for c in self.colour_names)
@@ -144,21 +119,9 @@ def _shape_walls(labels: tuple[str, ...], polygons: list[Any], shape_of: tuple[i
     return walls
 
 
-@cache
-def load_board(name: str) -> Board:
-    """The board called ``name`` (§10), read from its data file once."""
-    path = board_files()[name]
-    return Board(name, json.loads(path.read_text(encoding="utf-8")))
-
-
-def bits(mask: int) -> list[int]:
-    """The set bits of ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+#: The boards (§1, §10): ours is ``games/data/cirque.json``; a designer's ``cirque-<name>.json`` beside it is
+#: the option value ``<name>``.
+BOARDS = DataFiles(Path(__file__).with_name("data"), "cirque", "reconstruction", Board)
 
 
 class CirqueGame(Game):
@@ -170,25 +133,23 @@ class CirqueGame(Game):
         "The board is our reconstruction (the designer's picture is missing)."
     )
     options = (
-        board_option(),
-        Option(
+        BOARDS.option(
+            "board",
+            "The board: our reconstruction, or a board the designer drew, once it is added to the game (§1, §10).",
+        ),
+        Option.choice(
             "shape_fill",
-            str,
-            "own_stones",
-            ("own_stones", "any_stones"),
-            "A bonus stone for filling a shape with your own stones only, or for placing the last stone of "
-            "any shape (§6).",
-            labels={
+            {
                 "own_stones": "Fill a shape with your own stones",
                 "any_stones": "Place the last stone of any shape",
             },
+            "A bonus stone for filling a shape with your own stones only, or for placing the last stone of "
+            "any shape (§6).",
         ),
-        Option("exact_five", bool, False, (False, True), "Only exactly five in a row wins; six or more do not (§8)."),
+        Option.flag("exact_five", False, "Only exactly five in a row wins; six or more do not (§8)."),
     )
-    rules_version = "1"
     draws = True  # a full board with no five in a row (rare in measured play)
     mechanics = ("square board", "placement", "multiple placements", "n in a row")
-    game_type = GameType()
     playing_time = "20 min"
     seat_names = NAMES
     inventions = (
@@ -203,16 +164,11 @@ class CirqueGame(Game):
     )
 
     def _setup(self) -> None:
-        self.board = load_board(self.params["board"])
+        self.board = BOARDS.load(self.params["board"])
         self.n = self.board.n
         self.full = (1 << self.n) - 1
         self.action_space = ActionSpace(Segment("square", (("square", self.board.labels),), "{square}"))
-
-    def max_game_length(self) -> int:
-        return self.n + 1  # §9: every action fills a square, so a game has at most n actions
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.max_length = self.n + 1  # §9: every action fills a square, so a game has at most n actions
 
 
 class CirqueState(State):
@@ -239,9 +195,6 @@ class CirqueState(State):
     # -- turn order and result -------------------------------------------
     def current_player(self) -> int:
         return TERMINAL if self.winner >= 0 else self.to_move
-
-    def is_terminal(self) -> bool:
-        return self.winner >= 0
 
     def returns(self) -> list[float]:
         return win_loss(self.winner if self.winner in (0, 1) else None) if self.winner >= 0 else [0.0, 0.0]
@@ -426,6 +379,7 @@ def _prompt(game: CirqueGame, obs: dict[str, Any], legal: list[tuple[int, str]])
     )
 
 
+@CirqueGame.draws_scene
 def _scene(game: CirqueGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     b = game.board
     labels = b.labels

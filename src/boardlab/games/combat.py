@@ -88,14 +88,9 @@ ACTIONS = ActionSpace(
     Segment("reinforce", (("troop", TROOPS),), "reinforce with the {troop}"),
     Segment("decline", (), "no reinforcement"),
 )
-PLACE = ACTIONS.offset("place")
-GRANT = ACTIONS.offset("grant")
-AIM = ACTIONS.offset("aim")
-SHIELD_AT = ACTIONS.offset("shield")
-KEEP = ACTIONS.offset("keep")
-HEAL = ACTIONS.offset("heal")
-REINFORCE = ACTIONS.offset("reinforce")
-DECLINE = ACTIONS.offset("decline")
+PLACE, GRANT, AIM, SHIELD_AT, KEEP, HEAL, REINFORCE, DECLINE = ACTIONS.offsets(
+    "place", "grant", "aim", "shield", "keep", "heal", "reinforce", "decline"
+)
 
 
 def row_of(slot: int) -> int:
@@ -147,26 +142,20 @@ class CombatGame(Game):
         "front row, back row. Rout the enemy's fighters to win."
     )
     options = (
-        Option(
+        Option.choice(
             "first",
-            str,
-            "random",
-            ("random", "orange", "blue"),
+            {"random": "Chance decides", "orange": "Orange", "blue": "Blue"},
             "Who deploys first in the first cycle: chance, Orange or Blue (§2a).",
-            labels={"random": "Chance decides", "orange": "Orange", "blue": "Blue"},
         ),
-        Option(
+        Option.choice(
             "deploy_first",
-            str,
-            "alternate",
-            ("alternate", "same", "loser"),
-            "Who deploys first in later cycles: the commanders alternate, the first one always, or the one with "
-            "fewer troops left (§4e).",
-            labels={
+            {
                 "alternate": "The commanders take turns",
                 "same": "The first commander always",
                 "loser": "The one with fewer troops left",
             },
+            "Who deploys first in later cycles: the commanders alternate, the first one always, or the one with "
+            "fewer troops left (§4e).",
         ),
         Option(
             "squads",
@@ -175,12 +164,8 @@ class CombatGame(Game):
             (1, 2, 3, 4),
             "Squads per commander: 1 is the standard game; 2-4 plays the Battalion variant (§13).",
         ),
-        Option(
-            "wounded_sacrifice",
-            bool,
-            False,
-            (False, True),
-            "Whether a wounded back-row Shieldbearer may still be sacrificed (§9b).",
+        Option.flag(
+            "wounded_sacrifice", False, "Whether a wounded back-row Shieldbearer may still be sacrificed (§9b)."
         ),
         Option(
             "cycle_cap",
@@ -192,7 +177,6 @@ class CombatGame(Game):
             maximum=200,
         ),
     )
-    rules_version = "1"
     mechanics = ("hidden deployment", "automatic combat", "simultaneous choices")
     playing_time = "5 min"
     game_type = GameType(
@@ -222,22 +206,15 @@ class CombatGame(Game):
         "victor's own troop types lost in its current squad, and may be declined; when both are routed at once, "
         "both lose a squad.",
     )
+    num_chance_outcomes = 2
 
     def _setup(self) -> None:
         self.action_space = ACTIONS
         self.squads = self.params["squads"]
         self.cycle_cap = self.params["cycle_cap"]
-
-    def max_chance_outcomes(self) -> int:
-        return 2
-
-    def max_game_length(self) -> int:
         # §12, §13e: a battle lasts at most cycle_cap cycles and routes a squad; at most 2 * squads - 1 battles.
         # A cycle has at most 10 placements, one grant, three aims, three shields, one heal and one reinforcement.
-        return 1 + (2 * self.squads - 1) * self.cycle_cap * 19 + 1
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(observation, legal)
+        self.max_length = 1 + (2 * self.squads - 1) * self.cycle_cap * 19 + 1
 
 
 class CombatState(PhasedState):
@@ -632,9 +609,7 @@ class CombatState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, slots as in a grid."""
         o = self.observation(player)
         v = o["viewer"]
-        tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], v, 2)
+        tz.header(t, o, v, 2, PHASE_NAMES)
         t.counts("cycle", [o["cycle"]], 2 * o["cycle_cap"] * o["squads_total"])
         t.counts("battle", [o["battle"]], 2 * o["squads_total"])
         t.counts("battle_cycles", [o["battle_cycles"]], o["cycle_cap"] + 1)
@@ -982,7 +957,8 @@ def _troop_card(id: str, name: str, owner: int | None = None) -> dict[str, Any]:
     )
 
 
-def _scene(obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+@CombatGame.draws_scene
+def _scene(game: CombatGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     viewer = obs["viewer"]
     prompt = PHASES[obs["phase"]].prompt(None, obs, legal)  # type: ignore[misc]
     bottom = viewer if viewer is not None else 0

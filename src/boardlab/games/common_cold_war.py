@@ -169,35 +169,23 @@ class CommonColdWarGame(Game):
     id = "common-cold-war"
     title = "Common Cold War"
     summary = "Lay virus and antibody tiles; their edge symbols flip, destroy, return and take over their neighbours."
-    min_players = 2
-    max_players = 2
     options = (
-        Option(
+        Option.choice(
             "tileset",
-            str,
-            "default_v1",
-            ("default_v1",),
+            {"default_v1": "Our tile design"},
             "The action symbols of the fourteen tiles (§1): our design, the designer's being missing.",
-            labels={"default_v1": "Our tile design"},
         ),
-        Option(
+        Option.choice(
             "board",
-            str,
-            "unbounded",
-            ("unbounded", "10x10"),
+            {"unbounded": "Anywhere (24 × 24 table)", "10x10": "Inside the 10 × 10 handkerchief"},
             "Where tiles may go (§4.2): anywhere (a 24 x 24 table) or inside the 10 x 10 handkerchief.",
-            labels={"unbounded": "Anywhere (24 × 24 table)", "10x10": "Inside the 10 × 10 handkerchief"},
         ),
-        Option(
+        Option.choice(
             "flip",
-            str,
-            "colour_only",
-            ("colour_only", "mirror"),
+            {"colour_only": "Only the colour changes", "mirror": "The tile turns over (long sides swap)"},
             "What a flip does to the symbols (§5.4): nothing, or the tile is turned over so its long sides swap.",
-            labels={"colour_only": "Only the colour changes", "mirror": "The tile turns over (long sides swap)"},
         ),
     )
-    rules_version = "1"
     mechanics = ("tile laying", "hidden hands", "chain reactions")
     game_type = GameType(chance=Chance.EXPLICIT)
     playing_time = "5 min"
@@ -249,20 +237,12 @@ class CommonColdWarGame(Game):
             Segment("discard", (("tile", self.names),), "discard {tile}"),
         )
         space = self.action_space
-        self.play_base = space.offset("play")
-        self.turn_base = space.offset("turn")
-        self.place_base = space.offset("place")
-        self.discard_base = space.offset("discard")
-
-    def max_chance_outcomes(self) -> int:
-        return self.tiles
-
-    def max_game_length(self) -> int:
+        self.play_base, self.turn_base, self.place_base, self.discard_base = space.offsets(
+            "play", "turn", "place", "discard"
+        )
+        self.num_chance_outcomes = self.tiles
         # §3: one deal per tile; §6.3: at most MAX_PLAYS plays of at most 3 decisions.
-        return self.tiles + 3 * MAX_PLAYS + 1
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.max_length = self.tiles + 3 * MAX_PLAYS + 1
 
 
 #: A tile on the table: (colour face up: 0 red, 1 blue; x, y of its top-left square; width, height; symbols N E S W).
@@ -298,9 +278,6 @@ class CommonColdWarState(PhasedState):
         if phase == DEAL:
             return CHANCE
         return TERMINAL if phase == OVER else self.to_move
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
 
     def counts(self) -> list[int]:
         """Tiles on the table showing each colour (§6.1)."""
@@ -551,9 +528,7 @@ class CommonColdWarState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, tiles by number."""
         o = self.observation(player)
         v, tiles = o["viewer"], self.game.tiles
-        tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], v, 2)
+        tz.header(t, o, v, 2, PHASE_NAMES)
         laid = {row[0]: row[1:] for row in o["table"]}
         t.bits("on_table", [k in laid for k in range(tiles)])
         tz.one_hots(t, "table_colour", [tz.rel(laid[k][0], v, 2) if k in laid else None for k in range(tiles)], 2)
@@ -625,7 +600,6 @@ CommonColdWarState.phases = phase_table(
         outcomes=CommonColdWarState._deal_outcomes,
         apply=CommonColdWarState._deal,
         label=CommonColdWarState._deal_label,
-        prompt=_prompt,
     ),
     Phase(
         PICK,
@@ -634,7 +608,6 @@ CommonColdWarState.phases = phase_table(
         is_legal=CommonColdWarState._pick_is_legal,
         apply=CommonColdWarState._pick,
         explain=CommonColdWarState._pick_explain,
-        prompt=_prompt,
     ),
     Phase(
         TURN,
@@ -643,7 +616,6 @@ CommonColdWarState.phases = phase_table(
         is_legal=CommonColdWarState._turn_is_legal,
         apply=CommonColdWarState._turn,
         explain=CommonColdWarState._turn_explain,
-        prompt=_prompt,
     ),
     Phase(
         PLACE,
@@ -653,7 +625,6 @@ CommonColdWarState.phases = phase_table(
         apply=CommonColdWarState._place,
         explain=CommonColdWarState._place_explain,
         seen=CommonColdWarState._place_seen,
-        prompt=_prompt,
     ),
     Phase(
         DISCARD,
@@ -662,9 +633,9 @@ CommonColdWarState.phases = phase_table(
         is_legal=CommonColdWarState._discard_is_legal,
         apply=CommonColdWarState._discard,
         explain=CommonColdWarState._discard_explain,
-        prompt=_prompt,
     ),
-    Phase(OVER, TERMINAL, prompt=_prompt),
+    Phase(OVER, TERMINAL),
+    prompt=_prompt,
 )
 
 
@@ -799,6 +770,7 @@ def _rounded(x0: float, y0: float, x1: float, y1: float, r: float) -> list[tuple
 SYMBOL_INSET = 0.22
 
 
+@CommonColdWarGame.draws_scene
 def _scene(game: CommonColdWarGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     x0, y0, x1, y1 = _window(game, obs)
     s = sc.new_scene(_prompt(game, obs, legal), (x0 - 0.2, y0 - 0.2, x1 - x0 + 0.4, y1 - y0 + 0.4))

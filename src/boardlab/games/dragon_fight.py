@@ -184,46 +184,28 @@ class DragonFightGame(Game):
         "Two dragons duel on a 5x5 board: secretly pick a movement and an attack, reveal together, "
         "first to deal three damage wins."
     )
-    min_players = 2
-    max_players = 2
     options = (
-        Option(
+        Option.choice(
             "wing_buffet",
-            str,
-            "rays",
-            ("rays", "chebyshev", "manhattan"),
-            "Which squares are 'exactly three squares away' for the wing buffet (§5.4).",
-            labels={
+            {
                 "rays": "Along the eight lines",
                 "chebyshev": "Three king steps away",
                 "manhattan": "Three orthogonal steps away",
             },
+            "Which squares are 'exactly three squares away' for the wing buffet (§5.4).",
         ),
-        Option(
+        Option.choice(
             "after_collision",
-            str,
-            "stay",
-            ("stay", "return"),
+            {"stay": "Stay on the shared square", "return": "Return to where the turn began"},
             "After a collision the dragons stay on the shared square, or return to where the turn began (§3d).",
-            labels={"stay": "Stay on the shared square", "return": "Return to where the turn began"},
         ),
-        Option(
-            "swap_collides",
-            bool,
-            False,
-            (False, True),
-            "Two dragons that swap squares in one turn collide too (§3d).",
-        ),
-        Option(
+        Option.flag("swap_collides", False, "Two dragons that swap squares in one turn collide too (§3d)."),
+        Option.choice(
             "initial_facing",
-            str,
-            "toward_opponent",
-            ("toward_opponent", "chosen"),
+            {"toward_opponent": "Facing the opponent", "chosen": "Each rider picks in secret"},
             "Each dragon starts facing its opponent, or each rider secretly picks its dragon's first facing (§2).",
-            labels={"toward_opponent": "Facing the opponent", "chosen": "Each rider picks in secret"},
         ),
     )
-    rules_version = "1"
     mechanics = ("square grid", "simultaneous secret orders", "facing", "duel")
     game_type = GameType(dynamics=Dynamics.SIMULTANEOUS, information=Information.IMPERFECT)
     playing_time = "5-10 min"
@@ -240,6 +222,8 @@ class DragonFightGame(Game):
         "one token per step (§6b).",
         "Damage that ends the game asks for no wound token (§6c).",
     )
+    # A driver's safety cap, never a rule: two evasive dragons could in principle fly forever.
+    max_length = 600
 
     def _setup(self) -> None:
         self._scene_cells = GRID.scene_cells(fill=GRID.chess_fill)
@@ -250,13 +234,6 @@ class DragonFightGame(Game):
         ]
         self.chosen_facing = self.params["initial_facing"] == "chosen"
         self.action_space = ACTIONS_WITH_FACING if self.chosen_facing else ACTIONS
-
-    def max_game_length(self) -> int:
-        # A driver's safety cap, never a rule: two evasive dragons could in principle fly forever.
-        return 600
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
 
 
 class DragonFightState(State):
@@ -298,9 +275,6 @@ class DragonFightState(State):
         if p1:
             return 1
         return SIMULTANEOUS  # §3a: both choose their orders at once
-
-    def is_terminal(self) -> bool:
-        return self.over
 
     def returns(self) -> list[float]:
         return win_loss(self.winner if self.over else None)
@@ -568,7 +542,7 @@ class DragonFightState(State):
             t.one_hot(f"last_{k}_movement", last["moves"][p] if last else None, len(MOVES))
             seen = last is not None and (not hidden or p == player)
             t.one_hot(f"last_{k}_attack", last["attacks"][p] if last and seen else None, len(ATTACKS))
-        t.one_hot("last_event", TURN_EVENTS.index(last["event"]) if last else None, len(TURN_EVENTS))
+        t.one_of("last_event", last["event"] if last else None, TURN_EVENTS)
         t.bits("over", [self.over])
         t.one_hot("winner", (self.winner - me) % 2 if self.over and self.winner >= 0 else None, 2)
 
@@ -611,6 +585,7 @@ MOVE_ICONS = ("forward", "turn-around", "veer-left", "veer-right", "strafe-left"
 ATTACK_ICONS = ("claw", "fire", "tail", "wing")
 
 
+@DragonFightGame.draws_scene
 def _scene(game: DragonFightGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     colours = obs["colours"]
     seat = obs["seat"]

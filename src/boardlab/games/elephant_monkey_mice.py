@@ -32,7 +32,6 @@ from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, win_loss
-from ..core.gametype import GameType
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
@@ -107,15 +106,9 @@ ACTIONS = ActionSpace(
     Segment("retreat", (("square", LABELS),), "retreat to {square}"),
     Segment("pass", (), "pass"),
 )
-ELEPHANT = ACTIONS.offset("elephant")
-MONKEY = ACTIONS.offset("monkey")
-MOUSE = ACTIONS.offset("mouse")
-ADD = ACTIONS.offset("add")
-EXTRA_AT = ACTIONS.offset("extra")
-NO_EXTRA = ACTIONS.offset("no_extra")
-TAKE_AT = ACTIONS.offset("take")
-RETREAT = ACTIONS.offset("retreat")
-PASS = ACTIONS.offset("pass")
+ELEPHANT, MONKEY, MOUSE, ADD, EXTRA_AT, NO_EXTRA, TAKE_AT, RETREAT, PASS = ACTIONS.offsets(
+    "elephant", "monkey", "mouse", "add", "extra", "no_extra", "take", "retreat", "pass"
+)
 N = SIZE * SIZE
 
 
@@ -127,36 +120,26 @@ class ElephantMonkeyMiceGame(Game):
         "monkeys fling mice."
     )
     options = (
-        Option(
+        Option.choice(
             "mode",
-            str,
-            "short",
-            ("short", "long"),
+            {"short": "Short: reach the far row", "long": "Long: reach it, turn Royal, come home"},
             "Short game: reach the far row; long game: reach it, turn Royal, and come home again (§9).",
-            labels={"short": "Short: reach the far row", "long": "Long: reach it, turn Royal, come home"},
         ),
-        Option(
+        Option.choice(
             "setup",
-            str,
-            "corners",
-            ("corners", "inner"),
+            {"corners": "Corners and middle of the home row", "inner": "The three inner squares"},
             "Monkey, Mouse and Elephant start on the home row's corners and middle, or on its three inner "
             "squares (§2).",
-            labels={"corners": "Corners and middle of the home row", "inner": "The three inner squares"},
         ),
-        Option(
+        Option.choice(
             "flung",
-            str,
-            "reserve",
-            ("reserve", "removed"),
+            {"reserve": "Back to its owner's reserve", "removed": "Out of the game"},
             "A Mouse flung off the board goes back to its owner's reserve, or out of the game (§5.4).",
-            labels={"reserve": "Back to its owner's reserve", "removed": "Out of the game"},
         ),
         Option("turn_limit", int, 200, (100, 200, 400), "The game is a draw after this many turns (§10)."),
     )
     mechanics = ("square board", "movement", "forced retreats", "race")
     playing_time = "5-10 min"
-    game_type = GameType()
     seat_names = NAMES
     inventions = (
         "The game's name: the text gives none; 'Elephant, Monkey & Mice' is a working title.",
@@ -177,13 +160,8 @@ class ElephantMonkeyMiceGame(Game):
         self.turn_limit = self.params["turn_limit"]
         grid = SquareGrid(SIZE, SIZE)
         self._cells = grid.scene_cells(fill=grid.chess_fill)
-
-    def max_game_length(self) -> int:
         # §10: at most turn_limit turns of at most 5 decisions each (move, extra mouse, take, two retreats).
-        return 5 * self.turn_limit + 5
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.max_length = 5 * self.turn_limit + 5
 
 
 class ElephantMonkeyMiceState(PhasedState):
@@ -602,7 +580,7 @@ class ElephantMonkeyMiceState(PhasedState):
         o = self.observation(player)
         v = player
         tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        t.one_of("phase", o["phase"], PHASE_NAMES)
         t.one_hot("turn_of", tz.rel(o["to_move"], v, 2), 2)
         tz.mover(t, "to_move", o["decider"], v, 2)
         tz.one_hots(t, "elephant", tz.rotate(o["elephant"], v), N)
@@ -817,6 +795,7 @@ ElephantMonkeyMiceState.phases = PHASES
 GOAL_WORDS = ((MONKEY_GOAL, "Monkey"), (ELEPHANT_GOAL, "Elephant"), (MOUSE_GOAL, "a Mouse"))
 
 
+@ElephantMonkeyMiceGame.draws_scene
 def _scene(game: ElephantMonkeyMiceGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     s = sc.new_scene(PHASES[obs["phase"]].prompt(game, obs, legal), (-0.12, -0.12, SIZE + 0.24, SIZE + 0.24))  # type: ignore[misc]
     s["cells"] = [dict(c) for c in game._cells]

@@ -47,6 +47,7 @@ from typing import Any
 
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
+from ..core.bitmask import bits
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game
 from ..core.gametype import Chance, GameType
@@ -209,28 +210,21 @@ class FencesGame(Game):
     id = "fences"
     title = "Fences"
     summary = "Lay double-sided line cards to close a fence in your colour; take its cards, and four in hand wins."
-    min_players = 2
     max_players = 4
     options = (
-        Option(
+        Option.choice(
             "cardset",
-            str,
-            "default_v1",
-            ("default_v1",),
+            {"default_v1": "Our seven cards (a stand-in: the designer's art is missing)"},
             "The line art of the seven cards (§1): ours, since the designer's art is missing.",
-            labels={"default_v1": "Our seven cards (a stand-in: the designer's art is missing)"},
         ),
-        Option(
+        Option.choice(
             "fence_cards",
-            str,
-            "shortest_cycle",
-            ("shortest_cycle", "whole_component"),
-            "Which cards a completed fence takes (§5.2): those drawing the shortest closed loop through the new "
-            "line, or every card drawing part of the connected line of that colour.",
-            labels={
+            {
                 "shortest_cycle": "The cards of the shortest loop",
                 "whole_component": "Every card of the connected line",
             },
+            "Which cards a completed fence takes (§5.2): those drawing the shortest closed loop through the new "
+            "line, or every card drawing part of the connected line of that colour.",
         ),
         Option(
             "turn_limit",
@@ -285,12 +279,12 @@ class FencesGame(Game):
             Segment("skip", (), "skip the turn"),
         )
         space = self.action_space
-        self.take_base = space.offset("take")
-        self.aim_base = space.offset("aim")
-        self.lay_base = space.offset("lay")
-        self.place_base = space.offset("place")
+        self.take_base, self.aim_base, self.lay_base, self.place_base = space.offsets("take", "aim", "lay", "place")
         self.start_action = space.encode("start")
         self.skip = space.encode("skip")
+        self.num_chance_outcomes = 2 * self.cards
+        # §7: at most turn_limit turns of at most 4 decisions, and one chance entry per card of the deck.
+        self.max_length = 4 * self.params["turn_limit"] + self.cards + 1
 
     def shapes_at(self, stride: int) -> tuple[Shape, ...]:
         """The ways to lay the cards, numbered with ``stride`` lattice points a row."""
@@ -298,16 +292,6 @@ class FencesGame(Game):
         if shapes is None:
             shapes = self._numberings[stride] = _shapes(self.sides, stride)
         return shapes
-
-    def max_chance_outcomes(self) -> int:
-        return 2 * self.cards
-
-    def max_game_length(self) -> int:
-        # §7: at most turn_limit turns of at most 4 decisions, and one chance entry per card of the deck.
-        return 4 * self.params["turn_limit"] + self.cards + 1
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
 
 
 # -- the table (§4, §5) ----------------------------------------------------------------
@@ -332,15 +316,6 @@ def _find(parent: dict[int, int], p: int) -> int:
     while p in parent:
         p = parent[p]
     return p
-
-
-def _bits(mask: int) -> tuple[int, ...]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
 
 
 class FencesState(PhasedState):
@@ -390,9 +365,6 @@ class FencesState(PhasedState):
         if phase == REVEAL:
             return CHANCE
         return TERMINAL if phase == OVER else self.to_move
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
 
     def returns(self) -> list[float]:
         n = self.num_players
@@ -524,7 +496,7 @@ class FencesState(PhasedState):
             if safe:
                 return [(safe & -safe).bit_length() - 1]
         out = []
-        for base in _bits(bases):
+        for base in bits(bases):
             bit = 1 << base
             if kind == CLOSING:
                 if not self._closes(frame, sh, base, mover):
@@ -719,7 +691,7 @@ class FencesState(PhasedState):
             left ^= hit
             _, cx, cy = self.table[card]
             first = game.place_base + card * SPAN * SPAN
-            for b in _bits(hit):
+            for b in bits(hit):
                 dx = b % stride - PAD - cx + REACH
                 dy = b // stride - PAD - cy + REACH
                 named.append((first + dx * SPAN + dy, b))
@@ -981,9 +953,7 @@ class FencesState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, cards by number."""
         o = self.observation(player)
         v, n, cards = o["viewer"], self.num_players, self.game.cards
-        tz.viewer(t, v, n)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], v, n)
+        tz.header(t, o, v, n, PHASE_NAMES)
         t.counts("turn", [o["turn"]], o["turn_limit"] + 1)
         laid = {row[0]: row[1:] for row in o["table"]}
         t.bits("on_table", [c in laid for c in range(cards)])
@@ -999,7 +969,7 @@ class FencesState(PhasedState):
         t.one_hot("top_card", top[0] if top else None, cards)
         t.one_hot("top_side", top[1] if top else None, len(SIDES))
         t.one_hot("held", o["held"], cards)
-        t.one_hot("source", SOURCES.index(o["source"]) if o["source"] else None, len(SOURCES))
+        t.one_of("source", o["source"] or None, SOURCES)
         t.one_hot("aim", None if o["aim"] is None else int(not o["aim"]), len(AIMS))
         lay = o["lay"]
         t.one_hot("lay_side", lay[0] if lay else None, len(SIDES))
@@ -1222,6 +1192,7 @@ def _places(game: FencesGame, obs: dict[str, Any]) -> dict[int, tuple[int, int]]
     return out
 
 
+@FencesGame.draws_scene
 def _scene(game: FencesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     phase = obs["phase"]
     prompt = {

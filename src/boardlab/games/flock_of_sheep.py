@@ -25,10 +25,12 @@ Zobrist sum to its exact description, so a hash collision never forbids a move.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
+from ..core.chance import equally_likely
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, win_loss
 from ..core.gametype import Chance, GameType
@@ -194,13 +196,8 @@ class Board:
         return tuple((d, tuple(ps)) for d, ps in sorted(by_dest.items()))
 
 
-_BOARDS: dict[int, Board] = {}
-
-
-def board_of(lines: int) -> Board:
-    if lines not in _BOARDS:
-        _BOARDS[lines] = Board(lines)
-    return _BOARDS[lines]
+#: The board tables of a size, built once.
+board_of = cache(Board)
 
 
 class FlockOfSheepGame(Game):
@@ -209,66 +206,42 @@ class FlockOfSheepGame(Game):
     summary = "Twelve two-sided sheep tiles disperse from their pen, then flock; the largest flock of your colour wins."
     options = (
         Option("board_lines", int, 19, (13, 19), "Lines on each side of the go board (§1)."),
-        Option(
+        Option.choice(
             "dispersing",
-            str,
-            "pareto",
-            ("pareto", "strict_both", "edges_first"),
-            "What a dispersing move must reduce (§5.3): the shared edge length and the corner touches, neither "
-            "growing and one falling; or both falling; or the edge length, then the corner touches once it is zero.",
-            labels={
+            {
                 "pareto": "Neither may grow, one must fall",
                 "strict_both": "Both must fall",
                 "edges_first": "Shared edges first, then corners",
             },
+            "What a dispersing move must reduce (§5.3): the shared edge length and the corner touches, neither "
+            "growing and one falling; or both falling; or the edge length, then the corner touches once it is zero.",
         ),
-        Option(
+        Option.flag(
             "phase1_no_new_contact",
-            bool,
             False,
-            (False, True),
             "While dispersing, a moved sheep may not end touching a sheep it did not touch before (§5.4).",
         ),
-        Option(
+        Option.choice(
             "when_stuck",
-            str,
-            "start_flocking",
-            ("start_flocking", "pass"),
+            {"start_flocking": "The flocking phase begins", "pass": "The player passes"},
             "When no player has a dispersing move while sheep still touch: the flocking phase begins, or the "
             "player passes (two passes end the game) (§5.6).",
-            labels={"start_flocking": "The flocking phase begins", "pass": "The player passes"},
         ),
-        Option(
-            "jump_allowed",
-            bool,
-            False,
-            (False, True),
-            "A sheep may pass over other sheep; only where it lands must be free (§4.2).",
+        Option.flag(
+            "jump_allowed", False, "A sheep may pass over other sheep; only where it lands must be free (§4.2)."
         ),
-        Option(
+        Option.choice(
             "who_moves",
-            str,
-            "any",
-            ("any", "own_colour"),
+            {"any": "Any sheep not in a flock", "own_colour": "Only sheep showing your colour"},
             "Which sheep a player may move: any sheep not in a flock, or only those showing the player's "
             "colour (§4.3).",
-            labels={"any": "Any sheep not in a flock", "own_colour": "Only sheep showing your colour"},
         ),
-        Option(
+        Option.choice(
             "score_by",
-            str,
-            "sheep",
-            ("sheep", "tiles"),
+            {"sheep": "Sheep pictured on its tiles", "tiles": "Number of tiles"},
             "A flock's size: the sheep pictured on its tiles, or its number of tiles (§10.1).",
-            labels={"sheep": "Sheep pictured on its tiles", "tiles": "Number of tiles"},
         ),
-        Option(
-            "tie_break",
-            bool,
-            True,
-            (False, True),
-            "Break an equal score by all the sheep in all of a player's flocks (§10.2).",
-        ),
+        Option.flag("tie_break", True, "Break an equal score by all the sheep in all of a player's flocks (§10.2)."),
         Option(
             "move_limit",
             int,
@@ -277,7 +250,6 @@ class FlockOfSheepGame(Game):
             "The game ends after this many moves, flocks scored as they stand (§9.3).",
         ),
     )
-    rules_version = "1"
     mechanics = ("tiles", "movement", "flipping", "setup chance", "no repetition", "grouping")
     game_type = GameType(chance=Chance.EXPLICIT)
     playing_time = "25 min"
@@ -300,6 +272,7 @@ class FlockOfSheepGame(Game):
         "A flock's size counts the pictured sheep (option score_by); equal scores are broken by all the "
         "sheep in one's flocks, then a draw (option tie_break).",
     )
+    num_chance_outcomes = TILES
 
     def _setup(self) -> None:
         self.board = board_of(self.params["board_lines"])
@@ -321,6 +294,9 @@ class FlockOfSheepGame(Game):
             sc.cell(b.labels[i], (i % b.lines, i // b.lines), radius=0.08, kind="point") for i in range(b.points)
         ]
         self._edges = self._edge_list()
+        # §2: 12 chance entries; §9: at most move_limit moves of two decisions, at most one pass between two
+        # moves, and two passes at the end.
+        self.max_length = TILES + 3 * self.limit + 2
 
     def _square_cells(self) -> list[dict[str, Any]]:
         n = self.board.lines - 1
@@ -341,17 +317,6 @@ class FlockOfSheepGame(Game):
             for y in range(lines - 1):
                 out.append((f"v{x}-{y}", (x, y), (x, y + 1)))
         return out
-
-    def max_chance_outcomes(self) -> int:
-        return TILES
-
-    def max_game_length(self) -> int:
-        # §2: 12 chance entries; §9: at most move_limit moves of two decisions, at most one pass between two
-        # moves, and two passes at the end.
-        return TILES + 3 * self.limit + 2
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
 
 
 class FlockOfSheepState(PhasedState):
@@ -383,9 +348,6 @@ class FlockOfSheepState(PhasedState):
         self.winner = -1  # -1 playing, 0/1 a seat, 2 a draw
 
     # -- turn order and result ----------------------------------------------
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
     def returns(self) -> list[float]:
         return win_loss(self.winner) if self.phase == OVER else [0.0, 0.0]
 
@@ -574,7 +536,7 @@ class FlockOfSheepState(PhasedState):
     # -- the phases (phases as data, at the end of the module) ----------------
     def _deal_outcomes(self) -> list[tuple[int, float]]:
         left = [t for t in range(TILES) if self.pos[t] < 0]
-        return [(t, 1 / len(left)) for t in left]  # §2: any undealt tile, equally likely
+        return equally_likely(left)  # §2: any undealt tile, equally likely
 
     def _deal(self, tile: int) -> None:
         """§2: the next ring place gets this tile."""
@@ -785,7 +747,7 @@ class FlockOfSheepState(PhasedState):
         span = self.game.board.span
         at = [s["at"] for s in o["sheep"]]
         tz.viewer(t, player, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
+        t.one_of("phase", o["phase"], PHASE_NAMES)
         t.bits("dispersing", [o["dispersing"]])
         tz.mover(t, "to_move", o["to_move"], player, 2)
         t.bits("sheep_dealt", [xy is not None for xy in at])
@@ -894,6 +856,7 @@ def _flock_sizes(flocks: list[dict[str, Any]], what: str) -> str:
     return f"{'a flock' if len(parts) == 1 else 'flocks'} of {listed}"
 
 
+@FlockOfSheepGame.draws_scene
 def _scene(game: FlockOfSheepGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     b = game.board
     lines = b.lines

@@ -36,6 +36,7 @@ from typing import Any
 
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
+from ..core.chance import equally_likely
 from ..core.constants import CHANCE, SIMULTANEOUS, TERMINAL
 from ..core.game import Game, win_loss
 from ..core.gametype import Chance, Dynamics, GameType, Information
@@ -129,18 +130,11 @@ ACTIONS = ActionSpace(
     Segment("leave", (), "leave the cave"),
     Segment("reinforce", (("square", LABELS),), "reinforce {square}"),
 )
-AREA_AT = ACTIONS.offset("area")
-PLACE_AT = ACTIONS.offset("place")
-BUILD_AT = ACTIONS.offset("build")
-STOP = ACTIONS.offset("stop")
-MOVE_AT = ACTIONS.offset("move")
-END = ACTIONS.offset("end")
-FIRST_AT = ACTIONS.offset("first")
-KILL_AT = ACTIONS.offset("kill")
-DISCARD_AT = ACTIONS.offset("discard")
-EXPLORE_A = ACTIONS.offset("explore")
-LEAVE = ACTIONS.offset("leave")
-REINFORCE_AT = ACTIONS.offset("reinforce")
+AREA_AT, PLACE_AT, BUILD_AT, STOP, MOVE_AT, END, FIRST_AT, KILL_AT, DISCARD_AT, EXPLORE_A, LEAVE, REINFORCE_AT = (
+    ACTIONS.offsets(
+        "area", "place", "build", "stop", "move", "end", "first", "kill", "discard", "explore", "leave", "reinforce"
+    )
+)
 
 
 def kill_action(v: Counts) -> int:
@@ -228,14 +222,11 @@ class GreedyFiefsGame(Game):
         "immunities, explore the caves, and take the enemy Keep."
     )
     options = (
-        Option(
+        Option.choice(
             "layout",
-            str,
-            "symmetric",
-            ("symmetric", "unique_v1"),
+            {"symmetric": "Alike in every area", "unique_v1": "Different in each area"},
             "Where each starting area's Keep and Village lie: alike in every area, or a different arrangement "
             "in each (§1).",
-            labels={"symmetric": "Alike in every area", "unique_v1": "Different in each area"},
         ),
         Option(
             "turn_limit",
@@ -267,6 +258,7 @@ class GreedyFiefsGame(Game):
         "Submitting is resigning at the table, not a move; after 100 turns the player with more troops on the "
         "board wins, and equal numbers draw (option turn_limit).",
     )
+    num_chance_outcomes = len(CARDS)
 
     def _setup(self) -> None:
         self.action_space = ACTIONS
@@ -307,16 +299,8 @@ class GreedyFiefsGame(Game):
             return f"{LABELS[s]} {word}".strip()
 
         self._cells = grid.scene_cells(fill=fill, label=label)
-
-    def max_chance_outcomes(self) -> int:
-        return len(CARDS)
-
-    def max_game_length(self) -> int:
         # §11.4: the turn limit; a turn holds at most 2 builds, 7 moves + end, and a few dozen battle steps.
-        return 4 + 10 + self.turn_limit * 80
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.max_length = 4 + 10 + self.turn_limit * 80
 
 
 class GreedyFiefsState(PhasedState):
@@ -392,7 +376,7 @@ class GreedyFiefsState(PhasedState):
     # -- §3 setup ---------------------------------------------------------------------------
     def _outcomes_caves(self) -> list[tuple[int, float]]:
         left = [c for c in range(4) if c not in self.cave_card]
-        return [(c, 1 / len(left)) for c in left]
+        return equally_likely(left)
 
     def _apply_cave(self, card: int) -> None:
         k = self.cave_card.index(NO)
@@ -929,9 +913,7 @@ class GreedyFiefsState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, squares as they lie."""
         o = self.observation(player)
         v = player
-        tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], v, 2)
+        tz.header(t, o, v, 2, PHASE_NAMES)
         t.one_hot("mover", tz.rel(o["mover"], v, 2), 2)
         t.one_hot("placing", tz.rel(o["placing"], v, 2), 2)
         t.counts("placed", [o["placed"]], 4)
@@ -1122,32 +1104,31 @@ def _placing(s: GreedyFiefsState) -> int:
 
 S = GreedyFiefsState
 PHASES = phase_table(
-    Phase(CAVES, CHANCE, outcomes=S._outcomes_caves, apply=S._apply_cave, prompt=_prompt),
-    Phase(AREA, 1, legal=S._legal_area, apply=S._apply_area, prompt=_prompt,
+    Phase(CAVES, CHANCE, outcomes=S._outcomes_caves, apply=S._apply_cave),
+    Phase(AREA, 1, legal=S._legal_area, apply=S._apply_area,
           explain=_generic("first choose your starting area (§3.2)")),
-    Phase(PLACE, _placing, legal=S._legal_place, apply=S._apply_place, prompt=_prompt, explain=_explain_place),
-    Phase(BUILD, _mover, legal=S._legal_build, apply=S._apply_build, prompt=_prompt,
+    Phase(PLACE, _placing, legal=S._legal_place, apply=S._apply_place, explain=_explain_place),
+    Phase(BUILD, _mover, legal=S._legal_build, apply=S._apply_build,
           explain=_generic("you may build only troops that are in your reserve (§4.3)")),
     Phase(
         MOVE,
         _mover,
         legal=S._legal_move,
         apply=S._apply_move,
-        prompt=_prompt,
         explain=_explain_move,
         is_legal=S._move_is_legal,
     ),
-    Phase(ORDER, lambda s: 1 - s.mover, legal=S._legal_order, apply=S._apply_order, prompt=_prompt,
+    Phase(ORDER, lambda s: 1 - s.mover, legal=S._legal_order, apply=S._apply_order,
           explain=_generic("the defender chooses one of the stacks that attacked this square (§7.2)")),
-    Phase(STRIKE, SIMULTANEOUS, legal=S._legal_kill, apply=S._apply_kill, prompt=_prompt, explain=_explain_kill),
-    Phase(KILL, SIMULTANEOUS, legal=S._legal_kill, apply=S._apply_kill, prompt=_prompt, explain=_explain_kill),
-    Phase(DISCARD, _mover, legal=S._legal_discard, apply=S._apply_discard, prompt=_prompt,
+    Phase(STRIKE, SIMULTANEOUS, legal=S._legal_kill, apply=S._apply_kill, explain=_explain_kill),
+    Phase(KILL, SIMULTANEOUS, legal=S._legal_kill, apply=S._apply_kill, explain=_explain_kill),
+    Phase(DISCARD, _mover, legal=S._legal_discard, apply=S._apply_discard,
           explain=_generic("discard one of your troops on this square (§7.3)")),
-    Phase(EXPLORE, _mover, legal=S._legal_explore, apply=S._apply_explore, prompt=_prompt,
+    Phase(EXPLORE, _mover, legal=S._legal_explore, apply=S._apply_explore,
           explain=_generic("explore the cave or leave it (§9)")),
-    Phase(REINFORCE, _mover, legal=S._legal_reinforce, apply=S._apply_reinforce, prompt=_prompt,
-          explain=_explain_reinforce),
-    Phase(OVER, TERMINAL, prompt=_prompt),
+    Phase(REINFORCE, _mover, legal=S._legal_reinforce, apply=S._apply_reinforce, explain=_explain_reinforce),
+    Phase(OVER, TERMINAL),
+    prompt=_prompt,
 )  # fmt: skip
 GreedyFiefsState.phases = PHASES
 
@@ -1181,6 +1162,7 @@ def _troops(s: dict[str, Any], at: str, seat: int, c: list[int], carrier: bool) 
             )
 
 
+@GreedyFiefsGame.draws_scene
 def _scene(game: GreedyFiefsGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     s = sc.new_scene(_prompt(game, obs, legal), (-0.12, -0.12, SIZE + 0.24, SIZE + 0.24))
     s["cells"] = [dict(c) for c in game._cells]

@@ -315,31 +315,22 @@ class HamletGame(Game):
         "Lock, trade or draw a hidden role card over three rounds; the one card left at the end decides "
         "whether winning rounds wins the game."
     )
-    min_players = 2
-    max_players = 2
     options = (
-        Option(
+        Option.choice(
             "draw",
-            str,
-            "exchange",
-            ("exchange", "discard_then_draw"),
-            "A draw takes a pool card, then returns yours (never your own back); or yours goes in first and may "
-            "come back (§7).",
-            labels={
+            {
                 "exchange": "Take a pool card, then return yours",
                 "discard_then_draw": "Put yours in first (it may come back)",
             },
+            "A draw takes a pool card, then returns yours (never your own back); or yours goes in first and may "
+            "come back (§7).",
         ),
-        Option(
+        Option.choice(
             "first",
-            str,
-            "random",
-            ("random", "seat0"),
+            {"random": "A coin flip", "seat0": "The first seat"},
             "Who goes first in round 1: a coin flip or the first seat (§3a).",
-            labels={"random": "A coin flip", "seat0": "The first seat"},
         ),
     )
-    rules_version = "1"
     mechanics = ("cards", "bluffing", "rounds")
     game_type = GameType(chance=Chance.EXPLICIT, information=Information.IMPERFECT)
     playing_time = "5 min"
@@ -351,20 +342,13 @@ class HamletGame(Game):
         "Cards are dealt to the round's first player before the second; the order changes nothing.",
         "What each player knows after a trade (both cards) and after a draw is our reading of a physical game.",
     )
+    num_chance_outcomes = 7
+    # The longest game: a coin, then per round two deals, two moves and two draws.
+    max_length = 1 + ROUNDS * 6
 
     def _setup(self) -> None:
         self.exchange = self.params["draw"] == "exchange"
         self.action_space = ACTIONS
-
-    def max_chance_outcomes(self) -> int:
-        return 7
-
-    def max_game_length(self) -> int:
-        # The longest game: a coin, then per round two deals, two moves and two draws.
-        return 1 + ROUNDS * 6
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
 
 
 class HamletState(PhasedState):
@@ -384,9 +368,6 @@ class HamletState(PhasedState):
         self.phase = STAGE_NAMES[self.stage()]
 
     # -- turn order and result (§4, §8) ------------------------------------
-    def is_terminal(self) -> bool:
-        return self.winner >= 0
-
     def returns(self) -> list[float]:
         return win_loss(self.winner)
 
@@ -738,6 +719,7 @@ def _rounds(n: int) -> str:
     return f"{n} round{'' if n == 1 else 's'} won"
 
 
+@HamletGame.draws_scene
 def _scene(game: HamletGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     viewer = obs["viewer"]
     hands = obs["hands"]

@@ -119,14 +119,9 @@ ACTIONS = ActionSpace(
     Segment("face", (("face", tuple(str(f) for f in range(1, FACES + 1))),), "to {face}"),
     Segment("set", (("pattern", tuple(name for name, _ in SETS)),), "pattern {pattern}"),
 )
-TAKE0 = ACTIONS.offset("take")
-GIVE0 = ACTIONS.offset("give")
-KIND0 = ACTIONS.offset("kind")
-END = ACTIONS.offset("end")
-DISCARD0 = ACTIONS.offset("discard")
-TURN0 = ACTIONS.offset("turn")
-FACE0 = ACTIONS.offset("face")
-SET0 = ACTIONS.offset("set")
+TAKE0, GIVE0, KIND0, END, DISCARD0, TURN0, FACE0, SET0 = ACTIONS.offsets(
+    "take", "give", "kind", "end", "discard", "turn", "face", "set"
+)
 
 # Phases (named as the observation and the prompt name them).
 FORM = "laying out the pool"  # §1.2
@@ -170,59 +165,43 @@ class KastaGame(Game):
         "Take three dice from the edge of the pool and give three to your neighbour; throw out a die, "
         "turn one, or discard a pattern of four. The lowest pip total after three rounds wins."
     )
-    min_players = 2
     max_players = 4
     default_players = 2
     options = (
-        Option(
+        Option.flag(
             "hidden_hands",
-            bool,
             False,
-            (False, True),
             "Hands are open (default) or hidden: the face a die is turned to is then seen by its owner "
             "alone until the round's end (§9).",
         ),
-        Option(
+        Option.flag(
             "opening_action",
-            bool,
             True,
-            (False, True),
             "The optional action is allowed on each player's first turn of a round (default), or only from "
             "the second turn on (§4).",
         ),
-        Option(
+        Option.flag(
             "action_first",
-            bool,
             False,
-            (False, True),
             "The optional action comes after taking and giving (default), or may also come before taking (§4).",
         ),
-        Option(
+        Option.choice(
             "final_patterns",
-            str,
-            "one",
-            ("one", "any"),
+            {"one": "One pattern", "any": "Any number of patterns"},
             "At the end of a round each player may discard one pattern (default) or any number (§6.2).",
-            labels={"one": "One pattern", "any": "Any number of patterns"},
         ),
-        Option(
+        Option.flag(
             "rotate_first",
-            bool,
             True,
-            (False, True),
             "The first player moves one seat to the left each round (default), or stays the same (§3.4).",
         ),
-        Option(
+        Option.choice(
             "tie_rounds",
-            str,
-            "everyone",
-            ("everyone", "tied_only"),
+            {"everyone": "Everyone plays on", "tied_only": "Only the tied players play on"},
             "A tie for the lowest total after round 3 is broken by more rounds for everyone (default) or for "
             "the tied players only (§8.2).",
-            labels={"everyone": "Everyone plays on", "tied_only": "Only the tied players play on"},
         ),
     )
-    rules_version = "1"
     mechanics = ("dice", "drafting", "set collection", "take that")
     playing_time = "20 min"
     game_type = GameType(
@@ -249,20 +228,13 @@ class KastaGame(Game):
         "rounds in all, the tied players share the win (§8).",
         "Open hands by default; hidden hands hide only the faces dice are turned to (option hidden_hands) (§9).",
     )
+    num_chance_outcomes = DICE
+    # §10: per round 72 chance steps, 12 turns of at most 10 decisions, and at most 11 last decisions a seat.
+    max_length = MAX_ROUNDS * (PLACES + 12 * 10 + 4 * 11) + 10
 
     def _setup(self) -> None:
         self.action_space = ACTIONS
         self.hidden = bool(self.params["hidden_hands"])
-
-    def max_chance_outcomes(self) -> int:
-        return DICE
-
-    def max_game_length(self) -> int:
-        # §10: per round 72 chance steps, 12 turns of at most 10 decisions, and at most 11 last decisions a seat.
-        return MAX_ROUNDS * (PLACES + 12 * 10 + 4 * 11) + 10
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
 
 
 class KastaState(PhasedState):
@@ -297,9 +269,6 @@ class KastaState(PhasedState):
     # -- bookkeeping -------------------------------------------------------------------------
     def returns(self) -> list[float]:
         return self._returns[:]
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
 
     def hand(self, seat: int) -> list[int]:
         """The seat's dice, by kind: 24 counts."""
@@ -419,9 +388,7 @@ class KastaState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, places as they lie."""
         o = self.observation(player)
         v, n = o["viewer"], self.num_players
-        tz.viewer(t, v, n)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], v, n)
+        tz.header(t, o, v, n, PHASE_NAMES)
         t.counts("round", [o["round"]], MAX_ROUNDS)
         t.bits("active", [s in o["active"] for s in tz.order(v, n)])
         t.one_hot("first", tz.rel(o["first"], v, n), n)
@@ -1159,6 +1126,7 @@ def _die_item(id: str, die: int, detail: str | None = None) -> dict[str, Any]:
     return sc.item(id, die_name(die), "die", value=face_of(die), colour=INKS[colour_of(die)], detail=detail)
 
 
+@KastaGame.draws_scene
 def _scene(game: KastaGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     phase = obs["phase"]
     s = sc.new_scene(PHASES[phase].prompt(game, obs, legal), (0, 0, 1, 1))  # type: ignore[misc]

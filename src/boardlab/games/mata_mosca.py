@@ -29,8 +29,6 @@ and spider captures (red, blue, red in a row, §6.2).
 
 from __future__ import annotations
 
-import json
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -38,12 +36,11 @@ from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, win_loss
-from ..core.gametype import GameType
 from ..core.hidden import Seen
-from ..core.options import Option
+from ..core.options import DataFiles, Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
-from ..geometry.board import BoardData, data_file_option, data_files
+from ..geometry.board import NamedBoard
 from ..geometry.hexgrid import bounding_box
 from . import _tensors as tz
 
@@ -67,38 +64,14 @@ FLIES_PASS = "flies pass"  # §10
 SPIDER_PASS = "spider passes"  # §8.3, spider_stuck=pass
 OVER = "over"
 
-DATA = Path(__file__).with_name("data")
-OURS = "placeholder"  # the option value of our board, games/data/mata-mosca.json
 
-
-def board_files() -> dict[str, Path]:
-    """Board name → data file: ours, then every designer's ``mata-mosca-<name>.json`` (§12)."""
-    return data_files(DATA, "mata-mosca", OURS)
-
-
-def board_option() -> Option:
-    """The option ``board``: its values are the board files present when the module is loaded (§12)."""
-    return data_file_option(
-        "board",
-        DATA,
-        "mata-mosca",
-        OURS,
-        "The board: our stand-in, or a board the designer drew, once it is added to the game (§1, §12).",
-    )
-
-
-class Board:
+class Board(NamedBoard):
     """One board's tables (§1, §7): spots, steps, hops, captures, and the blue spots next to each red one."""
 
     def __init__(self, name: str, data: dict[str, Any]) -> None:
-        board = BoardData.from_dict(data)
-        self.name = name
-        self.data = board
-        self.title = str(data.get("name", name))
-        self.source = board.source
-        self.unverified = board.unverified
-        self.n = n = len(board)
-        self.labels = board.ids
+        super().__init__(name, data)
+        board = self.data
+        n = self.n
         bad = [board.ids[i] for i, c in enumerate(board.colours) if c not in ("blue", "red")]
         if bad:
             raise ValueError(f"Mata Mosca board {name!r}: spots {bad[:5]} are neither blue nor red")
@@ -149,11 +122,9 @@ class Board:
         self.viewbox = bounding_box(list(board.xy), margin=0.7)
 
 
-@cache
-def load_board(name: str) -> Board:
-    """The board called ``name`` (§12), read from its data file once."""
-    path = board_files()[name]
-    return Board(name, json.loads(path.read_text(encoding="utf-8")))
+#: The boards (§1, §12): ours is ``games/data/mata-mosca.json``; a designer's ``mata-mosca-<name>.json`` beside it is
+#: the option value ``<name>``.
+BOARDS = DataFiles(Path(__file__).with_name("data"), "mata-mosca", "placeholder", Board)
 
 
 class MataMoscaGame(Game):
@@ -164,40 +135,29 @@ class MataMoscaGame(Game):
         "A work in progress by its designer; the board is a stand-in (the designer's picture is missing)."
     )
     options = (
-        board_option(),
-        Option(
-            "split_steps",
-            bool,
-            False,
-            (False, True),
-            "The Flies may split their two steps between two flies, one step each (§4.4).",
+        BOARDS.option(
+            "board",
+            "The board: our stand-in, or a board the designer drew, once it is added to the game (§1, §12).",
         ),
-        Option("straight_only", bool, False, (False, True), "A fly's two-step move must go straight, not turn (§4.2)."),
-        Option("multi_capture", bool, False, (False, True), "After a capture the Spider may capture again (§6.3)."),
-        Option(
-            "cut_off", bool, True, (False, True), "The Flies win when the spider is cut off from every live fly (§8.2)."
+        Option.flag(
+            "split_steps", False, "The Flies may split their two steps between two flies, one step each (§4.4)."
         ),
-        Option(
+        Option.flag("straight_only", False, "A fly's two-step move must go straight, not turn (§4.2)."),
+        Option.flag("multi_capture", False, "After a capture the Spider may capture again (§6.3)."),
+        Option.flag("cut_off", True, "The Flies win when the spider is cut off from every live fly (§8.2)."),
+        Option.choice(
             "spider_stuck",
-            str,
-            "flies_win",
-            ("flies_win", "pass"),
+            {"flies_win": "The Spider loses", "pass": "The Spider passes"},
             "A spider that cannot move loses, or passes (§8.3).",
-            labels={"flies_win": "The Spider loses", "pass": "The Spider passes"},
         ),
-        Option(
+        Option.choice(
             "flies_stuck",
-            str,
-            "pass",
-            ("pass", "lose"),
+            {"pass": "The Flies pass", "lose": "The Flies lose"},
             "Flies that cannot move pass, or lose the game (§10).",
-            labels={"pass": "The Flies pass", "lose": "The Flies lose"},
         ),
         Option("turn_limit", int, 200, (100, 200, 400), "Turns (of both sides) after which the game is a draw (§11)."),
     )
-    rules_version = "1"
     mechanics = ("asymmetric", "hunt", "movement", "jump captures", "spots and lines")
-    game_type = GameType()
     playing_time = "15 min"
     seat_names = NAMES
     inventions = (
@@ -214,7 +174,7 @@ class MataMoscaGame(Game):
     )
 
     def _setup(self) -> None:
-        self.board = load_board(self.params["board"])
+        self.board = BOARDS.load(self.params["board"])
         self.n = self.board.n
         spots = (("spot", self.board.labels),)
         self.action_space = ActionSpace(
@@ -228,13 +188,8 @@ class MataMoscaGame(Game):
         self.capture_base = 2 * self.n
         self.pass_action = self.action_space.encode("pass")
         self.stop_action = self.action_space.encode("stop")
-
-    def max_game_length(self) -> int:
         # §11: at most turn_limit turns of at most 4 decisions (split steps) or 1 + captures (chains).
-        return self.params["turn_limit"] * (4 + CAPTURES_TO_WIN) + 1
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.max_length = self.params["turn_limit"] * (4 + CAPTURES_TO_WIN) + 1
 
 
 class MataMoscaState(PhasedState):
@@ -268,9 +223,6 @@ class MataMoscaState(PhasedState):
         if self.winner < 0:
             return [0.0, 0.0]
         return win_loss(self.winner if self.winner in (0, 1) else None)
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
 
     # -- the log in words ---------------------------------------------------------------
     def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
@@ -397,9 +349,7 @@ class MataMoscaState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): each spot's piece, the moves of two turns."""
         o = self.observation(player)
         n = self.game.n
-        tz.viewer(t, player, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], player, 2)
+        tz.header(t, o, player, 2, PHASE_NAMES)
         tz.one_hots(t, "spots", [c - 1 if c != EMPTY else None for c in o["spots"]], 3)
         t.one_hot("chosen", o["chosen"] if o["chosen"] >= 0 else None, n)
         t.counts("captures", [o["captures"]], CAPTURES_TO_WIN)
@@ -710,6 +660,7 @@ PHASES = phase_table(
 MataMoscaState.phases = PHASES
 
 
+@MataMoscaGame.draws_scene
 def _scene(game: MataMoscaGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     b = game.board
     labels = b.labels

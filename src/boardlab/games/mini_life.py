@@ -28,7 +28,6 @@ from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, win_loss
-from ..core.gametype import GameType
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
@@ -182,31 +181,22 @@ class MiniLifeGame(Game):
     title = "Mini Game of Life"
     summary = "Pointing cells move, turn and raise; then all cells grow, die of loneliness or crowding, and kill."
     options = (
-        Option(
+        Option.choice(
             "move",
-            str,
-            "one",
-            ("one", "rook"),
+            {"one": "One square", "rook": "Any distance in a straight line"},
             "How far a cell moves: one square, or any number of empty squares in a straight line (§4.2).",
-            labels={"one": "One square", "rook": "Any distance in a straight line"},
         ),
-        Option(
+        Option.choice(
             "raise_by",
-            str,
-            "any",
-            ("any", "own"),
+            {"any": "Cells of any colour", "own": "Only your own cells"},
             "Which cells can raise a new cell: two or more cells of any colour pointing at the square, or only "
             "the player's own (§4.4).",
-            labels={"any": "Cells of any colour", "own": "Only your own cells"},
         ),
-        Option(
+        Option.choice(
             "grow_dir",
-            str,
-            "inherit",
-            ("inherit", "owner_any"),
+            {"inherit": "As its parent points", "owner_any": "Any direction its owner picks"},
             "A grown cell points as its parent does (its owner chooses among several parents), or its owner "
             "chooses any direction (§5.3).",
-            labels={"inherit": "As its parent points", "owner_any": "Any direction its owner picks"},
         ),
         Option(
             "moves_per_phase",
@@ -223,9 +213,7 @@ class MiniLifeGame(Game):
             "The game ends after this many growth phases; the player with more cells wins (§6.3).",
         ),
     )
-    rules_version = "1"
     mechanics = ("square board", "placement", "movement", "cellular automaton", "simultaneous resolution")
-    game_type = GameType()
     playing_time = "15 min"
     seat_names = NAMES
     inventions = (
@@ -254,11 +242,9 @@ class MiniLifeGame(Game):
             Segment("point", dirs, "point {direction}"),
         )
         space = self.action_space
-        self.place0 = space.offset("place")
-        self.move0 = space.offset("move")
-        self.turn0 = space.offset("turn")
-        self.raise0 = space.offset("raise")
-        self.point0 = space.offset("point")
+        self.place0, self.move0, self.turn0, self.raise0, self.point0 = space.offsets(
+            "place", "move", "turn", "raise", "point"
+        )
         self.rook = self.params["move"] == "rook"
         self.raise_own = self.params["raise_by"] == "own"
         self.any_dir = self.params["grow_dir"] == "owner_any"
@@ -273,14 +259,9 @@ class MiniLifeGame(Game):
         )
         self.step_of = tuple(tuple((j, self.move0 + N * i + j) for j in STEPS[i]) for i in range(N))
         self._cells = GRID.scene_cells(fill=GRID.chess_fill)
-
-    def max_game_length(self) -> int:
         # §3: 6 placements; §6: at most generation_limit rounds of a decision phase and at most 36 direction
         # choices (one per grown cell).
-        return 6 + self.limit * (self.moves + N)
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.max_length = 6 + self.limit * (self.moves + N)
 
 
 #: A move's label (the notation) and its words in the log, after the seat's name.
@@ -326,9 +307,6 @@ class MiniLifeState(PhasedState):
         if self.phase == DIRECT:
             return self.pending[0][1]
         return self.order()[self.step % len(ORDER)]
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
 
     def returns(self) -> list[float]:
         return win_loss(self.winner) if self.phase == OVER else [0.0, 0.0]
@@ -530,9 +508,7 @@ class MiniLifeState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): cells as the viewer's and the other's planes."""
         o = self.observation(player)
         v = player
-        tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], v, 2)
+        tz.header(t, o, v, 2, PHASE_NAMES)
         tz.one_hots(t, "cells", [tz.rel(c[0], v, 2) if c else None for c in o["cells"]], 2)
         tz.one_hots(t, "facing", [c[1] if c else None for c in o["cells"]], len(DIRECTIONS))
         tz.seq(t, "order", [tz.rel(NAMES_BY_LETTER[x], v, 2) for x in o["order"]], len(ORDER), 2)
@@ -590,6 +566,7 @@ def _prompt(game: MiniLifeGame, obs: dict[str, Any], legal: list[tuple[int, str]
     return f"Move, turn or raise a cell ({left} move{'s' if left > 1 else ''} before the cells grow)."
 
 
+@MiniLifeGame.draws_scene
 def _scene(game: MiniLifeGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     s = sc.new_scene(_prompt(game, obs, legal), (-0.1, -0.1, SIZE + 0.2, SIZE + 0.2))
     s["cells"] = [dict(c) for c in game._cells]

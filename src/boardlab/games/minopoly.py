@@ -25,6 +25,7 @@ from typing import Any
 
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
+from ..core.chance import equally_likely
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, win_loss
 from ..core.gametype import Chance, GameType
@@ -192,13 +193,7 @@ ACTIONS = ActionSpace(
     Segment("card", (("card", CARD_NAMES),), "play the {card} card"),
     Segment("put", (("slot", 4), ("cell", CELL_NAMES)), _put_label),
 )
-PASS = ACTIONS.offset("pass")
-DRAW_DICE = ACTIONS.offset("draw")
-HOLD0 = ACTIONS.offset("hold")
-ROLL = ACTIONS.offset("roll")
-STOP = ACTIONS.offset("stop")
-CARD0 = ACTIONS.offset("card")
-PUT0 = ACTIONS.offset("put")
+PASS, DRAW_DICE, HOLD0, ROLL, STOP, CARD0, PUT0 = ACTIONS.offsets("pass", "draw", "hold", "roll", "stop", "card", "put")
 
 # Phases
 DEALER = "choosing the dealer"  # §2.1
@@ -220,30 +215,23 @@ class MinopolyGame(Game):
         "score the buildings you can see from your side."
     )
     options = (
-        Option(
+        Option.flag(
             "locked_keeps",
-            bool,
             False,
-            (False, True),
             "Dice held after a throw may be thrown again later (default), or stay held for the rest of the turn "
             "(§4.2).",
         ),
-        Option(
+        Option.flag(
             "stack_bonuses",
-            bool,
             False,
-            (False, True),
             "A column gives at most one bonus, 10 or 5 (default), or both when it has both (§6.2).",
         ),
-        Option(
+        Option.flag(
             "redeal_each_round",
-            bool,
             False,
-            (False, True),
             "The cards stay where they are between rounds (default), or are shuffled and dealt again (§7).",
         ),
     )
-    rules_version = "1"
     mechanics = ("dice", "re-rolls", "tetromino placement", "line of sight")
     playing_time = "25 min"
     game_type = GameType(chance=Chance.EXPLICIT)
@@ -262,19 +250,12 @@ class MinopolyGame(Game):
         "Cards keep their places between rounds (option redeal_each_round) (§7).",
         "Equal totals after four rounds are a draw (§8).",
     )
+    num_chance_outcomes = DICE
+    # §9: per round at most 6 placements of at most 35 steps each and 8 passes; deals.
+    max_length = ROUNDS * (6 * 35 + 8 + 6) + 10
 
     def _setup(self) -> None:
         self.action_space = ACTIONS
-
-    def max_chance_outcomes(self) -> int:
-        return DICE
-
-    def max_game_length(self) -> int:
-        # §9: per round at most 6 placements of at most 35 steps each and 8 passes; deals.
-        return ROUNDS * (6 * 35 + 8 + 6) + 10
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
 
 
 class MinopolyState(PhasedState):
@@ -313,9 +294,6 @@ class MinopolyState(PhasedState):
             return [0.0, 0.0]
         a, b = self.totals
         return win_loss(0 if a > b else 1 if b > a else None)  # §8
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
 
     def playable(self, card: int) -> list[tuple[int, ...]]:
         """§5.2: the placements of ``card`` on the empty cells."""
@@ -363,9 +341,7 @@ class MinopolyState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, the board as it lies."""
         o = self.observation(player)
         v = o["viewer"]
-        tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], v, 2)
+        tz.header(t, o, v, 2, PHASE_NAMES)
         t.counts("round", [o["round"]], ROUNDS)
         t.one_hot("starter", tz.rel(o["starter"], v, 2), 2)
         t.one_hot("dealer", tz.rel(o["dealer"], v, 2), 2)
@@ -456,7 +432,7 @@ def _dealer(s: MinopolyState, seat: int) -> None:
 
 def _deal_outcomes(s: MinopolyState) -> list[tuple[int, float]]:
     left = [c for c in range(len(CARDS)) if c not in s.dealt]
-    return [(c, 1 / len(left)) for c in left]
+    return equally_likely(left)
 
 
 def _deal(s: MinopolyState, card: int) -> None:
@@ -766,6 +742,7 @@ def _card_item(id: str, card: int, owner: int | None = None, detail: str | None 
     )
 
 
+@MinopolyGame.draws_scene
 def _scene(game: MinopolyGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     phase = obs["phase"]
     s = sc.new_scene(PHASES[phase].prompt(game, obs, legal), (0, 0, 1, 1))  # type: ignore[misc]

@@ -34,6 +34,7 @@ from typing import Any
 
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
+from ..core.chance import by_counts, equally_likely
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game
 from ..core.gametype import Chance, GameType, Information
@@ -111,11 +112,7 @@ ACTIONS = ActionSpace(
     Segment("look", (("pile", PILES), ("card", POSITIONS)), "look at card {card} of pile {pile}"),
     Segment("take", (("pile", PILES),), "take pile {pile}"),
 )
-PLACE = ACTIONS.offset("place")
-POWER = ACTIONS.offset("power")
-ANIMAL = ACTIONS.offset("animal")
-MOVE_TO = ACTIONS.offset("move_to")
-TAKE = ACTIONS.offset("take")
+PLACE, POWER, ANIMAL, MOVE_TO, TAKE = ACTIONS.offsets("place", "power", "animal", "move_to", "take")
 
 
 def _card_action(segment: str, pile: int, pos: int) -> int:
@@ -173,7 +170,6 @@ class MonsterPilesGame(Game):
         "Thirteen monsters, their classes shown on their backs: place each card face down on a pile or use its "
         "power, then choose a pile without looking and score its cards."
     )
-    min_players = 2
     max_players = 3
     options = (
         Option(
@@ -184,49 +180,34 @@ class MonsterPilesGame(Game):
             "How many more cards than another pile a pile must have, after a card lands on it, for the active "
             "player to take the marker: 3 as the rules' example shows, or 2 as their sentence says (§9).",
         ),
-        Option(
+        Option.choice(
             "marker_sources",
-            str,
-            "any_gain",
-            ("any_gain", "place_only"),
+            {"any_gain": "Every pile that gained a card", "place_only": "Only the pile a card was placed on"},
             "Which piles are checked for the marker: every pile that gained a card this turn (a placed card, "
             "Animals, Constructs), or only the pile a card was placed on (§9).",
-            labels={"any_gain": "Every pile that gained a card", "place_only": "Only the pile a card was placed on"},
         ),
-        Option(
+        Option.choice(
             "undead_condition",
-            str,
-            "any_other",
-            ("any_other", "all_other"),
+            {"any_other": "One other Undead card", "all_other": "Both other Undead cards"},
             "An Undead power needs another Undead card in a pile, or both others (§8.2).",
-            labels={"any_other": "One other Undead card", "all_other": "Both other Undead cards"},
         ),
-        Option(
+        Option.flag(
             "partial_powers",
-            bool,
             False,
-            (False, True),
             "Whether a Brutal Races or Animals power may be used when only one card can be discarded or moved (§8.6).",
         ),
-        Option(
+        Option.choice(
             "marker_tie",
-            str,
-            "bar_all_tied",
-            ("bar_all_tied", "no_restriction"),
+            {"bar_all_tied": "None of the tied piles", "no_restriction": "Any pile"},
             "When piles tie for the most cards: the marker holder may take none of them, or any pile (§10.2).",
-            labels={"bar_all_tied": "None of the tied piles", "no_restriction": "Any pile"},
         ),
-        Option(
+        Option.choice(
             "marker_most",
-            str,
-            "remaining",
-            ("remaining", "overall"),
+            {"remaining": "Among the piles still to choose", "overall": "Among all the piles"},
             "The pile with the most cards is counted among the piles still to choose from, or among all "
             "the piles (§10.2).",
-            labels={"remaining": "Among the piles still to choose", "overall": "Among all the piles"},
         ),
     )
-    rules_version = "1"
     mechanics = ("cards", "hidden cards", "visible card backs", "memory", "pile choice")
     playing_time = "10 min"
     game_type = GameType(chance=Chance.EXPLICIT, information=Information.IMPERFECT)
@@ -247,6 +228,10 @@ class MonsterPilesGame(Game):
         "Tied highest totals share the win.",
         "The class symbols drawn on the cards and the colours they are drawn in.",
     )
+    num_chance_outcomes = DECK + len(CLASSES)
+    # Per round: 13 backs and at most 13 looks; at most 13 turns of at most 7 entries (a Dragon's
+    # power and its three peeks is the longest); two pile choices and 13 cards turned up.
+    max_length = MAX_ROUNDS * (13 + 13 + 13 * 7 + 2 + 13)
 
     def _setup(self) -> None:
         self.action_space = ACTIONS
@@ -254,17 +239,6 @@ class MonsterPilesGame(Game):
         self.place_only = self.params["marker_sources"] == "place_only"
         self.all_undead = self.params["undead_condition"] == "all_other"
         self.partial = self.params["partial_powers"]
-
-    def max_chance_outcomes(self) -> int:
-        return DECK + len(CLASSES)
-
-    def max_game_length(self) -> int:
-        # Per round: 13 backs and at most 13 looks; at most 13 turns of at most 7 entries (a Dragon's
-        # power and its three peeks is the longest); two pile choices and 13 cards turned up.
-        return MAX_ROUNDS * (13 + 13 + 13 * 7 + 2 + 13)
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
 
 
 class MonsterPilesState(PhasedState):
@@ -379,9 +353,7 @@ class MonsterPilesState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, piles as they lie."""
         o = self.observation(player)
         v, n = o["viewer"], self.num_players
-        tz.viewer(t, v, n)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], v, n)
+        tz.header(t, o, v, n, PHASE_NAMES)
         t.counts("round", [o["round"]], MAX_ROUNDS)
         t.one_hot("start", tz.rel(o["start"], v, n), n)
         t.one_hot("active", tz.rel(o["active"], v, n), n)
@@ -581,9 +553,7 @@ class MonsterPilesState(PhasedState):
 
 def _expose_outcomes(s: MonsterPilesState) -> list[tuple[int, float]]:
     """§5.1: the new top card's class, weighted by the cards of each class still in the deck."""
-    counts = [s.unexposed(k) for k in range(len(CLASSES))]
-    total = sum(counts)
-    return [(CLASS_ACTION + k, n / total) for k, n in enumerate(counts) if n]
+    return by_counts([s.unexposed(k) for k in range(len(CLASSES))], first=CLASS_ACTION)
 
 
 def _expose(s: MonsterPilesState, action: int) -> None:
@@ -613,8 +583,7 @@ def _face_draw(s: MonsterPilesState, t: int) -> list[tuple[int, float]]:
     """The face of token ``t`` as someone sees it: the one it has, or any card of its class nobody has seen."""
     if s.faces[t] >= 0:
         return [(s.faces[t], 1.0)]
-    faces = s.unseen_faces(s.classes[t])
-    return [(f, 1 / len(faces)) for f in faces]
+    return equally_likely(s.unseen_faces(s.classes[t]))
 
 
 def _look_outcomes(s: MonsterPilesState) -> list[tuple[int, float]]:
@@ -1041,6 +1010,7 @@ def _token_item(id: str, tv: dict[str, Any]) -> dict[str, Any]:
     return _face(id, tv["card"]) if tv["card"] is not None else _back(id, tv["class"])
 
 
+@MonsterPilesGame.draws_scene
 def _scene(game: MonsterPilesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     n = obs["players"]
     prompt = PHASES[obs["phase"]].prompt(game, obs, legal)  # type: ignore[misc]

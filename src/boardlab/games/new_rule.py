@@ -117,38 +117,28 @@ class NewRuleGame(Game):
     max_players = 4
     default_players = 1
     options = (
-        Option(
+        Option.choice(
             "win",
-            str,
-            "blob",
-            ("blob", "full", "literal", "heavy"),
-            "Blob: every square with 2+ pennies lies in one 3×3 block, at least 5 of them; "
-            "full: the squares with 2+ pennies are exactly the nine squares of one 3×3 block; "
-            "heavy: a blob whose 3×3 block also holds at least 20 pennies, more than setup can bring; "
-            "literal: all pennies on the board in a 3×3 block, which can never happen (§6a).",
-            labels={
+            {
                 "blob": "Blob: 2+ pennies all in one 3×3 block",
                 "full": "Full: exactly the nine squares of a block",
                 "literal": "Literal: every penny in a block (never happens)",
                 "heavy": "Heavy: a blob with 20+ pennies",
             },
+            "Blob: every square with 2+ pennies lies in one 3×3 block, at least 5 of them; "
+            "full: the squares with 2+ pennies are exactly the nine squares of one 3×3 block; "
+            "heavy: a blob whose 3×3 block also holds at least 20 pennies, more than setup can bring; "
+            "literal: all pennies on the board in a 3×3 block, which can never happen (§6a).",
         ),
-        Option(
+        Option.flag(
             "settle_dynamic",
-            bool,
             False,
-            (False, True),
             "Settling also disperses squares that reach 4+ pennies during the settling itself (§5d).",
         ),
-        Option(
-            "win_before_loss",
-            bool,
-            True,
-            (False, True),
-            "When the win and a loss condition hold at the same check, the players win (§6c).",
+        Option.flag(
+            "win_before_loss", True, "When the win and a loss condition hold at the same check, the players win (§6c)."
         ),
     )
-    rules_version = "1"
     mechanics = ("chance (coin flips)", "square board", "multi-step turns")
     game_type = GameType(chance=Chance.EXPLICIT, utility=Utility.IDENTICAL)
     action_space = ACTIONS  # the same for every option setting
@@ -167,18 +157,11 @@ class NewRuleGame(Game):
         "The player count is capped at 4 (the text says 1+).",
         "Win and loss are checked only after a whole turn and after a whole settling, never during setup.",
     )
-
-    def max_chance_outcomes(self) -> int:
-        return COIN.size
-
-    def max_game_length(self) -> int:
-        # Setup (2 entries per penny); at most 28 turns (the pool), each at most one square choice and a flip and
-        # a direction per penny on the board; at most 25 settlings of at most 64 squares (3 entries each).
-        turns = PENNIES - SQUARES - SETUP_PENNIES
-        return 2 * SETUP_PENNIES + turns * (1 + 2 * PENNIES) + MAX_ROUNDS * SQUARES * 3
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(observation, legal)
+    num_chance_outcomes = COIN.size
+    # Setup (2 entries per penny); at most 28 turns (the pool, PENNIES - SQUARES - SETUP_PENNIES), each at most
+    # one square choice and a flip and a direction per penny on the board; at most 25 settlings of at most 64
+    # squares (3 entries each).
+    max_length = 2 * SETUP_PENNIES + (PENNIES - SQUARES - SETUP_PENNIES) * (1 + 2 * PENNIES) + MAX_ROUNDS * SQUARES * 3
 
 
 class NewRuleState(State):
@@ -217,9 +200,6 @@ class NewRuleState(State):
         if phase == OVER:
             return TERMINAL
         return self.to_move
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
 
     def returns(self) -> list[float]:
         return [float(self.outcome)] * self.num_players
@@ -612,7 +592,8 @@ def _prompt(obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
     return f"Round {obs['round']}: {who.lower()} chooses a square to compress."
 
 
-def _scene(obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+@NewRuleGame.draws_scene
+def _scene(game: NewRuleGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     s = sc.new_scene(_prompt(obs, legal), (-0.5, -0.5, SIZE + 1, SIZE + 1))
     s["cells"] = [dict(c) for c in _CELLS]
     for i, c in enumerate(obs["counts"]):

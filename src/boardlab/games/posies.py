@@ -40,6 +40,7 @@ from typing import Any
 
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
+from ..core.chance import by_counts, equally_likely
 from ..core.constants import CHANCE, TERMINAL
 from ..core.errors import IllegalActionError
 from ..core.game import Game
@@ -167,59 +168,43 @@ class PosiesGame(Game):
         "Pick pairs of like-coloured posies from a full board, adjacent or along a straight line; "
         "break a group apart and you also take its smallest piece."
     )
-    min_players = 2
     max_players = 3
     default_players = 2
     options = (
-        Option(
+        Option.choice(
             "variant",
-            str,
-            "base",
-            ("base", "most_posies", "hidden_colour"),
-            "Scoring: by colour values (base game, §7), by number of posies (variant 1, §8.1), or by a "
-            "secretly drawn colour worth triple (variant 2, §8.2, hidden information).",
-            labels={
+            {
                 "base": "Colour values (base game)",
                 "most_posies": "Most posies",
                 "hidden_colour": "A secret colour worth triple",
             },
+            "Scoring: by colour values (base game, §7), by number of posies (variant 1, §8.1), or by a "
+            "secretly drawn colour worth triple (variant 2, §8.2, hidden information).",
         ),
-        Option(
+        Option.choice(
             "board",
-            str,
-            "t51",
-            ("t51", "h51"),
+            {"t51": "Triangular hexagon (rows 6 to 9)", "h51": "Honeycomb corners"},
             "The 51-point board (our reconstruction, §1): a triangular-lattice hexagon with rows 6-7-8-9-8-7-6, "
             "or the corners of a 19-cell honeycomb with 3 blocked points and zigzag lines.",
-            labels={"t51": "Triangular hexagon (rows 6 to 9)", "h51": "Honeycomb corners"},
         ),
-        Option(
+        Option.choice(
             "setup",
-            str,
-            "random",
-            ("random", "alternating_choice"),
+            {"random": "At random", "alternating_choice": "Players take turns placing them"},
             "Setup (§2): the posies are placed at random, or the seats take turns placing one posy of each "
             "colour where they like.",
-            labels={"random": "At random", "alternating_choice": "Players take turns placing them"},
         ),
-        Option(
+        Option.flag(
             "intermediate_any_colour",
-            bool,
             True,
-            (False, True),
             "The posies between a line pair may be of any colour, the pair's own included (§4.1); off: "
             "they must all be of other colours.",
         ),
-        Option(
+        Option.choice(
             "tie_break",
-            str,
-            "draw",
-            ("draw", "most_posies"),
+            {"draw": "A draw", "most_posies": "More posies wins"},
             "Equal best scores are a draw, or the one with more posies among them wins (§7.3).",
-            labels={"draw": "A draw", "most_posies": "More posies wins"},
         ),
     )
-    rules_version = "1"
     setup_text = "The board was dealt."
     mechanics = ("triangular lattice", "chance setup", "removal", "set collection")
     #: A random setup is chance; variant 2 draws each seat's secret colour (§2, §8.2).
@@ -245,6 +230,7 @@ class PosiesGame(Game):
         "Equal best scores are a draw (option tie_break); with three players the best seats share the win (§7.3).",
         "With two players in variant 2, the third posy stays in the bag, unseen (§8.2).",
     )
+    num_chance_outcomes = len(COLOURS)
 
     def _setup(self) -> None:
         t = _tables(self.params["board"])
@@ -253,16 +239,8 @@ class PosiesGame(Game):
         self.hidden_colour = self.params["variant"] == "hidden_colour"
         self.any_colour = bool(self.params["intermediate_any_colour"])
         self.action_space = t.space
-
-    def max_chance_outcomes(self) -> int:
-        return len(COLOURS)
-
-    def max_game_length(self) -> int:
         # Setup (one step per posy) + draws + at most 25 turns of at most 3 decisions (§6).
-        return 2 * self.n + 3 + 3 * (self.n // 2) + 10
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.max_length = 2 * self.n + 3 + 3 * (self.n // 2) + 10
 
 
 class PosiesState(PhasedState):
@@ -295,9 +273,6 @@ class PosiesState(PhasedState):
         self._returns: list[float] = [0.0] * num_players
 
     # -- turn order and result (§3, §6, §7) -------------------------------
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
     def returns(self) -> list[float]:
         return self._returns[:]
 
@@ -532,7 +507,7 @@ class PosiesState(PhasedState):
         for c, name in enumerate(COLOURS):
             t.bits(f"{name}_posies", [x == c for x in self.colour])
         t.bits("blocked", [i in tables.blocked for i in range(self.game.n)])
-        t.one_hot("phase", TENSOR_PHASES.index(self.phase), len(TENSOR_PHASES))
+        t.one_of("phase", self.phase, TENSOR_PHASES)
         seat = self.current_player()
         t.one_hot("to_move", (seat - me) % n if seat >= 0 else None, n)
         t.one_hot("place_colour", self.place_step if self.phase == PLACE else None, len(COLOURS))
@@ -617,9 +592,7 @@ def _wait(obs: dict[str, Any]) -> str:
 
 # §2.2 setup at random: one chance step per point, in reading order, each colour in proportion to what is left.
 def _fill_outcomes(s: PosiesState) -> list[tuple[int, float]]:
-    rem = s.remaining
-    left = sum(rem)
-    return [(c, k / left) for c, k in enumerate(rem) if k]
+    return by_counts(s.remaining)
 
 
 def _fill(s: PosiesState, colour: int) -> None:
@@ -667,7 +640,7 @@ def _explain_place(s: PosiesState, player: int, action: int) -> str | None:
 
 # §8.2 variant 2: each seat in turn draws a posy from the bag, in secret.
 def _draw_outcomes(s: PosiesState) -> list[tuple[int, float]]:
-    return [(c, 1.0 / len(s.bag)) for c in sorted(s.bag)]
+    return equally_likely(sorted(s.bag))
 
 
 def _draw(s: PosiesState, colour: int) -> None:
@@ -923,6 +896,7 @@ PosiesState.phases = PHASES
 
 
 # -- the scene -------------------------------------------------------------
+@PosiesGame.draws_scene
 def _scene(game: PosiesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     t = game.tables
     labels = t.labels

@@ -27,6 +27,7 @@ neighbour counts of its own (same moves as the core's playout).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from operator import itemgetter
 from typing import Any
 
@@ -34,7 +35,6 @@ from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
-from ..core.gametype import GameType
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
@@ -61,77 +61,56 @@ PHASES = (PLACE, PICK, DEST, STONES, PASS, OVER)
 Moves = dict[int, dict[int, int]]
 #: ``rays[i][d]``: the cells on the straight line from cell ``i`` in direction ``d``, nearest first.
 Rays = tuple[tuple[tuple[int, ...], ...], ...]
-_BOARDS: dict[int, tuple[HexBoard, Rays, Rays]] = {}
 
 
+@cache
 def _board(side: int) -> tuple[HexBoard, Rays, Rays]:
     """The board, its full rays (for explanations) and the rays cut at 6 cells (for move generation, §4.4)."""
-    if side not in _BOARDS:
-        board = HexBoard.of_side(side)
-        rays: list[tuple[tuple[int, ...], ...]] = []
-        for q, r in board.cells:
-            lines: list[tuple[int, ...]] = []
-            for dq, dr in HEX_DIRECTIONS:
-                line: list[int] = []
-                k = 1
-                while (q + k * dq, r + k * dr) in board.index:
-                    line.append(board.index[(q + k * dq, r + k * dr)])
-                    k += 1
-                lines.append(tuple(line))
-            rays.append(tuple(lines))
-        full = tuple(rays)
-        short = tuple(tuple(line[:6] for line in lines) for lines in full)
-        _BOARDS[side] = (board, full, short)
-    return _BOARDS[side]
+    board = HexBoard.of_side(side)
+    rays: list[tuple[tuple[int, ...], ...]] = []
+    for q, r in board.cells:
+        lines: list[tuple[int, ...]] = []
+        for dq, dr in HEX_DIRECTIONS:
+            line: list[int] = []
+            k = 1
+            while (q + k * dq, r + k * dr) in board.index:
+                line.append(board.index[(q + k * dq, r + k * dr)])
+                k += 1
+            lines.append(tuple(line))
+        rays.append(tuple(lines))
+    full = tuple(rays)
+    short = tuple(tuple(line[:6] for line in lines) for lines in full)
+    return (board, full, short)
 
 
 class RadiusGame(Game):
     id = "radius"
     title = "Radius"
     summary = "Leap a pawn n cells in a straight line, then drop n stones around it; the largest group wins."
-    min_players = 2
-    max_players = 2
     options = (
         Option("board_side", int, 5, (4, 5, 6, 7), "Cells along each edge of the hexagonal board (§1)."),
-        Option(
+        Option.choice(
             "first_mover",
-            str,
-            "first_placer",
-            ("first_placer", "second_placer"),
+            {"first_placer": "Whoever placed first", "second_placer": "Whoever placed second"},
             "Who makes the first move after the pawns are placed (§3.2).",
-            labels={"first_placer": "Whoever placed first", "second_placer": "Whoever placed second"},
         ),
-        Option(
+        Option.choice(
             "end_rule",
-            str,
-            "both_blocked",
-            ("both_blocked", "mover_blocked"),
-            "Game end: when neither player can move (a blocked player passes), or as soon as the player to "
-            "move is blocked (§6).",
-            labels={
+            {
                 "both_blocked": "When neither player can move",
                 "mover_blocked": "When the player to move is blocked",
             },
+            "Game end: when neither player can move (a blocked player passes), or as soon as the player to "
+            "move is blocked (§6).",
         ),
-        Option(
+        Option.choice(
             "scoring",
-            str,
-            "largest_group",
-            ("largest_group", "connected_stones"),
+            {"largest_group": "The largest group", "connected_stones": "Every stone touching its colour"},
             "Score: the size of the largest group, or every stone that touches another of its colour (§7).",
-            labels={"largest_group": "The largest group", "connected_stones": "Every stone touching its colour"},
         ),
-        Option(
-            "tie_break",
-            bool,
-            False,
-            (False, True),
-            "Break equal scores by comparing the next-largest groups in turn (§7.3).",
-        ),
+        Option.flag("tie_break", False, "Break equal scores by comparing the next-largest groups in turn (§7.3)."),
     )
-    rules_version = "1"
     mechanics = ("hex board", "movement", "placement", "captures", "connection")
-    game_type = GameType()
     playing_time = "20 min"
     inventions = (
         "The board picture is missing: the hexagonal board of side 5 (61 cells) is our reconstruction; "
@@ -157,13 +136,8 @@ class RadiusGame(Game):
         polys = board.cell_polygons(1.0)
         self._scene_cells = board.scene_cells()
         self._viewbox = bounding_box([pt for p in polys for pt in p], margin=0.6)
-
-    def max_game_length(self) -> int:
         # §8: at most cells-4 moves of at most 8 decisions each, at most one pass per move, 4 placements.
-        return 9 * self.n
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.max_length = 9 * self.n
 
 
 class RadiusState(State):
@@ -191,9 +165,6 @@ class RadiusState(State):
     # -- turn order and result (§3, §6, §7) -------------------------------
     def current_player(self) -> int:
         return TERMINAL if self.phase == OVER else self.to_move
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
 
     def returns(self) -> list[float]:
         return win_loss(self.winner)
@@ -593,7 +564,7 @@ class RadiusState(State):
         t.bits("other_stones", [c == STONE + 1 - me for c in content])
         t.bits("own_pawns", [c == PAWN + me for c in content])
         t.bits("other_pawns", [c == PAWN + 1 - me for c in content])
-        t.one_hot("phase", PHASES.index(self.phase), len(PHASES))
+        t.one_of("phase", self.phase, PHASES)
         t.one_hot("to_move", None if self.phase == OVER else (self.to_move - me) % 2, 2)
         t.one_hot("origin", self.origin if self.phase in (DEST, STONES) else None, n)
         t.one_hot("destination", self.dest if self.phase == STONES else None, n)
@@ -641,6 +612,7 @@ def _prompt(game: RadiusGame, obs: dict[str, Any], legal: list[tuple[int, str]])
     return "None of your pawns can move: you must pass."
 
 
+@RadiusGame.draws_scene
 def _scene(game: RadiusGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     labels = game.board.labels
     colours = obs["colours"]

@@ -27,6 +27,7 @@ from typing import Any
 from ..core import hidden
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
+from ..core.chance import by_counts
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, win_loss
 from ..core.gametype import Chance, GameType, Information
@@ -80,13 +81,10 @@ class TowerBuildersGame(Game):
         "No card may be held for more than three turns. The taller tower wins."
     )
     options = (
-        Option(
+        Option.choice(
             "dealer",
-            str,
-            "random",
-            ("random", "orange", "blue"),
+            {"random": "A coin decides", "orange": "Orange", "blue": "Blue"},
             "Who shuffles and deals (§2a): a coin, or a named player (to swap dealers between games).",
-            labels={"random": "A coin decides", "orange": "Orange", "blue": "Blue"},
         ),
         Option("hold_limit", int, 3, (2, 3, 4), "A card may be held for this many of your turns at most (§5)."),
         Option(
@@ -96,23 +94,17 @@ class TowerBuildersGame(Game):
             (True, False),
             "Whether everyone sees if a play was the card just drawn or the card held (§8b).",
         ),
-        Option(
+        Option.flag(
             "cheating",
-            bool,
             False,
-            (False, True),
             "The table variant: the hold limit is not enforced, but a cheat who is called is caught (§9).",
         ),
-        Option(
+        Option.choice(
             "tie",
-            str,
-            "draw",
-            ("draw", "dealer_loses"),
+            {"draw": "A draw", "dealer_loses": "The dealer loses"},
             "Equal towers at the end: a draw, or the dealer loses (§7c).",
-            labels={"draw": "A draw", "dealer_loses": "The dealer loses"},
         ),
     )
-    rules_version = "1"
     mechanics = ("cards", "hidden hand", "draw one, play one", "take that")
     playing_time = "2-5 min"
     game_type = GameType(chance=Chance.EXPLICIT, information=Information.IMPERFECT)
@@ -127,6 +119,9 @@ class TowerBuildersGame(Game):
         "Whether a play was the card drawn or the card held is public by default (option slot_public).",
         "A wrong call has no penalty; a call is offered only once the opponent could hold a card too long.",
     )
+    num_chance_outcomes = len(KINDS)
+    # A coin, 2 deals, 12 draws, 14 plays and (with cheating) at most one call before each play.
+    max_length = 1 + 2 + (CARDS - 2) + CARDS + CARDS
 
     def _setup(self) -> None:
         self.action_space = ACTIONS
@@ -134,16 +129,6 @@ class TowerBuildersGame(Game):
         self.limit: int = self.params["hold_limit"]
         self.slot_public: bool = self.params["slot_public"] and not self.cheating  # §9a
         self.fixed_dealer = {"random": -1, "orange": 0, "blue": 1}[self.params["dealer"]]
-
-    def max_chance_outcomes(self) -> int:
-        return len(KINDS)
-
-    def max_game_length(self) -> int:
-        # A coin, 2 deals, 12 draws, 14 plays and (with cheating) at most one call before each play.
-        return 1 + 2 + (CARDS - 2) + CARDS + CARDS
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
 
 
 class TowerBuildersState(PhasedState):
@@ -349,13 +334,11 @@ class TowerBuildersState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's."""
         o = self.observation(player)
         v = o["viewer"]
-        tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], v, 2)
+        tz.header(t, o, v, 2, PHASE_NAMES)
         t.one_hot("dealer", tz.rel(o["dealer"], v, 2), 2)
         t.counts("deck", [o["deck"]], CARDS)
-        t.one_hot("held", KINDS.index(o["hand"][0]) if o["hand"] else None, len(KINDS))
-        t.one_hot("drawn", KINDS.index(o["drawn"]) if o["drawn"] else None, len(KINDS))
+        t.one_of("held", o["hand"][0] if o["hand"] else None, KINDS)
+        t.one_of("drawn", o["drawn"] or None, KINDS)
         t.counts("hand_sizes", tz.rotate(o["hand_sizes"], v), 2)
         ages = tz.rotate(o["ages"], v)
         t.bits("age_known", [a is not None for a in ages])
@@ -392,8 +375,7 @@ def _coin(s: TowerBuildersState, seat: int) -> None:
 
 def _cards(s: TowerBuildersState) -> list[tuple[int, float]]:
     """§2b, §3a: any card left in the deck, equally likely, so a kind by how many of it are left."""
-    n = sum(s.deck)
-    return [(k, c / n) for k, c in enumerate(s.deck) if c]
+    return by_counts(s.deck)
 
 
 def _deal_to(s: TowerBuildersState) -> int:
@@ -603,6 +585,7 @@ def _entry_item(id: str, e: dict[str, Any], owner: int) -> dict[str, Any]:
     return _card(id, KINDS.index(e["card"]))
 
 
+@TowerBuildersGame.draws_scene
 def _scene(game: TowerBuildersGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     v = obs["viewer"]
     s = sc.new_scene(_prompt(game, obs, legal))

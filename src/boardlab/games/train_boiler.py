@@ -121,34 +121,24 @@ class TrainBoilerGame(Game):
         "the last card leaves it at wins the round. Best of three."
     )
     options = (
-        Option(
+        Option.choice(
             "restore_rule",
-            str,
-            "both_before",
-            ("both_before", "both_after"),
+            {"both_before": "Count the hand with the card", "both_after": "Count the hand without the card"},
             "Restore Normal! does nothing when both hands hold fewer than 3 cards, counting the player's hand "
             "with the card or without it (§3.4).",
-            labels={"both_before": "Count the hand with the card", "both_after": "Count the hand without the card"},
         ),
-        Option(
+        Option.choice(
             "view",
-            str,
-            "deduced",
-            ("deduced", "table"),
+            {"deduced": "Everything you can work out", "table": "Only what lies in front of you"},
             "What a player's screen shows: everything a player can work out (both goals, both hands, every "
             "card played), or only what lies in front of him (his goals and hand, the last card played) (§8).",
-            labels={"deduced": "Everything you can work out", "table": "Only what lies in front of you"},
         ),
-        Option(
+        Option.choice(
             "match",
-            str,
-            "best_of_3",
-            ("best_of_3", "until_two_wins"),
+            {"best_of_3": "Best of three rounds", "until_two_wins": "Until someone wins two rounds"},
             "Best of three rounds (at most three), or rounds until someone has won two (at most nine) (§7).",
-            labels={"best_of_3": "Best of three rounds", "until_two_wins": "Until someone wins two rounds"},
         ),
     )
-    rules_version = "1"
     mechanics = ("cards", "hidden goals", "shared track", "memory", "rounds")
     playing_time = "5 min"
     game_type = GameType(chance=Chance.EXPLICIT, information=Information.IMPERFECT)
@@ -165,21 +155,14 @@ class TrainBoilerGame(Game):
         "Both players' goals are shown to everyone when a round ends.",
         "The card colours and symbols of the screen, and the temperature track drawn as five squares.",
     )
+    num_chance_outcomes = len(DEALS)
 
     def _setup(self) -> None:
         self.action_space = ACTIONS
         self.restore_rule = self.params["restore_rule"]
         self.table_view = self.params["view"] == "table"
         self.max_rounds = MAX_ROUNDS[self.params["match"]]
-
-    def max_chance_outcomes(self) -> int:
-        return len(DEALS)
-
-    def max_game_length(self) -> int:
-        return self.max_rounds * (3 + 2 * HAND) + 1  # per round: two goal draws, the deal, fourteen plays
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
+        self.max_length = self.max_rounds * (3 + 2 * HAND) + 1  # per round: two goal draws, the deal, fourteen plays
 
 
 class TrainBoilerState(PhasedState):
@@ -233,11 +216,9 @@ class TrainBoilerState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's."""
         o = self.observation(player)
         v = o["viewer"]
-        tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], v, 2)
+        tz.header(t, o, v, 2, PHASE_NAMES)
         t.counts("round", [o["round"]], self.game.max_rounds)
-        t.one_hot("temperature", TRACK.index(o["temperature"]), len(TRACK))
+        t.one_of("temperature", o["temperature"], TRACK)
         t.one_hot("hot", tz.rel(o["hot"], v, 2), 2)
         hottest = tz.rotate(o["hottest"], v)
         t.bits("hottest_known", [h is not None for h in hottest])
@@ -254,7 +235,7 @@ class TrainBoilerState(PhasedState):
         for r in range(self.game.max_rounds):
             res = o["results"][r] if r < len(o["results"]) else None
             t.bits(f"round{r + 1}_done", [res is not None])
-            t.one_hot(f"round{r + 1}_temperature", TRACK.index(res["temperature"]) if res else None, len(TRACK))
+            t.one_of(f"round{r + 1}_temperature", res["temperature"] if res else None, TRACK)
             t.one_hot(f"round{r + 1}_hot", tz.rel(res["hot"], v, 2) if res else None, 2)
             t.one_hot(f"round{r + 1}_hottest", tz.rel(res["hottest"], v, 2) if res else None, 2)
             t.one_hot(f"round{r + 1}_winner", tz.rel(res["winner"], v, 2) if res else None, 2)
@@ -485,6 +466,7 @@ def _hand_items(seat: int, obs: dict[str, Any], legal: list[tuple[int, str]]) ->
     return items
 
 
+@TrainBoilerGame.draws_scene
 def _scene(game: TrainBoilerGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     v = obs["viewer"]
     prompt = PHASES[obs["phase"]].prompt(game, obs, legal)  # type: ignore[misc]

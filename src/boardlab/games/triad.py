@@ -183,15 +183,9 @@ ACTIONS = ActionSpace(
     Segment("spare", (), "let the Spy go"),
     Segment("pass", (), "pass"),
 )
-SPLIT = ACTIONS.offset("split")
-DEPLOY = ACTIONS.offset("deploy")
-MOVE = ACTIONS.offset("move")
-FLIP = ACTIONS.offset("flip")
-ATTACK = ACTIONS.offset("attack")
-FIRE = ACTIONS.offset("fire")
-PAY = ACTIONS.offset("pay")
-SPARE = ACTIONS.offset("spare")
-PASS = ACTIONS.offset("pass")
+SPLIT, DEPLOY, MOVE, FLIP, ATTACK, FIRE, PAY, SPARE, PASS = ACTIONS.offsets(
+    "split", "deploy", "move", "flip", "attack", "fire", "pay", "spare", "pass"
+)
 
 
 def deploy_action(kinds: tuple[int, ...]) -> int:
@@ -251,13 +245,10 @@ class TriadGame(Game):
             "Submarines (I2S2A1F1P1), one each of the rest (§1c).",
             labels={"I2A2S1F1P1": "Two ICBMs and two Aircraft", "I2S2A1F1P1": "Two ICBMs and two Submarines"},
         ),
-        Option(
+        Option.choice(
             "first",
-            str,
-            "random",
-            ("random", "orange", "blue"),
+            {"random": "Chance decides", "orange": "Orange", "blue": "Blue"},
             "Who moves first: chance, Orange or Blue (§3d).",
-            labels={"random": "Chance decides", "orange": "Orange", "blue": "Blue"},
         ),
         Option(
             "turn_cap",
@@ -294,6 +285,7 @@ class TriadGame(Game):
         "turn_cap turns (200 by default).",
         "Equal scores are a draw.",
     )
+    num_chance_outcomes = COIN + 2
 
     def _setup(self) -> None:
         self.action_space = ACTIONS
@@ -306,16 +298,8 @@ class TriadGame(Game):
             n = counts[a] * (counts[a] - 1) / 2 if a == b else counts[a] * counts[b]
             pair_p.append(n / total)
         self.pair_outcomes = [(i, p) for i, p in enumerate(pair_p) if p > 0]
-
-    def max_chance_outcomes(self) -> int:
-        return COIN + 2
-
-    def max_game_length(self) -> int:
         # Two draws, two splits, two deployments, a coin, then at most turn_cap turns of at most two entries.
-        return 7 + 2 * self.params["turn_cap"] + 1
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(observation, legal)
+        self.max_length = 7 + 2 * self.params["turn_cap"] + 1
 
 
 class TriadState(PhasedState):
@@ -780,9 +764,7 @@ class TriadState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, squares as they lie."""
         o = self.observation(player)
         v = o["viewer"]
-        tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], v, 2)
+        tz.header(t, o, v, 2, PHASE_NAMES)
         t.one_hot("setup_seat", tz.rel(o["setup_seat"], v, 2), 2)
         for k, seat in enumerate(tz.order(v, 2)):
             units = [u for u in o["units"] if u["owner"] == seat]  # in the order they started
@@ -1099,7 +1081,8 @@ def _cell(sq: int) -> str:
     return f"sq-{SQUARES[sq]}"
 
 
-def _scene(obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
+@TriadGame.draws_scene
+def _scene(game: TriadGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     viewer = obs["viewer"]
     prompt = PHASES[obs["phase"]].prompt(None, obs, legal)  # type: ignore[misc]
     s = sc.new_scene(prompt, (-0.1, -0.1, SIZE + 0.2, SIZE + 0.2))

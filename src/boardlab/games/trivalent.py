@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 from bisect import bisect_left
 from collections.abc import Callable
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -35,7 +36,6 @@ from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
 from ..core.constants import TERMINAL
 from ..core.game import Game, State, win_loss
-from ..core.gametype import GameType
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
@@ -51,16 +51,11 @@ BLOCKED = -2
 
 Pattern = tuple[int, int, int]  # (own stone, own stone, opponent's stone), own stones in index order
 
-_LAYOUTS: dict[str, Any] = {}
-_BOARDS: dict[tuple[int, str, str], BoardData] = {}
 
-
+@cache
 def _layouts() -> dict[str, Any]:
     """The blocked-point layouts of ``games/data/trivalent.json`` (read once)."""
-    if not _LAYOUTS:
-        text = resources.files("boardlab.games").joinpath("data/trivalent.json").read_text()
-        _LAYOUTS.update(json.loads(text))
-    return _LAYOUTS
+    return json.loads(resources.files("boardlab.games").joinpath("data/trivalent.json").read_text())
 
 
 def _letters(i: int) -> str:
@@ -119,46 +114,42 @@ def honeycomb(side: int, orientation: str = "pointy") -> tuple[BoardData, dict[t
     return board, {c: index[k] for c, k in corner_key.items()}
 
 
+@cache
 def _board(side: int, orientation: str, blocked: str) -> BoardData:
     """The board of an option setting: the honeycomb plus its blocked points (§1.2)."""
-    key = (side, orientation, blocked)
-    if key not in _BOARDS:
-        base, corners = honeycomb(side, orientation)
-        spec = blocked.strip().lower()
-        layouts = _layouts()
-        if spec == "standard":
-            chosen = {corners[(q, r, k)] for q, r, k in layouts["blocked"][str(side)]}
-        elif spec in ("none", ""):
-            chosen = set()
-        else:
-            chosen = set()
-            for name in spec.replace(" ", "").split(","):
-                if name not in base.index:
-                    raise ValueError(
-                        f"option 'blocked' of 'trivalent': {name!r} is not a point of this board "
-                        f"(points are {base.ids[0]} … {base.ids[-1]}; or use 'standard' or 'none')"
-                    )
-                chosen.add(base.index[name])
-        _BOARDS[key] = BoardData(
-            ids=base.ids,
-            xy=base.xy,
-            neighbours=base.neighbours,
-            lines=base.lines,
-            blocked=frozenset(chosen),
-            edges=base.edges,
-            source=layouts["source"] if spec == "standard" else "honeycomb corners; blocked points from options",
-            unverified=True,
-            index=base.index,
-        )
-    return _BOARDS[key]
+    base, corners = honeycomb(side, orientation)
+    spec = blocked.strip().lower()
+    layouts = _layouts()
+    if spec == "standard":
+        chosen = {corners[(q, r, k)] for q, r, k in layouts["blocked"][str(side)]}
+    elif spec in ("none", ""):
+        chosen = set()
+    else:
+        chosen = set()
+        for name in spec.replace(" ", "").split(","):
+            if name not in base.index:
+                raise ValueError(
+                    f"option 'blocked' of 'trivalent': {name!r} is not a point of this board "
+                    f"(points are {base.ids[0]} … {base.ids[-1]}; or use 'standard' or 'none')"
+                )
+            chosen.add(base.index[name])
+    return BoardData(
+        ids=base.ids,
+        xy=base.xy,
+        neighbours=base.neighbours,
+        lines=base.lines,
+        blocked=frozenset(chosen),
+        edges=base.edges,
+        source=layouts["source"] if spec == "standard" else "honeycomb corners; blocked points from options",
+        unverified=True,
+        index=base.index,
+    )
 
 
 class TrivalentGame(Game):
     id = "trivalent"
     title = "Trivalent"
     summary = "Place three stones on adjacent corners of a honeycomb, one of them your opponent's; largest group wins."
-    min_players = 2
-    max_players = 2
     options = (
         Option(
             "board_side",
@@ -175,48 +166,34 @@ class TrivalentGame(Game):
             "Blocked points (§1.2): 'standard' (three alternate corners of the central cell), 'none', "
             "or point labels separated by commas, e.g. 'f5,g7'.",
         ),
-        Option(
+        Option.choice(
             "orientation",
-            str,
-            "pointy",
-            ("pointy", "flat"),
+            {"pointy": "Pointy-top cells", "flat": "Flat-top cells"},
             "Pointy-top or flat-top cells: which way columns run (§1.4).",
-            labels={"pointy": "Pointy-top cells", "flat": "Flat-top cells"},
         ),
-        Option(
+        Option.choice(
             "triple",
-            str,
-            "path",
-            ("path", "star"),
+            {"path": "A connected path of three", "star": "The three neighbours of a point"},
             "Three adjacent points (§3.1): a connected path of three, or the three neighbours of one point.",
-            labels={"path": "A connected path of three", "star": "The three neighbours of a point"},
         ),
-        Option(
+        Option.choice(
             "column_rule",
-            str,
-            "per_turn",
-            ("per_turn", "global", "off"),
-            "Column restriction (§3.3): the mover's two stones of a turn in different columns; "
-            "or never two stones of one colour in a column; or none.",
-            labels={
+            {
                 "per_turn": "A turn's two stones in different columns",
                 "global": "Never two of a colour in a column",
                 "off": "No restriction",
             },
+            "Column restriction (§3.3): the mover's two stones of a turn in different columns; "
+            "or never two stones of one colour in a column; or none.",
         ),
-        Option(
+        Option.choice(
             "tie_break",
-            str,
-            "draw",
-            ("draw", "next_groups"),
+            {"draw": "A draw", "next_groups": "Compare the next-largest groups"},
             "Equal largest groups (§5.2): a draw, or compare the second-largest groups, then the next.",
-            labels={"draw": "A draw", "next_groups": "Compare the next-largest groups"},
         ),
-        Option("pie", bool, True, (False, True), "After Blue's first turn, Orange may swap sides (§2.2)."),
+        Option.flag("pie", True, "After Blue's first turn, Orange may swap sides (§2.2)."),
     )
-    rules_version = "1"
     mechanics = ("honeycomb vertices", "placement", "connection", "pie rule")
-    game_type = GameType()
     playing_time = "10 min"
     inventions = (
         "The board is our reconstruction (the seed's picture is missing): the corners of a hexagonal board of "
@@ -305,6 +282,8 @@ class TrivalentGame(Game):
             sc.edge(f"{board.ids[a]}-{board.ids[b]}", board.xy[a], board.xy[b], kind="grid") for a, b in board.edges
         ]
         self._viewbox = bounding_box(board.xy, margin=0.6)
+        # Every action but the one swap fills a point, so no game is longer than the playable points + 1.
+        self.max_length = len(self.playable) + 2
 
     def metadata(self) -> dict[str, Any]:
         meta = super().metadata()
@@ -316,13 +295,6 @@ class TrivalentGame(Game):
             "source": self.board.source,
         }
         return meta
-
-    def max_game_length(self) -> int:
-        # Every action but the one swap fills a point, so no game is longer than the playable points + 1.
-        return len(self.playable) + 2
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
 
 
 class TrivalentState(State):
@@ -360,9 +332,6 @@ class TrivalentState(State):
 
     def current_player(self) -> int:
         return TERMINAL if self.over else self.seat_of(self.colour_to_move)
-
-    def is_terminal(self) -> bool:
-        return self.over
 
     def returns(self) -> list[float]:
         if not self.over or self.winner_colour < 0:
@@ -714,6 +683,7 @@ def _colour(colour: int) -> str:
     return sc.SEAT_COLOURS[PALETTE[colour]]
 
 
+@TrivalentGame.draws_scene
 def _scene(game: TrivalentGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     labels = game.labels
     s = sc.new_scene(_prompt(game, obs, legal), game._viewbox)

@@ -30,6 +30,7 @@ from typing import Any
 
 from ..core import scene as sc
 from ..core.actions import ActionSpace, Segment
+from ..core.chance import by_counts
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, win_loss
 from ..core.gametype import Chance, GameType, Information
@@ -141,30 +142,20 @@ class TwoMayorsGame(Game):
         "admits. Admit the Assassin or two Sellswords and you lose; arrest it, or fill the rival's prison, and you win."
     )
     options = (
-        Option(
+        Option.choice(
             "first",
-            str,
-            "random",
-            ("random", "orange", "blue"),
+            {"random": "A coin decides", "orange": "Orange", "blue": "Blue"},
             "Who is the first mayor (§2a): a coin or a name.",
-            labels={"random": "A coin decides", "orange": "Orange", "blue": "Blue"},
         ),
-        Option(
+        Option.flag(
             "blackmail_bars_declare",
-            bool,
             False,
-            (False, True),
             "Whether a Blackmailer's named character may also not be declared, not only not placed (§7d).",
         ),
-        Option(
-            "steal_public",
-            bool,
-            False,
-            (False, True),
-            "Whether spectators see which card a Thief stole (the two mayors always do, §9c).",
+        Option.flag(
+            "steal_public", False, "Whether spectators see which card a Thief stole (the two mayors always do, §9c)."
         ),
     )
-    rules_version = "1"
     mechanics = ("cards", "bluffing", "hidden hands", "declarations")
     playing_time = "5 min"
     game_type = GameType(chance=Chance.EXPLICIT, information=Information.IMPERFECT)
@@ -179,22 +170,15 @@ class TwoMayorsGame(Game):
         "The stolen card is shown to both mayors and hidden from spectators (option steal_public shows it).",
         "The city has no size limit; the prison's third card ends the game.",
     )
+    num_chance_outcomes = K
+    # A coin, 9 deals, 3 recruits (2 entries each), 12 sends (with a verdict and a steal or a name),
+    # and at most two passes around each recruit or send (§10).
+    max_length = 1 + 9 + 3 * 2 + 12 * 3 + 2 * (3 + 12 + 1)
 
     def _setup(self) -> None:
         self.action_space = ACTIONS
         self.bars_declare: bool = self.params["blackmail_bars_declare"]
         self.fixed_first = {"random": -1, "orange": 0, "blue": 1}[self.params["first"]]
-
-    def max_chance_outcomes(self) -> int:
-        return K
-
-    def max_game_length(self) -> int:
-        # A coin, 9 deals, 3 recruits (2 entries each), 12 sends (with a verdict and a steal or a name),
-        # and at most two passes around each recruit or send (§10).
-        return 1 + 9 + 3 * 2 + 12 * 3 + 2 * (3 + 12 + 1)
-
-    def scene(self, observation: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
-        return _scene(self, observation, legal)
 
 
 class TwoMayorsState(PhasedState):
@@ -264,9 +248,7 @@ class TwoMayorsState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's."""
         o = self.observation(player)
         v = o["viewer"]
-        tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], v, 2)
+        tz.header(t, o, v, 2, PHASE_NAMES)
         t.one_hot("first", tz.rel(o["first"], v, 2), 2)
         t.one_hot("active", tz.rel(o["active"], v, 2), 2)
         t.scalars("hand", [o["hand"].count(k) / c for k, c in zip(KINDS, COPIES, strict=True)])
@@ -340,8 +322,7 @@ def _coin(s: TwoMayorsState, seat: int) -> None:
 
 def _deck(s: TwoMayorsState) -> list[tuple[int, float]]:
     """§2b, §4a: any card left, equally likely, so a character by how many of it are left."""
-    n = sum(s.deck)
-    return [(k, c / n) for k, c in enumerate(s.deck) if c]
+    return by_counts(s.deck)
 
 
 def _deal_to(s: TwoMayorsState) -> int:
@@ -408,9 +389,7 @@ def _verdict(s: TwoMayorsState, action: int) -> None:
 
 def _steal_outcomes(s: TwoMayorsState) -> list[tuple[int, float]]:
     """§7c: a random card of the Passive Mayor's hand."""
-    hand = s.hands[1 - s.to_move]
-    n = sum(hand)
-    return [(k, c / n) for k, c in enumerate(hand) if c]
+    return by_counts(s.hands[1 - s.to_move])
 
 
 def _steal(s: TwoMayorsState, kind: int) -> None:
@@ -542,8 +521,8 @@ def _prompt(game: TwoMayorsGame, obs: dict[str, Any], legal: list[tuple[int, str
 
 
 PHASES = phase_table(
-    Phase("coin", CHANCE, outcomes=lambda s: [(0, 0.5), (1, 0.5)], apply=_coin, label=_coin_label, prompt=_prompt),
-    Phase("deal", CHANCE, outcomes=_deck, apply=_deal, label=_card_label, seen=_deal_seen, prompt=_prompt),
+    Phase("coin", CHANCE, outcomes=lambda s: [(0, 0.5), (1, 0.5)], apply=_coin, label=_coin_label),
+    Phase("deal", CHANCE, outcomes=_deck, apply=_deal, label=_card_label, seen=_deal_seen),
     Phase(
         "turn",
         lambda s: s.to_move,
@@ -551,9 +530,8 @@ PHASES = phase_table(
         apply=_turn,
         explain=_explain_turn,
         seen=_turn_seen,
-        prompt=_prompt,
     ),
-    Phase("recruit", CHANCE, outcomes=_deck, apply=_recruit, label=_card_label, seen=_recruit_seen, prompt=_prompt),
+    Phase("recruit", CHANCE, outcomes=_deck, apply=_recruit, label=_card_label, seen=_recruit_seen),
     Phase(
         "verdict",
         lambda s: 1 - s.to_move,
@@ -561,9 +539,8 @@ PHASES = phase_table(
         apply=_verdict,
         explain=_explain_other,
         seen=_verdict_seen,
-        prompt=_prompt,
     ),
-    Phase("steal", CHANCE, outcomes=_steal_outcomes, apply=_steal, label=_card_label, seen=_steal_seen, prompt=_prompt),
+    Phase("steal", CHANCE, outcomes=_steal_outcomes, apply=_steal, label=_card_label, seen=_steal_seen),
     Phase(
         "name",
         lambda s: s.to_move,
@@ -571,9 +548,9 @@ PHASES = phase_table(
         apply=_name,
         explain=_explain_other,
         seen=_name_seen,
-        prompt=_prompt,
     ),
-    Phase("over", TERMINAL, prompt=_prompt),
+    Phase("over", TERMINAL),
+    prompt=_prompt,
 )
 TwoMayorsState.phases = PHASES
 PHASE_NAMES = tuple(PHASES)
@@ -783,6 +760,7 @@ def _card(id: str, kind: int, detail: str | None = None) -> dict[str, Any]:
     return sc.item(id, c["name"], value=c["value"], suit=c["suit"], colour=c["colour"], detail=detail)
 
 
+@TwoMayorsGame.draws_scene
 def _scene(game: TwoMayorsGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     v = obs["viewer"]
     s = sc.new_scene(_prompt(game, obs, legal))

@@ -15,28 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from ..core.options import Option
 from ..core.scene import cell
 from .scene import PerCell, per_cell
-
-
-def data_files(folder: Path, stem: str, ours: str) -> dict[str, Path]:
-    """Name → data file: ``ours`` is ``<stem>.json``, then every designer's ``<stem>-<name>.json``, by name.
-
-    So a designer supplies a board (or a card set) by dropping a file beside ours, with no code change.
-    """
-    files = {ours: folder / f"{stem}.json"}
-    for path in sorted(folder.glob(f"{stem}-*.json")):
-        files[path.stem.removeprefix(f"{stem}-")] = path
-    return files
-
-
-def data_file_option(name: str, folder: Path, stem: str, ours: str, description: str) -> Option:
-    """An option whose values are the data files present when the game's module is loaded (:func:`data_files`)."""
-    return Option(name, str, ours, tuple(data_files(folder, stem, ours)), description)
 
 
 def group_sizes(neighbours: Sequence[Sequence[int]], content: Sequence[Any], value: Any) -> list[int]:
@@ -183,3 +165,23 @@ class BoardData:
                         stack.append(y)
             groups.append(group)
         return groups
+
+
+class NamedBoard:
+    """A board read from one of a game's data files (:class:`boardlab.core.options.DataFiles`): the part every
+    such game's board class starts with. A game subclasses it and adds its own tables.
+
+    >>> b = NamedBoard("tiny", {"name": "A tiny board", "nodes": [{"id": "a", "x": 0, "y": 0}]})
+    >>> b.title, b.n, b.labels, b.unverified
+    ('A tiny board', 1, ('a',), False)
+    """
+
+    def __init__(self, name: str, data: dict[str, Any]) -> None:
+        board = BoardData.from_dict(data)
+        self.name = name
+        self.data = board
+        self.title = str(data.get("name", name))
+        self.source = board.source
+        self.unverified = board.unverified
+        self.n = len(board)
+        self.labels = board.ids
