@@ -324,11 +324,13 @@ function placeCellLabels(board) {
     if (!slot || !slot.pieceBox) continue;
     const rings = board.querySelectorAll(`g.target[data-at="${CSS.escape(t.dataset.cell)}"] .ring`);
     // the ring marking a piece one can click moves with it, and shrinks as far as it must to leave the name clear
+    let ringScale = 1;
     const place = (transform, ringRoom) => {
       for (const n of [slot, ...rings]) {
         if (transform) n.setAttribute("transform", transform);
         else n.removeAttribute("transform");
       }
+      slot.dataset.scale = transform ? ringScale : 1;
       for (const n of rings) {
         n.dataset.r = n.dataset.r || n.getAttribute("r");
         n.setAttribute("r", Math.min(Number(n.dataset.r), ringRoom ?? Infinity));
@@ -338,7 +340,7 @@ function placeCellLabels(board) {
     const top = y - size * 0.6 - gap; // the name's top, less a gap
     const half = (t.isConnected && t.getComputedTextLength ? t.getComputedTextLength() : box[2] - box[0]) / 2;
     const x = Number(t.getAttribute("x"));
-    if (t.style.display === "none" || b[3] <= top || b[0] >= x + half + gap || b[2] <= x - half - gap) {
+    if (getComputedStyle(t).display === "none" || b[3] <= top || b[0] >= x + half + gap || b[2] <= x - half - gap) {
       place(null);
       continue;
     }
@@ -348,6 +350,7 @@ function placeCellLabels(board) {
     const ny = Math.min(cy, top - ((b[3] - b[1]) * s) / 2);
     // the ring is centred on the place's centre, drawn at ``s`` about the pieces' centre
     const ringAt = ny + s * ((slot.placeY ?? cy) - cy);
+    ringScale = s;
     place(`translate(${cx - s * cx} ${ny - s * cy}) scale(${s})`, Math.max(0, (top - ringAt) / s));
   }
   placePointLabels(board);
@@ -1205,11 +1208,14 @@ export function fitBoard(root) {
   // that allows
   const least = MIN_LABEL_PX / scale;
   for (const t of board.querySelectorAll("text.piece-label")) {
-    const size = Math.max(Number(t.dataset.size) || 0, least);
+    // pieces drawn smaller to leave their cell's name clear (placeCellLabels) keep their labels readable
+    const slot = t.closest("g.slot");
+    const lo = least / (Number(slot && slot.dataset.scale) || 1);
+    const size = Math.max(Number(t.dataset.size) || 0, lo);
     t.setAttribute("font-size", size);
     const fit = Number(t.dataset.fit);
     const len = fit > 0 ? t.getComputedTextLength() : 0;
-    if (len > fit) t.setAttribute("font-size", Math.max(least, (size * fit) / len));
+    if (len > fit) t.setAttribute("font-size", Math.max(lo, (size * fit) / len));
   }
 }
 
