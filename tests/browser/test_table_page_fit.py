@@ -27,11 +27,15 @@ MEASURE_JS = """
     right: r.right, w: r.width, h: r.height}; };
   const board = document.querySelector(".board-wrap > svg");
   const scale = board ? board.getScreenCTM().a : 1;
+  // a board drawn wider than the screen (its scene ``scrolls``) scrolls sideways in its frame: the frame is on the
+  // screen, and the targets in it as far as their height goes
+  const frame = board && board.parentElement.classList.contains("wide") ? board.parentElement.getBoundingClientRect() : null;
+  const clip = (b) => (frame ? {...b, left: Math.max(b.left, frame.left), right: Math.min(b.right, frame.right)} : b);
   const targets = [...document.querySelectorAll("svg g.target, .zones button.item, .buttons button")]
-    .map((e) => ({...box(e), what: e.getAttribute("aria-label") || e.textContent.trim().slice(0, 40)}));
+    .map((e) => ({...(e.closest(".board-wrap") ? clip(box(e)) : box(e)), what: e.getAttribute("aria-label") || e.textContent.trim().slice(0, 40)}));
   const labels = [...document.querySelectorAll("svg text.coord")]
     .map((t) => ({px: parseFloat(t.getAttribute("font-size")) * scale, text: t.textContent}));
-  return {vw, vh, banner: box(document.getElementById("banner")), board: board ? box(board) : null, targets,
+  return {vw, vh, banner: box(document.getElementById("banner")), board: board ? (frame ? box(board.parentElement) : box(board)) : null, targets,
     labels, legalOpen: document.querySelector("details.legal").open, scrollY: window.scrollY};
 }
 """

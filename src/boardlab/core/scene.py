@@ -74,6 +74,15 @@ Keys of a :class:`Scene` (optional ones marked *):
 *``captions`` (:class:`Caption`)
     words drawn on the board ``{"at", "text"}`` (*``size`` in board units,
     *``anchor`` ``start`` | ``middle`` | ``end``): whose grid, which row.
+*``scrolls``
+    ``True`` for a board that is a window onto a larger table (tiles laid
+    anywhere): rather than shrink its squares below a readable size on a
+    narrow screen, a drawing front-end draws it larger and lets it scroll
+    sideways (the web page keeps each square at least 25 px across).
+
+A cell's ``label`` stays readable with pieces on the cell: a drawing front-end
+writes it along the cell's bottom and stands the pieces above it. Several
+pieces on one place stand side by side, none over another.
 
 Colours are palette names (``seat0``…``seat3``, ``light``, ``dark``,
 ``blocked``, ``neutral``, ``zone`` (an area under a rule's shadow, e.g. an
@@ -301,6 +310,7 @@ class Scene(TypedDict):
     status: NotRequired[list[str]]
     players: NotRequired[list[Player]]
     captions: NotRequired[list[Caption]]
+    scrolls: NotRequired[bool]
 
 
 # -- JSON Schema from the types ------------------------------------------------------------

@@ -774,6 +774,7 @@ SYMBOL_INSET = 0.22
 def _scene(game: CommonColdWarGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     x0, y0, x1, y1 = _window(game, obs)
     s = sc.new_scene(_prompt(game, obs, legal), (x0 - 0.2, y0 - 0.2, x1 - x0 + 0.4, y1 - y0 + 0.4))
+    s["scrolls"] = True  # a window onto the table: on a phone its squares stay readable, the board scrolls sideways
     owner: dict[int, int] = {}
     for tile, _, x, y, w, h, _ in obs["table"]:
         for dy in range(h):

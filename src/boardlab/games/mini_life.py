@@ -21,6 +21,7 @@ direction), ``move`` (from, to), ``turn`` (square, direction), ``raise``
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -48,6 +49,7 @@ EMPTY = -1
 #: §1: the eight directions a cell can point in, clockwise from N (toward row 6).
 DIRECTIONS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
 DIRECTION_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+DIRECTION_WORDS = ("north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west")
 
 #: §3, §4.1: the order of play; after every growth phase the colours swap (§6).
 ORDER = (BLUE, RED, RED, BLUE, RED, BLUE)
@@ -566,6 +568,15 @@ def _prompt(game: MiniLifeGame, obs: dict[str, Any], legal: list[tuple[int, str]
     return f"Move, turn or raise a cell ({left} move{'s' if left > 1 else ''} before the cells grow)."
 
 
+def _ring(cx: float, cy: float, r: float, n: int = 16) -> list[tuple[float, float]]:
+    return [(cx + r * math.sin(2 * math.pi * k / n), cy - r * math.cos(2 * math.pi * k / n)) for k in range(n + 1)]
+
+
+#: A living cell as drawn on its piece: a nucleus in a membrane (its colour says whose it is, its arrow where it
+#: points; the letter B or R is only for text front-ends).
+CELL_PICTURE = sc.picture((10, 10), fills=[_ring(5, 5, 1.9)[:-1]], strokes=[_ring(5, 5, 4.1)], colour="white")
+
+
 @MiniLifeGame.draws_scene
 def _scene(game: MiniLifeGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     s = sc.new_scene(_prompt(game, obs, legal), (-0.1, -0.1, SIZE + 0.2, SIZE + 0.2))
@@ -574,7 +585,17 @@ def _scene(game: MiniLifeGame, obs: dict[str, Any], legal: list[tuple[int, str]]
         if cell is not None:
             p, d = cell
             s["pieces"].append(
-                sc.piece(LABELS[i], p, "cell", facing=45.0 * d, shape="square", colour=COLOURS[p], label=NAMES[p][0])
+                sc.piece(
+                    LABELS[i],
+                    p,
+                    "cell",
+                    facing=45.0 * d,
+                    shape="square",
+                    colour=COLOURS[p],
+                    label=NAMES[p][0],
+                    picture=CELL_PICTURE,
+                    name=f"{NAMES[p]}'s cell on {LABELS[i]}, pointing {DIRECTION_WORDS[d]}",
+                )
             )
     for i in obs["last"]:
         s["highlights"].append({"at": LABELS[i], "kind": "last"})
@@ -590,10 +611,11 @@ def _scene(game: MiniLifeGame, obs: dict[str, Any], legal: list[tuple[int, str]]
             at = LABELS[idx[0]]
         s["targets"].append({"at": at, "action": a, "label": label})
     b, r = obs["counts"]
-    order = "".join(obs["order"])
+    order = ", ".join(NAMES[NAMES_BY_LETTER[x]] for x in obs["order"])
     s["status"] = [
         f"Blue: {b} cell{'s' * (b != 1)} · Red: {r} cell{'s' * (r != 1)}",
-        f"growth phases: {obs['generation']} of at most {obs['generation_limit']}; order {order}",
+        f"Turn order: {order}",
+        f"Growth phases: {obs['generation']} of at most {obs['generation_limit']}",
     ]
     rep = obs["report"]
     if rep:

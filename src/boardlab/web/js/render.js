@@ -197,6 +197,7 @@ function drawPiece(layer, p, cx, cy, r, u) {
     g.append(under);
   }
   const top = shapePath(p.shape, cx, cy, r);
+  top.classList.add("body");
   if (p.shape === "ring") {
     top.setAttribute("fill", "none");
     top.setAttribute("stroke", fill);
@@ -266,6 +267,137 @@ function drawPiece(layer, p, cx, cy, r, u) {
   g.setAttribute("data-name", title.textContent);
   g.append(title);
   layer.append(g);
+}
+
+// Several pieces on one place stand side by side, in rows of up to ceil(sqrt(k)) (the last row centred), each in
+// its own spot of the place, so none hides another: [x, y, r] for each.
+function sideBySide(k, cx, cy, base) {
+  const cols = Math.ceil(Math.sqrt(k));
+  const rows = Math.ceil(k / cols);
+  const step = (base * 2.5) / cols;
+  const r = Math.min(base, step * 0.44);
+  const out = [];
+  for (let i = 0; i < k; i++) {
+    const row = Math.floor(i / cols);
+    const inRow = row === rows - 1 ? k - row * cols : cols;
+    out.push([cx + (i - row * cols - (inRow - 1) / 2) * step, cy + (row - (rows - 1) / 2) * step, r]);
+  }
+  return out;
+}
+
+// The box a piece drawn at x, y of radius r covers (its facing mark, its badge and its stack included).
+function pieceExtent(p, x, y, r) {
+  const body = p.shape === "square" || p.shape === "cube" ? r * 0.85 : r;
+  const e = Math.max(body, p.facing !== null && p.facing !== undefined && !p.face_down ? r * 1.32 : 0, p.badge ? r * 1.2 : 0);
+  const k = Math.min(Math.max(1, Number(p.height) || 1), 4) - 1;
+  return [x - e, y - e, x + e + k * r * 0.12, y + e + k * r * 0.16];
+}
+
+function unionBox(a, b) {
+  return a ? [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])] : b;
+}
+
+// Where a cell's name may go: the box [x0, y0, x1, y1] whose bottom it sits on (a square's own box; a hexagon's
+// or a triangle's less its pointed bottom).
+function labelBand(c) {
+  const xs = c.polygon.map((p) => p[0]);
+  const ys = c.polygon.map((p) => p[1]);
+  const box = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+  const square = c.polygon.length === 4 && c.polygon.every((p) => (p[0] === box[0] || p[0] === box[2]) && (p[1] === box[1] || p[1] === box[3]));
+  if (!square) box[3] = c.center[1] + (box[3] - c.center[1]) * 0.75;
+  return box;
+}
+
+// A cell's name (a coordinate, "Hot", "Capitol") stays readable with pieces on the cell: the name lies along the
+// cell's bottom and the pieces there stand above it, made smaller only as far as the room left asks; nothing covers
+// it. Run when the board is drawn and again once fitBoard has set the labels' size.
+function placeCellLabels(board) {
+  const slots = new Map([...board.querySelectorAll("g.slot")].map((g) => [g.dataset.at, g]));
+  for (const t of board.querySelectorAll("text.coord[data-cell]")) {
+    const box = t.cellBox;
+    if (!box) continue;
+    const size = Number(t.getAttribute("font-size")) || 0;
+    const gap = Math.min((box[3] - box[1]) * 0.04, size * 0.25);
+    const y = box[3] - (box[3] - box[1]) * 0.07 - size * 0.6; // clear of a highlight's outline along the edge
+    t.setAttribute("y", y);
+    const slot = slots.get(t.dataset.cell);
+    if (!slot || !slot.pieceBox) continue;
+    const rings = board.querySelectorAll(`g.target[data-at="${CSS.escape(t.dataset.cell)}"] .ring`);
+    // the ring marking a piece one can click moves with it, and shrinks as far as it must to leave the name clear
+    let ringScale = 1;
+    const place = (transform, ringRoom) => {
+      for (const n of [slot, ...rings]) {
+        if (transform) n.setAttribute("transform", transform);
+        else n.removeAttribute("transform");
+      }
+      slot.dataset.scale = transform ? ringScale : 1;
+      for (const n of rings) {
+        n.dataset.r = n.dataset.r || n.getAttribute("r");
+        n.setAttribute("r", Math.min(Number(n.dataset.r), ringRoom ?? Infinity));
+      }
+    };
+    const b = slot.pieceBox;
+    const top = y - size * 0.6 - gap; // the name's top, less a gap
+    const half = (t.isConnected && t.getComputedTextLength ? t.getComputedTextLength() : box[2] - box[0]) / 2;
+    const x = Number(t.getAttribute("x"));
+    if (getComputedStyle(t).display === "none" || b[3] <= top || b[0] >= x + half + gap || b[2] <= x - half - gap) {
+      place(null);
+      continue;
+    }
+    const room = top - (box[1] + gap);
+    const s = Math.max(0.25, Math.min(1, room / (b[3] - b[1])));
+    const [cx, cy] = [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2];
+    const ny = Math.min(cy, top - ((b[3] - b[1]) * s) / 2);
+    // the ring is centred on the place's centre, drawn at ``s`` about the pieces' centre
+    const ringAt = ny + s * ((slot.placeY ?? cy) - cy);
+    ringScale = s;
+    place(`translate(${cx - s * cx} ${ny - s * cy}) scale(${s})`, Math.max(0, (top - ringAt) / s));
+  }
+  placePointLabels(board);
+}
+
+// A point's name (a coordinate) goes beside it where nothing covers it: below and to the right when that is clear,
+// else the first clear side of eight, never over a piece, another point or another name; with no side clear (a
+// dense board on a small screen) it is left out (the point's target still names it on hover).
+const SIDES = [[1, 1], [1, 0], [0, 1], [-1, 1], [1, -1], [-1, 0], [0, -1], [-1, -1]];
+
+function placePointLabels(board) {
+  const labels = [...board.querySelectorAll("text.coord[data-point]")].filter((t) => t.pointAt);
+  if (!labels.length) return;
+  const slots = [...board.querySelectorAll("g.slot")].filter((g) => g.pieceBox && !g.getAttribute("transform"));
+  const occupied = new Map(slots.map((g) => [g.dataset.at, g.pieceBox]));
+  const around = (t) => {
+    const [x, y, r] = t.pointAt;
+    return occupied.get(t.dataset.point) || [x - r, y - r, x + r, y + r];
+  };
+  const taken = [...slots.map((g) => g.pieceBox), ...labels.filter((t) => !occupied.has(t.dataset.point)).map(around)];
+  const clear = (b) => !taken.some((o) => b[0] < o[2] && o[0] < b[2] && b[1] < o[3] && o[1] < b[3]);
+  for (const t of labels) {
+    t.style.display = "";
+    const size = Number(t.getAttribute("font-size")) || 0;
+    const w = (t.isConnected && t.getComputedTextLength()) || t.textContent.length * size * 0.6;
+    const h = size * 1.25;
+    const own = around(t);
+    const [x, y] = t.pointAt;
+    const gap = size * 0.12;
+    let spot = null;
+    for (const [dx, dy] of SIDES) {
+      const bx = dx > 0 ? own[2] + gap : dx < 0 ? own[0] - gap - w : x - w / 2;
+      const by = dy > 0 ? own[3] + gap : dy < 0 ? own[1] - gap - h : y - h / 2;
+      const b = [bx, by, bx + w, by + h];
+      if (clear(b)) {
+        spot = b;
+        break;
+      }
+    }
+    if (!spot) {
+      t.style.display = "none";
+      continue;
+    }
+    taken.push(spot);
+    t.setAttribute("x", spot[0]);
+    t.setAttribute("y", spot[1] + size * 0.12);
+  }
 }
 
 const HL_STYLE = {
@@ -339,7 +471,7 @@ export function renderScene(root, scene, opts = {}) {
     if (hasBoard) {
       const u = unitOf(scene);
       const vb = scene.viewbox || [0, 0, 1, 1];
-      const root_ = svg("svg", { viewBox: vb.join(" "), role: "group", "aria-label": "game board", "data-cells": scene.cells.length });
+      const root_ = svg("svg", { viewBox: vb.join(" "), role: "group", "aria-label": "game board", "data-cells": scene.cells.length, "data-unit": u, "data-scrolls": scene.scrolls ? "1" : null });
       const L = {};
       // highlights lie under the edges and pieces they mark (a mark never hides the lines just laid)
       for (const name of ["cells", "labels", "areas", "hl", "edges", "points", "ghosts", "pieces", "names", "captions", "targets"]) {
@@ -364,12 +496,16 @@ export function renderScene(root, scene, opts = {}) {
         // areas lie under the edges drawn on them; points (vertices) sit on top of their grid lines
         (c.polygon ? L.cells : L.points).append(shape);
         if (c.label && c.polygon) {
-          const t = svg("text", { x: c.center[0], y: c.center[1] + u * 0.3, "font-size": u * 0.2, "text-anchor": "middle", "dominant-baseline": "central", fill: "#8a8170", class: "coord", "data-size": u * 0.2, "data-room": u * 0.92 });
+          // placed along the square's bottom by placeCellLabels, the pieces on it above (never over it)
+          const t = svg("text", { x: c.center[0], y: c.center[1] + u * 0.3, "font-size": u * 0.2, "text-anchor": "middle", "dominant-baseline": "central", fill: "#8a8170", class: "coord", "data-size": u * 0.2, "data-room": u * 0.92, "data-cell": c.id });
+          t.cellBox = labelBand(c);
           t.textContent = c.label;
           L.labels.append(t);
         } else if (c.label) {
           const r = c.radius || u * 0.12;
-          const t = svg("text", { x: c.center[0] + r * 0.8, y: c.center[1] + r * 0.8 + u * 0.08, "font-size": u * 0.16, "text-anchor": "start", "dominant-baseline": "hanging", fill: "#8a8170", class: "coord", "data-size": u * 0.16 });
+          // placed beside its point, clear of the pieces, by placePointLabels
+          const t = svg("text", { x: c.center[0] + r * 0.8, y: c.center[1] + r * 0.8 + u * 0.08, "font-size": u * 0.16, "text-anchor": "start", "dominant-baseline": "hanging", fill: "#8a8170", class: "coord", "data-size": u * 0.16, "data-point": c.id });
+          t.pointAt = [c.center[0], c.center[1], r];
           t.textContent = c.label;
           L.points.append(t);
         }
@@ -413,18 +549,20 @@ export function renderScene(root, scene, opts = {}) {
       for (const [at, list] of piecesAt) {
         const place = places.get(at);
         const base = place.type === "edge" ? u * 0.22 : place.c.polygon ? u * 0.34 : Math.max(u * 0.3, (place.c.radius || 0) * 1.1);
-        if (list.length === 1) {
-          drawPiece(L.pieces, list[0], place.at[0], place.at[1], Number(list[0].size) > 0 ? Number(list[0].size) : base, u);
-          if (changes.fresh && !still && changes.moved.has(at)) L.pieces.lastElementChild.classList.add("arrive");
-        } else {
-          const k = list.length;
-          const r = base / Math.sqrt(k) * 1.05;
-          list.forEach((p, i) => {
-            const a = (2 * Math.PI * i) / k - Math.PI / 2;
-            drawPiece(L.pieces, p, place.at[0] + Math.cos(a) * base * 0.55, place.at[1] + Math.sin(a) * base * 0.55, r, u);
-            if (changes.fresh && !still && changes.moved.has(at)) L.pieces.lastElementChild.classList.add("arrive");
-          });
-        }
+        // the pieces of one place in one group (a slot), which placeCellLabels may move clear of the place's name
+        const slot = svg("g", { class: "slot", "data-at": at });
+        L.pieces.append(slot);
+        const spots = list.length === 1
+          ? [[place.at[0], place.at[1], Number(list[0].size) > 0 ? Number(list[0].size) : base]]
+          : sideBySide(list.length, place.at[0], place.at[1], base);
+        slot.pieceBox = null;
+        slot.placeY = place.at[1];
+        list.forEach((p, i) => {
+          const [x, y, r] = spots[i];
+          drawPiece(slot, p, x, y, r, u);
+          slot.pieceBox = unionBox(slot.pieceBox, pieceExtent(p, x, y, r));
+          if (changes.fresh && !still && changes.moved.has(at)) slot.lastElementChild.classList.add("arrive");
+        });
       }
       const mover = opts.moverColour || "#0b5cad";
       // where most of the board's free edges can be clicked (any first edge of a chevron), marking each of them
@@ -448,7 +586,7 @@ export function renderScene(root, scene, opts = {}) {
             : svg("circle", { cx: place.at[0], cy: place.at[1], r: u * 0.45, class: "hit", fill: "rgba(0,0,0,0)", "stroke-width": u * 0.04 });
           g.append(hit);
           if (hasPiece) {
-            g.append(svg("circle", { cx: place.at[0], cy: place.at[1], r: u * 0.42, fill: "none", stroke: mover, "stroke-width": u * 0.06, "stroke-dasharray": `${u * 0.12} ${u * 0.08}` }));
+            g.append(svg("circle", { cx: place.at[0], cy: place.at[1], r: u * 0.42, fill: "none", stroke: mover, "stroke-width": u * 0.06, "stroke-dasharray": `${u * 0.12} ${u * 0.08}`, class: "ring" }));
           } else {
             g.append(svg("circle", { cx: place.at[0], cy: place.at[1], r: u * 0.13, fill: mover, opacity: 0.55, class: "dot" }));
           }
@@ -471,6 +609,7 @@ export function renderScene(root, scene, opts = {}) {
         L.targets.append(g);
       }
       boardWrap.append(root_);
+      placeCellLabels(root_);
     }
   }
 
@@ -931,6 +1070,30 @@ export const MIN_TARGET_PX = 26;
 export const MIN_LABEL_PX = 11;
 //: Smallest text on screen, in CSS pixels.
 export const MIN_TEXT_PX = MIN_LABEL_PX;
+//: Smallest cell on screen (the spacing of neighbouring places), in CSS pixels, of a board that scrolls (the scene's
+//: ``scrolls``): one whose cells would be smaller on a narrow screen (a phone) is drawn this large, and scrolls
+//: sideways within its frame (the page never).
+export const MIN_CELL_PX = 25;
+
+// A board wider than its frame: where the player scrolled it stays (the board is redrawn with each view);
+// at first, the last move (or else the board's middle) is in view.
+function scrollBoard(wrap, board, scale) {
+  if (!wrap.scrollWatch) {
+    wrap.scrollWatch = true;
+    wrap.addEventListener("scroll", () => {
+      if (wrap.classList.contains("wide")) wrap.keptScroll = wrap.scrollLeft;
+    }, { passive: true });
+  }
+  if (wrap.keptScroll !== undefined) {
+    wrap.scrollLeft = wrap.keptScroll;
+    return;
+  }
+  const vb = board.viewBox.baseVal;
+  const last = [...board.querySelectorAll(".hl-last")].map((n) => n.getBBox()).filter((b) => b.width || b.height);
+  const x = last.length ? last.reduce((a, b) => a + b.x + b.width / 2, 0) / last.length : vb.x + vb.width / 2;
+  wrap.scrollLeft = Math.max(0, (x - vb.x) * scale - wrap.clientWidth / 2);
+  wrap.keptScroll = wrap.scrollLeft;
+}
 
 // Hands and piles drawn smaller (figures, labels; details only on hover) when what one can click in them would
 // otherwise run below the screen.
@@ -994,7 +1157,13 @@ export function fitBoard(root) {
   const room = window.innerHeight - top - parseFloat(cs.paddingBottom) - roomBelow(root, wrap) - 12;
   const height = Math.max(room, 180);
   const aspect = vb.width / vb.height;
-  const w = Math.max(60, Math.min(width, height * aspect));
+  let w = Math.max(60, Math.min(width, height * aspect));
+  // a board that scrolls (a window onto a larger table) whose cells would be too small to read or to hit on this
+  // screen is drawn larger and scrolls sideways in its frame
+  const widest = board.dataset.scrolls ? (vb.width * MIN_CELL_PX) / (Number(board.dataset.unit) || Infinity) : 0;
+  const wide = w < widest && widest > width;
+  if (wide) w = widest;
+  wrap.classList.toggle("wide", wide);
   board.style.width = `${w}px`;
   board.style.height = `${w / aspect}px`;
   board.style.maxHeight = "none";
@@ -1032,16 +1201,21 @@ export function fitBoard(root) {
   // when a square's coordinate would not fit inside its square at a readable size, the squares' coordinates are
   // left out, all of them (their targets still name them on hover)
   for (const t of board.querySelectorAll("text.coord[data-room]")) t.style.display = tight ? "none" : "";
+  placeCellLabels(board); // at the labels' drawn size
   shrinkSized(root);
+  if (wide) scrollBoard(wrap, board, scale);
   // a piece's label (or badge) is readable (at least MIN_LABEL_PX on screen) and stays inside its piece as far as
   // that allows
   const least = MIN_LABEL_PX / scale;
   for (const t of board.querySelectorAll("text.piece-label")) {
-    const size = Math.max(Number(t.dataset.size) || 0, least);
+    // pieces drawn smaller to leave their cell's name clear (placeCellLabels) keep their labels readable
+    const slot = t.closest("g.slot");
+    const lo = least / (Number(slot && slot.dataset.scale) || 1);
+    const size = Math.max(Number(t.dataset.size) || 0, lo);
     t.setAttribute("font-size", size);
     const fit = Number(t.dataset.fit);
     const len = fit > 0 ? t.getComputedTextLength() : 0;
-    if (len > fit) t.setAttribute("font-size", Math.max(least, (size * fit) / len));
+    if (len > fit) t.setAttribute("font-size", Math.max(lo, (size * fit) / len));
   }
 }
 
