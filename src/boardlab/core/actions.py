@@ -146,6 +146,10 @@ class ActionSpace:
         """The first action of segment ``name``."""
         return self._entry(name)[0]
 
+    def offsets(self, *names: str) -> tuple[int, ...]:
+        """The first action of each segment named, in the order named (for a module's constants)."""
+        return tuple(self.offset(name) for name in names)
+
     def actions(self, name: str) -> range:
         """Every action of segment ``name``, in order."""
         o, s = self._entry(name)

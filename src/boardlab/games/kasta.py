@@ -119,14 +119,9 @@ ACTIONS = ActionSpace(
     Segment("face", (("face", tuple(str(f) for f in range(1, FACES + 1))),), "to {face}"),
     Segment("set", (("pattern", tuple(name for name, _ in SETS)),), "pattern {pattern}"),
 )
-TAKE0 = ACTIONS.offset("take")
-GIVE0 = ACTIONS.offset("give")
-KIND0 = ACTIONS.offset("kind")
-END = ACTIONS.offset("end")
-DISCARD0 = ACTIONS.offset("discard")
-TURN0 = ACTIONS.offset("turn")
-FACE0 = ACTIONS.offset("face")
-SET0 = ACTIONS.offset("set")
+TAKE0, GIVE0, KIND0, END, DISCARD0, TURN0, FACE0, SET0 = ACTIONS.offsets(
+    "take", "give", "kind", "end", "discard", "turn", "face", "set"
+)
 
 # Phases (named as the observation and the prompt name them).
 FORM = "laying out the pool"  # §1.2

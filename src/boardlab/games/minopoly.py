@@ -192,13 +192,7 @@ ACTIONS = ActionSpace(
     Segment("card", (("card", CARD_NAMES),), "play the {card} card"),
     Segment("put", (("slot", 4), ("cell", CELL_NAMES)), _put_label),
 )
-PASS = ACTIONS.offset("pass")
-DRAW_DICE = ACTIONS.offset("draw")
-HOLD0 = ACTIONS.offset("hold")
-ROLL = ACTIONS.offset("roll")
-STOP = ACTIONS.offset("stop")
-CARD0 = ACTIONS.offset("card")
-PUT0 = ACTIONS.offset("put")
+PASS, DRAW_DICE, HOLD0, ROLL, STOP, CARD0, PUT0 = ACTIONS.offsets("pass", "draw", "hold", "roll", "stop", "card", "put")
 
 # Phases
 DEALER = "choosing the dealer"  # §2.1
