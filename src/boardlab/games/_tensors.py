@@ -52,6 +52,14 @@ def mover(t: Tensor, name: str, cp: int | None, player: int | None, n: int) -> N
     t.one_hot(name, index, n + len(_SPECIAL))
 
 
+def turn(t: Tensor, phases: Sequence[str], o: dict[str, Any], v: int | None, n: int) -> None:
+    """The fields a phased game's observation starts with: the viewer ``v``, the phase (one of ``phases``) and
+    the seat to move, from the observation ``o`` (its ``phase`` and ``to_move``)."""
+    viewer(t, v, n)
+    t.one_hot("phase", phases.index(o["phase"]), len(phases))
+    mover(t, "to_move", o["to_move"], v, n)
+
+
 def seq(t: Tensor, name: str, codes: Sequence[int | None], length: int, kinds: int) -> None:
     """A sequence of at most ``length`` items, each one of ``kinds``: one one-hot row per slot."""
     if len(codes) > length:

@@ -632,9 +632,7 @@ class CombatState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, slots as in a grid."""
         o = self.observation(player)
         v = o["viewer"]
-        tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], v, 2)
+        tz.turn(t, PHASE_NAMES, o, v, 2)
         t.counts("cycle", [o["cycle"]], 2 * o["cycle_cap"] * o["squads_total"])
         t.counts("battle", [o["battle"]], 2 * o["squads_total"])
         t.counts("battle_cycles", [o["battle_cycles"]], o["cycle_cap"] + 1)

@@ -551,9 +551,7 @@ class CommonColdWarState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, tiles by number."""
         o = self.observation(player)
         v, tiles = o["viewer"], self.game.tiles
-        tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], v, 2)
+        tz.turn(t, PHASE_NAMES, o, v, 2)
         laid = {row[0]: row[1:] for row in o["table"]}
         t.bits("on_table", [k in laid for k in range(tiles)])
         tz.one_hots(t, "table_colour", [tz.rel(laid[k][0], v, 2) if k in laid else None for k in range(tiles)], 2)

@@ -981,9 +981,7 @@ class FencesState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, cards by number."""
         o = self.observation(player)
         v, n, cards = o["viewer"], self.num_players, self.game.cards
-        tz.viewer(t, v, n)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], v, n)
+        tz.turn(t, PHASE_NAMES, o, v, n)
         t.counts("turn", [o["turn"]], o["turn_limit"] + 1)
         laid = {row[0]: row[1:] for row in o["table"]}
         t.bits("on_table", [c in laid for c in range(cards)])

@@ -929,9 +929,7 @@ class GreedyFiefsState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, squares as they lie."""
         o = self.observation(player)
         v = player
-        tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], v, 2)
+        tz.turn(t, PHASE_NAMES, o, v, 2)
         t.one_hot("mover", tz.rel(o["mover"], v, 2), 2)
         t.one_hot("placing", tz.rel(o["placing"], v, 2), 2)
         t.counts("placed", [o["placed"]], 4)

@@ -399,9 +399,7 @@ class KastaState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, places as they lie."""
         o = self.observation(player)
         v, n = o["viewer"], self.num_players
-        tz.viewer(t, v, n)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], v, n)
+        tz.turn(t, PHASE_NAMES, o, v, n)
         t.counts("round", [o["round"]], MAX_ROUNDS)
         t.bits("active", [s in o["active"] for s in tz.order(v, n)])
         t.one_hot("first", tz.rel(o["first"], v, n), n)

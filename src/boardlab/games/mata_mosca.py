@@ -397,9 +397,7 @@ class MataMoscaState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): each spot's piece, the moves of two turns."""
         o = self.observation(player)
         n = self.game.n
-        tz.viewer(t, player, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], player, 2)
+        tz.turn(t, PHASE_NAMES, o, player, 2)
         tz.one_hots(t, "spots", [c - 1 if c != EMPTY else None for c in o["spots"]], 3)
         t.one_hot("chosen", o["chosen"] if o["chosen"] >= 0 else None, n)
         t.counts("captures", [o["captures"]], CAPTURES_TO_WIN)

@@ -530,9 +530,7 @@ class MiniLifeState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): cells as the viewer's and the other's planes."""
         o = self.observation(player)
         v = player
-        tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], v, 2)
+        tz.turn(t, PHASE_NAMES, o, v, 2)
         tz.one_hots(t, "cells", [tz.rel(c[0], v, 2) if c else None for c in o["cells"]], 2)
         tz.one_hots(t, "facing", [c[1] if c else None for c in o["cells"]], len(DIRECTIONS))
         tz.seq(t, "order", [tz.rel(NAMES_BY_LETTER[x], v, 2) for x in o["order"]], len(ORDER), 2)

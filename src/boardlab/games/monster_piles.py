@@ -379,9 +379,7 @@ class MonsterPilesState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, piles as they lie."""
         o = self.observation(player)
         v, n = o["viewer"], self.num_players
-        tz.viewer(t, v, n)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], v, n)
+        tz.turn(t, PHASE_NAMES, o, v, n)
         t.counts("round", [o["round"]], MAX_ROUNDS)
         t.one_hot("start", tz.rel(o["start"], v, n), n)
         t.one_hot("active", tz.rel(o["active"], v, n), n)

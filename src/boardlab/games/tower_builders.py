@@ -349,9 +349,7 @@ class TowerBuildersState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's."""
         o = self.observation(player)
         v = o["viewer"]
-        tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], v, 2)
+        tz.turn(t, PHASE_NAMES, o, v, 2)
         t.one_hot("dealer", tz.rel(o["dealer"], v, 2), 2)
         t.counts("deck", [o["deck"]], CARDS)
         t.one_hot("held", KINDS.index(o["hand"][0]) if o["hand"] else None, len(KINDS))

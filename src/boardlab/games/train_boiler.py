@@ -233,9 +233,7 @@ class TrainBoilerState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's."""
         o = self.observation(player)
         v = o["viewer"]
-        tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], v, 2)
+        tz.turn(t, PHASE_NAMES, o, v, 2)
         t.counts("round", [o["round"]], self.game.max_rounds)
         t.one_hot("temperature", TRACK.index(o["temperature"]), len(TRACK))
         t.one_hot("hot", tz.rel(o["hot"], v, 2), 2)

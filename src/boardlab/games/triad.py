@@ -780,9 +780,7 @@ class TriadState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's, squares as they lie."""
         o = self.observation(player)
         v = o["viewer"]
-        tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], v, 2)
+        tz.turn(t, PHASE_NAMES, o, v, 2)
         t.one_hot("setup_seat", tz.rel(o["setup_seat"], v, 2), 2)
         for k, seat in enumerate(tz.order(v, 2)):
             units = [u for u in o["units"] if u["owner"] == seat]  # in the order they started

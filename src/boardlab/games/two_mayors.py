@@ -264,9 +264,7 @@ class TwoMayorsState(PhasedState):
         """The observation as numbers (docs/research/tensors-newer.md): seats from the viewer's."""
         o = self.observation(player)
         v = o["viewer"]
-        tz.viewer(t, v, 2)
-        t.one_hot("phase", PHASE_NAMES.index(o["phase"]), len(PHASE_NAMES))
-        tz.mover(t, "to_move", o["to_move"], v, 2)
+        tz.turn(t, PHASE_NAMES, o, v, 2)
         t.one_hot("first", tz.rel(o["first"], v, 2), 2)
         t.one_hot("active", tz.rel(o["active"], v, 2), 2)
         t.scalars("hand", [o["hand"].count(k) / c for k, c in zip(KINDS, COPIES, strict=True)])
