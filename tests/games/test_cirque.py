@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -62,7 +63,7 @@ def strip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CirqueGame:
     """Cirque with a designer's board file dropped next to ours: no code changes, only the data folder."""
     (tmp_path / "cirque.json").write_text((cirque.DATA / "cirque.json").read_text())
     (tmp_path / "cirque-strip.json").write_text(json.dumps(STRIP))
-    monkeypatch.setattr(cirque, "DATA", tmp_path)
+    monkeypatch.setattr(cirque, "BOARDS", dataclasses.replace(cirque.BOARDS, folder=tmp_path))
     cirque.load_board.cache_clear()
     # what loading the module finds in the data folder (the option is built from the files present)
     monkeypatch.setattr(CirqueGame, "options", (cirque.board_option(), *CirqueGame.options[1:]))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import random
@@ -307,7 +308,7 @@ def boards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "mata-mosca.json").write_text((mata_mosca.DATA / "mata-mosca.json").read_text())
     (tmp_path / "mata-mosca-tiny.json").write_text(json.dumps(TINY))
     (tmp_path / "mata-mosca-stuck.json").write_text(json.dumps(STUCK))
-    monkeypatch.setattr(mata_mosca, "DATA", tmp_path)
+    monkeypatch.setattr(mata_mosca, "BOARDS", dataclasses.replace(mata_mosca.BOARDS, folder=tmp_path))
     mata_mosca.load_board.cache_clear()
     monkeypatch.setattr(MataMoscaGame, "options", (mata_mosca.board_option(), *MataMoscaGame.options[1:]))
     yield

@@ -24,7 +24,6 @@ the compiled rollouts are built (``boardlab.fast``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -39,7 +38,7 @@ from ..core.gametype import GameType
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
-from ..geometry.board import BoardData, data_file_option, data_files
+from ..geometry.board import BoardData, BoardFiles
 from ..geometry.hexgrid import bounding_box
 from . import _tensors as tz
 
@@ -50,19 +49,13 @@ DATA = Path(__file__).with_name("data")
 OURS = "reconstruction"  # the option value of our board, games/data/cirque.json
 
 
-def board_files() -> dict[str, Path]:
-    """Board name → data file: ours, then every designer's ``cirque-<name>.json`` (§10)."""
-    return data_files(DATA, "cirque", OURS)
+BOARDS = BoardFiles(DATA, "cirque", OURS)
 
 
 def board_option() -> Option:
     """The option ``board``: its values are the board files present when the module is loaded (§10)."""
-    return data_file_option(
-        "board",
-        DATA,
-        "cirque",
-        OURS,
-        "The board: our reconstruction, or a board the designer drew, once it is added to the game (§1, §10).",
+    return BOARDS.option(
+        "The board: our reconstruction, or a board the designer drew, once it is added to the game (§1, §10)."
     )
 
 
@@ -147,8 +140,7 @@ def _shape_walls(labels: tuple[str, ...], polygons: list[Any], shape_of: tuple[i
 @cache
 def load_board(name: str) -> Board:
     """The board called ``name`` (§10), read from its data file once."""
-    path = board_files()[name]
-    return Board(name, json.loads(path.read_text(encoding="utf-8")))
+    return Board(name, BOARDS.read(name))
 
 
 def bits(mask: int) -> list[int]:

@@ -29,7 +29,6 @@ and spider captures (red, blue, red in a row, §6.2).
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -43,7 +42,7 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
-from ..geometry.board import BoardData, data_file_option, data_files
+from ..geometry.board import BoardData, BoardFiles
 from ..geometry.hexgrid import bounding_box
 from . import _tensors as tz
 
@@ -71,19 +70,13 @@ DATA = Path(__file__).with_name("data")
 OURS = "placeholder"  # the option value of our board, games/data/mata-mosca.json
 
 
-def board_files() -> dict[str, Path]:
-    """Board name → data file: ours, then every designer's ``mata-mosca-<name>.json`` (§12)."""
-    return data_files(DATA, "mata-mosca", OURS)
+BOARDS = BoardFiles(DATA, "mata-mosca", OURS)
 
 
 def board_option() -> Option:
     """The option ``board``: its values are the board files present when the module is loaded (§12)."""
-    return data_file_option(
-        "board",
-        DATA,
-        "mata-mosca",
-        OURS,
-        "The board: our stand-in, or a board the designer drew, once it is added to the game (§1, §12).",
+    return BOARDS.option(
+        "The board: our stand-in, or a board the designer drew, once it is added to the game (§1, §12)."
     )
 
 
@@ -152,8 +145,7 @@ class Board:
 @cache
 def load_board(name: str) -> Board:
     """The board called ``name`` (§12), read from its data file once."""
-    path = board_files()[name]
-    return Board(name, json.loads(path.read_text(encoding="utf-8")))
+    return Board(name, BOARDS.read(name))
 
 
 class MataMoscaGame(Game):

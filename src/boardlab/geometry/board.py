@@ -13,6 +13,7 @@ replace ours without touching code.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +38,27 @@ def data_files(folder: Path, stem: str, ours: str) -> dict[str, Path]:
 def data_file_option(name: str, folder: Path, stem: str, ours: str, description: str) -> Option:
     """An option whose values are the data files present when the game's module is loaded (:func:`data_files`)."""
     return Option(name, str, ours, tuple(data_files(folder, stem, ours)), description)
+
+
+@dataclass(frozen=True)
+class BoardFiles:
+    """A game's board files in ``folder``: ours, ``<stem>.json``, then every designer's ``<stem>-<name>.json``;
+    the option ``board`` chooses one by name (:func:`data_files`, :func:`data_file_option`)."""
+
+    folder: Path
+    stem: str
+    ours: str
+
+    def files(self) -> dict[str, Path]:
+        return data_files(self.folder, self.stem, self.ours)
+
+    def option(self, description: str) -> Option:
+        """The option ``board``: its values are the board files present when the game's module is loaded."""
+        return data_file_option("board", self.folder, self.stem, self.ours, description)
+
+    def read(self, name: str) -> dict[str, Any]:
+        """The board called ``name``, as the JSON of its file."""
+        return json.loads(self.files()[name].read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 
 def group_sizes(neighbours: Sequence[Sequence[int]], content: Sequence[Any], value: Any) -> list[int]:
