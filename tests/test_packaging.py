@@ -164,7 +164,7 @@ def test_a_wheel_built_from_the_sdist_ships_every_document(tmp_path: pathlib.Pat
     # The compiled rollouts' sources travel in the sdist, so a wheel built from it can compile them.
     with tarfile.open(sdist) as tar:
         shipped = {m.name.split("/", 1)[1] for m in tar.getmembers() if "/" in m.name}
-    for name in [*(f"{m}.pyx" for m in fast.MODULES.values()), "_rng.pxi", "_mt.h"]:
+    for name in [*(f"{m}.pyx" for m in fast.MODULES.values()), "_rng.pxi", "_play_random.pxi", "_mt.h"]:
         assert f"src/boardlab/fast/{name}" in shipped
     if shutil.which("cc") or shutil.which("gcc"):
         assert compiled_modules(names) == set(fast.MODULES.values())

@@ -212,7 +212,49 @@ class _Session:
         return text
 
 
-class raw_env(AECEnv):
+class _OverSession:
+    """What the AEC and the Parallel environments share: one :class:`_Session`, its spaces, game and renderer."""
+
+    metadata: ClassVar[dict[str, Any]]
+    _s: _Session
+
+    def _open(self, session: _Session) -> None:
+        self._s = session
+        self.metadata = dict(self.metadata, name=f"boardlab_{session.game.id.replace('-', '_')}")
+        self.render_mode = session.render_mode
+        self.possible_agents = list(session.possible_agents)
+        self.agents = list(self.possible_agents)
+
+    # -- spaces -----------------------------------------------------------------
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self._s.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self._s.action_spaces[agent]
+
+    @property
+    def game(self) -> Game:
+        return self._s.game
+
+    @property
+    def game_state(self) -> State:
+        """The engine's state of the episode (read it, do not change it). PettingZoo's global ``state()`` is
+        not offered: a hidden-information game has no tensor of everything, only each seat's."""
+        return self._s.state
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        assert self._s.np_random is not None
+        return self._s.np_random
+
+    def render(self) -> np.ndarray | str | None:
+        return self._s.render()
+
+    def close(self) -> None:
+        pass
+
+
+class raw_env(_OverSession, AECEnv):
     """PettingZoo's AEC API over one boardlab game (see the module's description)."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -233,35 +275,11 @@ class raw_env(AECEnv):
         **options: Any,
     ) -> None:
         super().__init__()
-        self._s = _Session(game_id, num_players, render_mode, max_game_length, illegal_action, illegal_reward, options)
-        self.metadata = dict(self.metadata, name=f"boardlab_{self._s.game.id.replace('-', '_')}")
-        self.render_mode = render_mode
-        self.possible_agents = list(self._s.possible_agents)
-        self.agents = list(self.possible_agents)
+        self._open(
+            _Session(game_id, num_players, render_mode, max_game_length, illegal_action, illegal_reward, options)
+        )
         self._pending: dict[int, int] = {}
         self._begin({})
-
-    # -- spaces -----------------------------------------------------------------
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
-        return self._s.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
-        return self._s.action_spaces[agent]
-
-    @property
-    def game(self) -> Game:
-        return self._s.game
-
-    @property
-    def game_state(self) -> State:
-        """The engine's state of the episode (read it, do not change it). PettingZoo's global ``state()`` is
-        not offered: a hidden-information game has no tensor of everything, only each seat's."""
-        return self._s.state
-
-    @property
-    def np_random(self) -> np.random.Generator:  # type: ignore[override]
-        assert self._s.np_random is not None
-        return self._s.np_random
 
     # -- episode ----------------------------------------------------------------
     def _begin(self, infos: dict[str, dict[str, Any]]) -> None:
@@ -340,12 +358,6 @@ class raw_env(AECEnv):
         self._pending = {}
         self._accumulate_rewards()
 
-    def render(self) -> np.ndarray | str | None:
-        return self._s.render()
-
-    def close(self) -> None:
-        pass
-
 
 def env(game_id: str, **kwargs: Any) -> AECEnv:
     """The AEC environment of ``game_id`` (keywords: ``num_players``, ``render_mode``, ``max_game_length``,
@@ -363,7 +375,7 @@ def env(game_id: str, **kwargs: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(e)
 
 
-class parallel_env(ParallelEnv):
+class parallel_env(_OverSession, ParallelEnv):
     """PettingZoo's Parallel API over one boardlab game (see the module's description)."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": RENDER_MODES, "render_fps": 1, "name": "boardlab"}
@@ -378,31 +390,9 @@ class parallel_env(ParallelEnv):
         illegal_reward: float = -1.0,
         **options: Any,
     ) -> None:
-        self._s = _Session(game_id, num_players, render_mode, max_game_length, illegal_action, illegal_reward, options)
-        self.metadata = dict(self.metadata, name=f"boardlab_{self._s.game.id.replace('-', '_')}")
-        self.render_mode = render_mode
-        self.possible_agents = list(self._s.possible_agents)
-        self.agents = list(self.possible_agents)
-
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
-        return self._s.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
-        return self._s.action_spaces[agent]
-
-    @property
-    def game(self) -> Game:
-        return self._s.game
-
-    @property
-    def game_state(self) -> State:
-        """The engine's state of the episode (read it, do not change it)."""
-        return self._s.state
-
-    @property
-    def np_random(self) -> np.random.Generator:
-        assert self._s.np_random is not None
-        return self._s.np_random
+        self._open(
+            _Session(game_id, num_players, render_mode, max_game_length, illegal_action, illegal_reward, options)
+        )
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
         deciding = deciding_seats(self._s.state)
@@ -457,9 +447,3 @@ class parallel_env(ParallelEnv):
         truncs = dict.fromkeys(self.agents, truncated)
         self.agents = []
         return observations, rewards, terms, truncs, infos
-
-    def render(self) -> np.ndarray | str | None:
-        return self._s.render()
-
-    def close(self) -> None:
-        pass

@@ -198,6 +198,17 @@ def _proof_length(node: Node, umax: float, memo: dict[int, int]) -> int:
     return n
 
 
+def _outcome_child(node: Node, key: Any, path: list[tuple[Any, int]]) -> tuple[Node, bool]:
+    """The child of ``node`` after the chance outcome, modelled move or joint move ``key`` (made if new, and then
+    ``True``: the descent stops there), added to ``path``."""
+    child = node.children.get(key)
+    new = child is None
+    if new:
+        child = node.children[key] = Node(-1)
+    path.append((child, -1))
+    return child, new
+
+
 def _pick(moves: list[int], rng: random.Random) -> int:
     """One of a class of moves the searching seat cannot tell apart, uniformly (the class's first if alone)."""
     return moves[0] if len(moves) == 1 else moves[rng.randrange(len(moves))]
@@ -591,13 +602,9 @@ class MCTSAgent:
                     a = sample_outcome(node.outcomes if perfect else d.chance_outcomes(), rng)  # type: ignore[arg-type]
                 key = a if perfect or not self.by_view else self._key(d, a)
                 d.apply_legal(a)
-                child = node.children.get(key)
-                if child is None:
-                    child = node.children[key] = Node(-1)
-                    path.append((child, -1))
+                node, new = _outcome_child(node, key, path)
+                if new:
                     break
-                path.append((child, -1))
-                node = child
             elif cp == SIMULTANEOUS:
                 stats = node.seat_stats
                 if stats is None:
@@ -634,13 +641,9 @@ class MCTSAgent:
                     path.append((e, p))
                 key = tuple(joint) if perfect or not self.by_view else self._key(d, joint)
                 d.apply_actions(joint)
-                child = node.children.get(key)
-                if child is None:
-                    child = node.children[key] = Node(-1)
-                    path.append((child, -1))
+                node, new = _outcome_child(node, key, path)
+                if new:
                     break
-                path.append((child, -1))
-                node = child
             else:  # terminal inside the tree
                 break
         return known

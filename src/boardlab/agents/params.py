@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+
 
 class AgentParams:
     """The parameters of one agent spec; :meth:`done` refuses any that were not used."""
@@ -15,23 +20,20 @@ class AgentParams:
         self.used.add(key)
         return self.params.get(key)
 
-    def int(self, key: str, default: int | None) -> int | None:
+    def _number(self, key: str, default: T | None, kind: Callable[[str], T], what: str) -> T | None:
         v = self._get(key)
         if v is None:
             return default
         try:
-            return int(v)
+            return kind(v)
         except ValueError:
-            raise ValueError(f"{self.agent} parameter {key} must be an integer; got {v!r}") from None
+            raise ValueError(f"{self.agent} parameter {key} must be {what}; got {v!r}") from None
+
+    def int(self, key: str, default: int | None) -> int | None:
+        return self._number(key, default, int, "an integer")
 
     def float(self, key: str, default: float | None) -> float | None:
-        v = self._get(key)
-        if v is None:
-            return default
-        try:
-            return float(v)
-        except ValueError:
-            raise ValueError(f"{self.agent} parameter {key} must be a number; got {v!r}") from None
+        return self._number(key, default, float, "a number")
 
     def bool(self, key: str, default: bool) -> bool:
         v = self._get(key)

@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ..lab.balance import BalanceReport, balance
 from ..lab.report import to_html, to_markdown
-from .main import app, cli_errors, err_console, load_game, split_agent_specs
+from .main import GameArg, GameOptions, app, cli_errors, err_console, load_game, split_agent_specs
 
 
 def write_report(report: BalanceReport, out: Path, *, markdown_only: bool = False) -> list[Path]:
@@ -46,10 +46,8 @@ def write_report(report: BalanceReport, out: Path, *, markdown_only: bool = Fals
 
 @app.command("balance")
 def balance_command(
-    game_id: Annotated[str, typer.Argument(metavar="GAME", help="A game id (see boardlab list).")],
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help="A game option.")
-    ] = None,
+    game_id: GameArg,
+    option: GameOptions = None,
     agents: Annotated[
         list[str] | None,
         typer.Option("--agents", "-a", metavar="SPEC,SPEC,…", help="Agent specs, one per seat, or one for all."),

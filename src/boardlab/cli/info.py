@@ -13,7 +13,7 @@ from rich.text import Text
 
 from ..docs import rules_text
 from ..games import games, make
-from .main import app, cli_errors, err_console
+from .main import GameArg, app, cli_errors, err_console
 
 
 def game_listing() -> list[dict[str, Any]]:
@@ -79,7 +79,7 @@ def drawn_positions(game_id: str, text: str) -> str:
 
 @app.command()
 def rules(
-    game_id: Annotated[str, typer.Argument(metavar="GAME", help="A game id (see boardlab list).")],
+    game_id: GameArg,
     raw: Annotated[bool, typer.Option("--raw", help="Print the Markdown source even on a terminal.")] = False,
 ) -> None:
     """Print a game's rules document, then its options."""

@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -25,6 +25,11 @@ from ..core.errors import IllegalActionError
 from ..core.game import Game
 from ..core.options import parse_option_pairs
 from ..games import make
+
+#: The parameters most commands share.
+GameArg = Annotated[str, typer.Argument(metavar="GAME", help="A game id (see boardlab list).")]
+GameOptions = Annotated[list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help="A game option.")]
+Players = Annotated[int | None, typer.Option("--players", "-n", help="Number of players (default: the game's).")]
 
 app = typer.Typer(
     name="boardlab",

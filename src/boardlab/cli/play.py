@@ -33,7 +33,7 @@ from ..core.hidden import Seen
 from ..core.record import GameRecord
 from ..core.view import SeatView
 from ..terminal import moves_text, render_scene
-from .main import CliError, app, cli_errors, fail, load_game, stdin_reader
+from .main import CliError, GameArg, GameOptions, Players, app, cli_errors, fail, load_game, stdin_reader
 
 HUMAN = "human"
 #: Legal moves listed under the board each turn (``help`` lists them all).
@@ -333,7 +333,7 @@ def write_record(record: GameRecord, path: pathlib.Path) -> None:
 
 @app.command()
 def play(
-    game_id: Annotated[str, typer.Argument(metavar="GAME", help="A game id (see boardlab list).")],
+    game_id: GameArg,
     seat: Annotated[
         list[str] | None,
         typer.Option(
@@ -343,15 +343,11 @@ def play(
             help="Who plays a seat: human, or an agent spec (random, …). Default: seat 0 human, the others random.",
         ),
     ] = None,
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help="A game option.")
-    ] = None,
+    option: GameOptions = None,
     seed: Annotated[
         int | None, typer.Option("--seed", help="Seed for chance and the agents (random if not given).")
     ] = None,
-    players: Annotated[
-        int | None, typer.Option("--players", "-n", help="Number of players (default: the game's).")
-    ] = None,
+    players: Players = None,
     record: Annotated[
         pathlib.Path | None,
         typer.Option("--record", help="Write the game record (JSON) to this file at the end, even if abandoned."),

@@ -14,7 +14,7 @@ from rich.text import Text
 
 from ..core.game import Game
 from ..lab.simulate import SimulationResult, simulate
-from .main import app, cli_errors, err_console, load_game, split_agent_specs
+from .main import GameArg, GameOptions, Players, app, cli_errors, err_console, load_game, split_agent_specs
 from .sweep import Db, NoStore, lab_progress, open_store
 
 
@@ -68,7 +68,7 @@ def print_result(console: Console, r: SimulationResult, game: Game) -> None:
 
 @app.command("simulate")
 def simulate_command(
-    game_id: Annotated[str, typer.Argument(metavar="GAME", help="A game id (see boardlab list).")],
+    game_id: GameArg,
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games to play.")] = 100,
     agents: Annotated[
         list[str] | None,
@@ -79,13 +79,9 @@ def simulate_command(
             help="Agent specs, one per seat (comma-separated), or one for every seat. Default: random.",
         ),
     ] = None,
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help="A game option.")
-    ] = None,
+    option: GameOptions = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the run (random if not given).")] = None,
-    players: Annotated[
-        int | None, typer.Option("--players", "-n", help="Number of players (default: the game's).")
-    ] = None,
+    players: Players = None,
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Local processes to play on.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as one JSON object.")] = False,
     per_game: Annotated[

@@ -9,7 +9,7 @@ import typer
 
 from ..agents.strength import DEFAULT_LEVELS, measure_strength, strength_markdown, write_strength
 from ..docs import ai_notes_path
-from .main import app, cli_errors, load_game
+from .main import GameArg, GameOptions, app, cli_errors, load_game
 
 #: docs/ai of the source tree (where ``--write`` writes; the package data is built from it).
 DOCS_AI = pathlib.Path(__file__).resolve().parents[3] / "docs" / "ai"
@@ -17,16 +17,14 @@ DOCS_AI = pathlib.Path(__file__).resolve().parents[3] / "docs" / "ai"
 
 @app.command("strength")
 def strength_command(
-    game_id: Annotated[str, typer.Argument(metavar="GAME", help="A game id (see boardlab list).")],
+    game_id: GameArg,
     levels: Annotated[
         str, typer.Option("--levels", "-l", metavar="L,L,…", help="Levels to measure against random.")
     ] = ",".join(DEFAULT_LEVELS),
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="Games per pairing (use an even number).")] = 10,
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Local processes to play on.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Seed (every game derives its own).")] = 1,
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help="A game option.")
-    ] = None,
+    option: GameOptions = None,
     players: Annotated[
         str | None,
         typer.Option("--players", "-n", metavar="N,N,…", help="Co-operative games: player counts to measure."),

@@ -34,7 +34,7 @@ from ..lab.sweep import (
     search,
     sweep,
 )
-from .main import app, cli_errors, err_console, split_agent_specs
+from .main import GameArg, app, cli_errors, err_console, split_agent_specs
 
 
 class RateColumn(ProgressColumn):
@@ -101,7 +101,7 @@ def print_sweep(console: Console, r: SweepResult) -> None:
 
 @app.command("sweep")
 def sweep_command(
-    game_id: Annotated[str, typer.Argument(metavar="GAME", help="A game id (see boardlab list).")],
+    game_id: GameArg,
     vary: Annotated[
         list[str],
         typer.Option("--vary", "-v", metavar="NAME=V1,V2|NAME=LO..HI[:STEP]", help="An option and its values."),

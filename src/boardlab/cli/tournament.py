@@ -14,7 +14,7 @@ from rich.table import Table
 from ..agents.base import parse_agent_spec
 from ..agents.levels import LEVELS, level_spec
 from ..lab.tournament import run_tournament
-from .main import app, cli_errors, err_console, load_game, split_agent_specs
+from .main import GameArg, GameOptions, Players, app, cli_errors, err_console, load_game, split_agent_specs
 
 
 def print_tournament(console: Console, data: dict[str, Any], seconds: float) -> None:
@@ -80,7 +80,7 @@ def markdown_table(data: dict[str, Any]) -> str:
 
 @app.command("tournament")
 def tournament_command(
-    game_id: Annotated[str, typer.Argument(metavar="GAME", help="A game id (see boardlab list).")],
+    game_id: GameArg,
     agents: Annotated[
         list[str],
         typer.Option(
@@ -94,12 +94,8 @@ def tournament_command(
         int, typer.Option("--games", "-g", min=1, help="Games per lineup (each pair, for two seats).")
     ] = 20,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the tournament (every game derives its own).")] = 0,
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", metavar="NAME=VALUE", help="A game option.")
-    ] = None,
-    players: Annotated[
-        int | None, typer.Option("--players", "-n", help="Number of players (default: the game's).")
-    ] = None,
+    option: GameOptions = None,
+    players: Players = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Local processes to play on.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as one JSON object.")] = False,
     markdown: Annotated[

@@ -304,14 +304,8 @@ cdef class Engine:
         return played
 
 
-def play_random(state, rnd, int plies) -> int:
-    """``BlastRadiusState.play_random`` in C: the same draws and moves, the same state at the end."""
-    cdef Engine e = Engine(state.game)
-    e.load(state)
-    cdef Draws d = open_draws(rnd)
-    try:
-        played = e.rollout(d, plies)
-    finally:
-        d.close()
-    e.store(state)
-    return played
+cdef Engine _engine(game):
+    return Engine(game)
+
+
+include "_play_random.pxi"

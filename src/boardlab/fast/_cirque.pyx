@@ -330,14 +330,8 @@ cdef class Engine:
         return played
 
 
-def play_random(state, rnd, int plies) -> int:
-    """The core's ``play_random`` on a ``CirqueState``, in C: the same draws and moves, the same state at the end."""
-    cdef Engine e = Engine(state.game)
-    e.load(state)
-    cdef Draws d = open_draws(rnd)
-    try:
-        played = e.rollout(d, plies)
-    finally:
-        d.close()
-    e.store(state)
-    return played
+cdef Engine _engine(game):
+    return Engine(game)
+
+
+include "_play_random.pxi"

@@ -262,19 +262,6 @@ cdef class Engine:
         return played
 
 
-def play_random(state, rnd, int plies) -> int:
-    """The core's ``play_random`` on a ``TrainBoilerState``, in C: the same draws and moves, the same state."""
-    cdef Engine e = _engine(state.game)
-    e.load(state)
-    cdef Draws d = open_draws(rnd)
-    try:
-        played = e.rollout(d, plies)
-    finally:
-        d.close()
-    e.store(state)
-    return played
-
-
 _ENGINES = {}
 
 
@@ -295,3 +282,6 @@ cdef Engine _copy(Engine proto):
     e.counts = proto.counts
     e.track = proto.track
     return e
+
+
+include "_play_random.pxi"

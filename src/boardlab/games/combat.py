@@ -853,37 +853,21 @@ PHASES = phase_table(
         explain=_deploy_explain,
         prompt=_deploy_prompt,
     ),
-    Phase(
-        "grant",
-        SIMULTANEOUS,
-        legal=_joint_legal("grant"),
-        apply=CombatState.apply_grants,
-        explain=_explain_choice,
-        prompt=_choice_prompt("grant"),
-    ),
-    Phase(
-        "aim",
-        SIMULTANEOUS,
-        legal=_joint_legal("aim"),
-        apply=CombatState.apply_aims,
-        explain=_explain_choice,
-        prompt=_choice_prompt("aim"),
-    ),
-    Phase(
-        "shield",
-        SIMULTANEOUS,
-        legal=_joint_legal("shield"),
-        apply=CombatState.apply_shields,
-        explain=_explain_choice,
-        prompt=_choice_prompt("shield"),
-    ),
-    Phase(
-        "heal",
-        SIMULTANEOUS,
-        legal=_joint_legal("heal"),
-        apply=CombatState.apply_heals,
-        explain=_explain_choice,
-        prompt=_choice_prompt("heal"),
+    *(
+        Phase(
+            kind,
+            SIMULTANEOUS,
+            legal=_joint_legal(kind),
+            apply=apply,
+            explain=_explain_choice,
+            prompt=_choice_prompt(kind),
+        )
+        for kind, apply in (
+            ("grant", CombatState.apply_grants),
+            ("aim", CombatState.apply_aims),
+            ("shield", CombatState.apply_shields),
+            ("heal", CombatState.apply_heals),
+        )
     ),
     Phase(
         "reinforce",

@@ -795,51 +795,39 @@ ElephantMonkeyMiceState.phases = PHASES
 GOAL_WORDS = ((MONKEY_GOAL, "Monkey"), (ELEPHANT_GOAL, "Elephant"), (MOUSE_GOAL, "a Mouse"))
 
 
+#: Each animal's letter, shape and name on the board.
+LOOKS = {
+    "elephant": ("E", "square", "Elephant"),
+    "monkey": ("M", "triangle", "Monkey"),
+    "mouse": ("m", "disc", "Mouse"),
+}
+
+
+def _animal_piece(kind: str, at: int, seat: int, royal: bool) -> dict[str, Any]:
+    letter, shape, word = LOOKS[kind]
+    star = "★" if royal else ""
+    return sc.piece(
+        LABELS[at],
+        seat,
+        kind,
+        label=letter + star,
+        shape=shape,
+        colour=INK[seat],
+        icon=kind,
+        badge=star or None,
+        name=f"{NAMES[seat]}'s {word}" + (", a Royal" if royal else ""),
+    )
+
+
 @ElephantMonkeyMiceGame.draws_scene
 def _scene(game: ElephantMonkeyMiceGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     s = sc.new_scene(PHASES[obs["phase"]].prompt(game, obs, legal), (-0.12, -0.12, SIZE + 0.24, SIZE + 0.24))  # type: ignore[misc]
     s["cells"] = [dict(c) for c in game._cells]
     for seat in (0, 1):
         er, mr = obs["royal"][seat]
-        s["pieces"].append(
-            sc.piece(
-                LABELS[obs["elephant"][seat]],
-                seat,
-                "elephant",
-                label="E★" if er else "E",
-                shape="square",
-                colour=INK[seat],
-                icon="elephant",
-                badge="★" if er else None,
-                name=f"{NAMES[seat]}'s Elephant" + (", a Royal" if er else ""),
-            )
-        )
-        s["pieces"].append(
-            sc.piece(
-                LABELS[obs["monkey"][seat]],
-                seat,
-                "monkey",
-                label="M★" if mr else "M",
-                shape="triangle",
-                colour=INK[seat],
-                icon="monkey",
-                badge="★" if mr else None,
-                name=f"{NAMES[seat]}'s Monkey" + (", a Royal" if mr else ""),
-            )
-        )
-        for m, royal in obs["mice"][seat]:
-            s["pieces"].append(
-                sc.piece(
-                    LABELS[m],
-                    seat,
-                    "mouse",
-                    label="m★" if royal else "m",
-                    colour=INK[seat],
-                    icon="mouse",
-                    badge="★" if royal else None,
-                    name=f"{NAMES[seat]}'s Mouse" + (", a Royal" if royal else ""),
-                )
-            )
+        animals = [("elephant", obs["elephant"][seat], er), ("monkey", obs["monkey"][seat], mr)]
+        animals += [("mouse", m, royal) for m, royal in obs["mice"][seat]]
+        s["pieces"] += [_animal_piece(kind, at, seat, royal) for kind, at, royal in animals]
         reserve = [
             sc.item(f"reserve{seat}-{k}", "a Mouse in reserve", "token", colour=INK[seat], icon="mouse")
             for k in range(obs["reserve"][seat])

@@ -1065,6 +1065,7 @@ def _prompt_over(game: FencesGame, obs: dict[str, Any], legal: list[tuple[int, s
     return f"Draw: the turn limit of {obs['turn_limit']} turns was reached."
 
 
+S = FencesState  # short, for the table of its methods below
 FencesState.phases = phase_table(
     Phase(
         REVEAL,
@@ -1073,54 +1074,19 @@ FencesState.phases = phase_table(
         apply=FencesState._reveal,
         label=FencesState._reveal_label,
     ),
-    Phase(
-        TAKE,
-        _mover,
-        legal=FencesState._take_legal,
-        apply=FencesState._take,
-        explain=FencesState._take_explain,
-        seen=FencesState._take_seen,
-        prompt=_prompt_take,
-    ),
-    Phase(
-        AIM,
-        _mover,
-        legal=FencesState._aim_legal,
-        apply=FencesState._aim,
-        explain=FencesState._aim_explain,
-        seen=FencesState._aim_seen,
-        prompt=_prompt_aim,
-    ),
-    Phase(
-        LAY,
-        _mover,
-        legal=FencesState._lay_legal,
-        apply=FencesState._lay,
-        explain=FencesState._lay_explain,
-        seen=FencesState._lay_seen,
-        prompt=_prompt_lay,
-    ),
-    Phase(
-        PLACE,
-        _mover,
-        legal=FencesState._place_legal,
-        is_legal=FencesState._place_is_legal,
-        apply=FencesState._place,
-        explain=FencesState._place_explain,
-        seen=FencesState._place_seen,
-        prompt=_prompt_place,
-    ),
-    Phase(
-        SKIP,
-        _mover,
-        legal=FencesState._skip_legal,
-        apply=FencesState._skip,
-        explain=FencesState._skip_explain,
-        seen=FencesState._skip_seen,
-        prompt=_prompt_skip,
+    *(  # the mover's steps, each with its legal actions, effect, refusal, log entry and prompt
+        Phase(name, _mover, legal=legal, is_legal=is_legal, apply=apply, explain=explain, seen=seen, prompt=prompt)
+        for name, legal, is_legal, apply, explain, seen, prompt in (
+            (TAKE, S._take_legal, None, S._take, S._take_explain, S._take_seen, _prompt_take),
+            (AIM, S._aim_legal, None, S._aim, S._aim_explain, S._aim_seen, _prompt_aim),
+            (LAY, S._lay_legal, None, S._lay, S._lay_explain, S._lay_seen, _prompt_lay),
+            (PLACE, S._place_legal, S._place_is_legal, S._place, S._place_explain, S._place_seen, _prompt_place),
+            (SKIP, S._skip_legal, None, S._skip, S._skip_explain, S._skip_seen, _prompt_skip),
+        )
     ),
     Phase(OVER, TERMINAL, prompt=_prompt_over),
 )
+del S
 
 
 # -- the scene ------------------------------------------------------------------------------

@@ -39,14 +39,11 @@ from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
 from . import _tensors as tz
+from ._dice import COLOURS, DICE, FACES, colour_of, die_item, die_name, face_of
 
 # -- the dice and the pool (§1, §2) -------------------------------------------------------------
 
-COLOURS = ("red", "yellow", "green", "blue")
-INKS = ("#C62828", "#B8860B", "#2E7D32", "#1565C0")
 PER_COLOUR = 18  # §1.1: 72 dice, 18 of each colour
-FACES = 6
-DICE = len(COLOURS) * FACES  # kinds of die
 ROWS, COLS = 8, 9
 PLACES = ROWS * COLS
 LETTERS = "abcdefghi"
@@ -59,18 +56,6 @@ LAYER_PLACES = tuple(tuple(i for i in range(PLACES) if LAYER[i] == k) for k in r
 ROUNDS = 3  # §7
 MAX_ROUNDS = 10  # §8.3: our cap on tie-breaking rounds
 SEATS = ("Ada", "Ben", "Cleo", "Dan")
-
-
-def colour_of(die: int) -> int:
-    return die // FACES
-
-
-def face_of(die: int) -> int:
-    return die % FACES + 1
-
-
-def die_name(die: int) -> str:
-    return f"{COLOURS[colour_of(die)]} {face_of(die)}"
 
 
 def _die(colour: int, face: int) -> int:
@@ -1031,6 +1016,12 @@ def _over_prompt(game: KastaGame, obs: dict[str, Any], legal: list[tuple[int, st
     return f"The game is over: {' and '.join(winners)} {verb} with the lowest total."
 
 
+def _move(name: str, prompt: Any, *, seen: Any = _public_seen, **hooks: Any) -> Phase:
+    """A phase in which the seat to move decides, seen by all unless ``seen`` says otherwise; a text ``prompt`` is
+    the mover's sentence (see :func:`_prompt`)."""
+    return Phase(name, _to_move, seen=seen, prompt=_prompt(prompt) if isinstance(prompt, str) else prompt, **hooks)
+
+
 PHASES = phase_table(
     Phase(
         FORM,
@@ -1040,79 +1031,64 @@ PHASES = phase_table(
         seen=_form_seen,
         prompt=lambda game, obs, legal: f"The pool is being laid out: {obs['to_lay_out']} dice to go.",
     ),
-    Phase(
+    _move(
         TAKE,
-        _to_move,
+        _take_prompt,
         legal=_take_legal,
         is_legal=_take_is_legal,
         apply=_take,
-        seen=_public_seen,
         explain=_explain_take,
-        prompt=_take_prompt,
     ),
-    Phase(
+    _move(
         GIVE,
-        _to_move,
+        _give_prompt,
         legal=_give_legal,
         is_legal=_give_is_legal,
         apply=_give,
         explain=_explain_give,
-        seen=_public_seen,
-        prompt=_give_prompt,
     ),
-    Phase(
+    _move(
         ACT,
-        _to_move,
+        "Choose an optional action: discard a die, turn a die, discard a pattern; or end your turn.",
         legal=_act_legal,
         apply=_choose_kind,
         explain=_explain_act,
-        seen=_public_seen,
-        prompt=_prompt("Choose an optional action: discard a die, turn a die, discard a pattern; or end your turn."),
     ),
-    Phase(
+    _move(
         DISCARD,
-        _to_move,
+        "Choose the die to discard to the rack.",
         legal=lambda s, p: _hand_dice(s, p, DISCARD0),
         apply=_discard,
         explain=_explain_die("discard", "§4.1"),
-        seen=_public_seen,
-        prompt=_prompt("Choose the die to discard to the rack."),
     ),
-    Phase(
+    _move(
         TURN,
-        _to_move,
+        "Choose the die to turn to another face.",
         legal=lambda s, p: _hand_dice(s, p, TURN0),
         apply=_turn,
-        seen=_public_seen,
         explain=_explain_die("turn", "§4.2"),
-        prompt=_prompt("Choose the die to turn to another face."),
     ),
-    Phase(
+    _move(
         FACE,
-        _to_move,
+        "Choose the face the die will show.",
         legal=_face_legal,
         apply=_face,
         explain=_explain_face,
         seen=_face_seen,
-        prompt=_prompt("Choose the face the die will show."),
     ),
-    Phase(
+    _move(
         SET,
-        _to_move,
+        "Choose the pattern of four dice to discard.",
         legal=_sets_legal,
         apply=_set,
         explain=_explain_set,
-        seen=_public_seen,
-        prompt=_prompt("Choose the pattern of four dice to discard."),
     ),
-    Phase(
+    _move(
         FINAL,
-        _to_move,
+        "The pool is empty: discard a pattern of four dice, or end your turn and keep your dice.",
         legal=_final_legal,
         apply=_final,
         explain=_explain_final,
-        seen=_public_seen,
-        prompt=_prompt("The pool is empty: discard a pattern of four dice, or end your turn and keep your dice."),
     ),
     Phase(OVER, TERMINAL, prompt=_over_prompt),
 )
@@ -1120,10 +1096,6 @@ KastaState.phases = PHASES
 
 
 # -- the scene ---------------------------------------------------------------------------------
-
-
-def _die_item(id: str, die: int, detail: str | None = None) -> dict[str, Any]:
-    return sc.item(id, die_name(die), "die", value=face_of(die), colour=INKS[colour_of(die)], detail=detail)
 
 
 @KastaGame.draws_scene
@@ -1139,7 +1111,7 @@ def _scene(game: KastaGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -
             i = r * COLS + c
             d = pool[i]
             if d >= 0:
-                items.append(_die_item(f"p{i}", d, PLACE_NAMES[i]))
+                items.append(die_item(f"p{i}", d, PLACE_NAMES[i]))
                 if LAYER[i] == layer and phase in (TAKE, GIVE):
                     s["highlights"].append({"at": f"p{i}", "kind": "hint"})
             else:
@@ -1157,11 +1129,11 @@ def _scene(game: KastaGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -
                 for j in range(hand[d]):
                     if j == 0:
                         first_item[(k, d)] = f"h{k}-{d}-0"
-                    items.append(_die_item(f"h{k}-{d}-{j}", d))
+                    items.append(die_item(f"h{k}-{d}-{j}", d))
         pips = sum(face_of(d) * m for d, m in enumerate(hand)) if hand is not None else None
         title = f"{name} ({pips} pips)" if pips is not None else f"{name} ({obs['hand_sizes'][k]} dice)"
         s["zones"].append(sc.zone(f"hand{k}", title, items, owner=k))
-    rack = [_die_item(f"rack{d}", d, f"×{m}") for d, m in enumerate(obs["rack"]) if m]
+    rack = [die_item(f"rack{d}", d, f"×{m}") for d, m in enumerate(obs["rack"]) if m]
     s["zones"].append(sc.zone("rack", f"The rack ({sum(obs['rack'])} dice discarded)", rack))
     cp = obs["to_move"]
     if obs["selected"] >= 0 and (cp, obs["selected"]) in first_item:

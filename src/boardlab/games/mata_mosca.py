@@ -590,70 +590,60 @@ def _over_prompt(game: MataMoscaGame, obs: dict[str, Any], legal: list[tuple[int
     return f"{NAMES[obs['winner']]} {'win' if obs['winner'] == 0 else 'wins'}: {obs['reason']}."  # the Flies win
 
 
+def _turn(name: str, side: int, legal, apply, explain, text: str) -> Phase:
+    """A phase in which ``side`` decides, prompted with ``text`` (see :func:`_prompt_for`)."""
+    return Phase(name, _side(side), legal=legal, apply=apply, explain=explain, prompt=_prompt_for(text))
+
+
+def _pass_turn(name: str, side: int, apply, why: str, text: str) -> Phase:
+    """A phase in which ``side`` cannot move and passes; ``why`` is what any other action is told."""
+    return _turn(name, side, lambda s, p: [s.game.pass_action], apply, lambda s, p, a: why, text)
+
+
 PHASES = phase_table(
-    Phase(
+    _turn(
         PICK,
-        _side(FLIES),
-        legal=_pick_legal,
-        apply=_pick,
-        explain=_explain_pick,
-        prompt=_prompt_for("Flies: choose a fly to move one or two steps, or to hop over a fly."),
+        FLIES,
+        _pick_legal,
+        _pick,
+        _explain_pick,
+        "Flies: choose a fly to move one or two steps, or to hop over a fly.",
     ),
-    Phase(
-        DEST,
-        _side(FLIES),
-        legal=_dest_legal,
-        apply=_move_fly,
-        explain=_explain_dest,
-        prompt=_prompt_for("Flies: choose where the fly on {chosen} goes."),
-    ),
-    Phase(
+    _turn(DEST, FLIES, _dest_legal, _move_fly, _explain_dest, "Flies: choose where the fly on {chosen} goes."),
+    _turn(
         PICK2,
-        _side(FLIES),
-        legal=_pick2_legal,
-        apply=lambda s, a: _stop_flies(s, a) if a == s.game.stop_action else _pick(s, a),
-        explain=_explain_pick,
-        prompt=_prompt_for("Flies: move another fly one step, or stop."),
+        FLIES,
+        _pick2_legal,
+        lambda s, a: _stop_flies(s, a) if a == s.game.stop_action else _pick(s, a),
+        _explain_pick,
+        "Flies: move another fly one step, or stop.",
     ),
-    Phase(
-        DEST2,
-        _side(FLIES),
-        legal=_dest_legal,
-        apply=_move_fly,
-        explain=_explain_dest,
-        prompt=_prompt_for("Flies: choose the one step of the fly on {chosen}."),
+    _turn(DEST2, FLIES, _dest_legal, _move_fly, _explain_dest, "Flies: choose the one step of the fly on {chosen}."),
+    _pass_turn(
+        FLIES_PASS, FLIES, _flies_pass, "no fly can move: the Flies must pass (§10)", "No fly can move: the Flies pass."
     ),
-    Phase(
-        FLIES_PASS,
-        _side(FLIES),
-        legal=lambda s, p: [s.game.pass_action],
-        apply=_flies_pass,
-        explain=lambda s, p, a: "no fly can move: the Flies must pass (§10)",
-        prompt=_prompt_for("No fly can move: the Flies pass."),
-    ),
-    Phase(
+    _turn(
         SPIDER_TURN,
-        _side(SPIDER_SEAT),
-        legal=_spider_legal,
-        apply=_spider_move,
-        explain=_explain_spider,
-        prompt=_prompt_for("Spider: step along a red line, or capture a fly next to you ({captures} of 8 so far)."),
+        SPIDER_SEAT,
+        _spider_legal,
+        _spider_move,
+        _explain_spider,
+        "Spider: step along a red line, or capture a fly next to you ({captures} of 8 so far).",
     ),
-    Phase(
+    _turn(
         CHAIN,
-        _side(SPIDER_SEAT),
-        legal=_spider_legal,
-        apply=_spider_stop,
-        explain=_explain_spider,
-        prompt=_prompt_for("Spider: capture again, or stop ({captures} of 8 so far)."),
+        SPIDER_SEAT,
+        _spider_legal,
+        _spider_stop,
+        _explain_spider,
+        "Spider: capture again, or stop ({captures} of 8 so far).",
     ),
-    Phase(
+    _pass_turn(
         SPIDER_PASS,
-        _side(SPIDER_SEAT),
-        legal=lambda s, p: [s.game.pass_action],
-        apply=_spider_pass,
-        explain=lambda s, p, a: "the spider cannot move: it must pass (§8.3)",
-        prompt=_prompt_for("The spider cannot move: it passes."),
+        SPIDER_SEAT,
+        _spider_pass,
+        "the spider cannot move: it must pass (§8.3)",
+        "The spider cannot move: it passes.",
     ),
     Phase(OVER, TERMINAL, prompt=_over_prompt),
 )

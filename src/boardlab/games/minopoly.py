@@ -35,17 +35,14 @@ from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
 from ..core.wording import third_person
 from . import _tensors as tz
+from ._dice import COLOURS, DICE, FACES, colour_of, die_item, die_name, face_of
 
 # -- components (§1) ----------------------------------------------------------------------------
 
 SIZE = 5
 CELLS = SIZE * SIZE
 CELL_NAMES = tuple(f"{'abcde'[i % SIZE]}{i // SIZE + 1}" for i in range(CELLS))
-COLOURS = ("red", "yellow", "green", "blue")
-INKS = ("#C62828", "#B8860B", "#2E7D32", "#1565C0")
 PER_COLOUR = 6  # §1: 24 dice, 6 of each colour
-FACES = 6
-DICE = len(COLOURS) * FACES
 ROUNDS = 4  # §7
 SEATS = ("South", "North")
 #: The five tetromino cards (§1), each as its cells (column, row) in one orientation.
@@ -58,18 +55,6 @@ CARDS: tuple[tuple[str, tuple[tuple[int, int], ...]], ...] = (
 )
 CARD_NAMES = tuple(name for name, _ in CARDS)
 RUNS = (frozenset({1, 2, 3, 4}), frozenset({2, 3, 4, 5}), frozenset({3, 4, 5, 6}))  # §6.2
-
-
-def colour_of(die: int) -> int:
-    return die // FACES
-
-
-def face_of(die: int) -> int:
-    return die % FACES + 1
-
-
-def die_name(die: int) -> str:
-    return f"{COLOURS[colour_of(die)]} {face_of(die)}"
 
 
 def _normal(cells: set[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
@@ -732,10 +717,6 @@ MinopolyState.phases = PHASES
 # -- the scene ---------------------------------------------------------------------------------
 
 
-def _die_item(id: str, die: int, detail: str | None = None) -> dict[str, Any]:
-    return sc.item(id, die_name(die), "die", value=face_of(die), colour=INKS[colour_of(die)], detail=detail)
-
-
 def _card_item(id: str, card: int, owner: int | None = None, detail: str | None = None) -> dict[str, Any]:
     return sc.item(
         id, f"{CARD_NAMES[card]} card", "card", value=CARD_NAMES[card], picture=PICTURES[card], detail=detail
@@ -753,7 +734,7 @@ def _scene(game: MinopolyGame, obs: dict[str, Any], legal: list[tuple[int, str]]
         for c in range(SIZE):
             i = r * SIZE + c
             if board[i] >= 0:
-                city.append(_die_item(f"c{i}", board[i], CELL_NAMES[i]))
+                city.append(die_item(f"c{i}", board[i], CELL_NAMES[i]))
             else:
                 city.append(sc.item(f"c{i}", CELL_NAMES[i], "counter"))
             if i in obs["last_cells"] or i in obs["placed"]:
@@ -765,7 +746,7 @@ def _scene(game: MinopolyGame, obs: dict[str, Any], legal: list[tuple[int, str]]
         if k in obs["slots_used"]:
             continue
         held = obs["held"][k]
-        dice.append(_die_item(f"d{k}", d, "held" if held else None))
+        dice.append(die_item(f"d{k}", d, "held" if held else None))
         if held:
             s["highlights"].append({"at": f"d{k}", "kind": "selected"})
     cp = obs["to_move"]

@@ -845,96 +845,97 @@ def _move_legal_explain(s: MonsterPilesState, player: int, action: int) -> str |
     return "choose another pile than the one the card comes from (§8.3, §8.4)"
 
 
+def _chance(name: str, prompt, **hooks: Any) -> Phase:
+    """A chance phase (a card is drawn or turned); ``prompt(obs)`` says what happens."""
+    return Phase(name, CHANCE, label=_chance_label, prompt=lambda game, obs, legal: prompt(obs), **hooks)
+
+
+def _mover(name: str, prompt, **hooks: Any) -> Phase:
+    """A phase in which the seat to move decides; ``prompt(obs, legal)`` is its sentence."""
+    return Phase(name, lambda s: s.to_move, prompt=lambda game, obs, legal: prompt(obs, legal), **hooks)
+
+
+def _power(name: str, text: str, **hooks: Any) -> Phase:
+    """A step of a card's power in which the mover picks a pile or a card, prompted with ``text``."""
+    return _mover(name, lambda obs, legal: _power_prompt(obs, legal, text), **hooks)
+
+
 PHASES = phase_table(
-    Phase(
+    _chance(
         "expose",
-        CHANCE,
+        lambda obs: "The next card of the deck shows its back.",
         outcomes=_expose_outcomes,
         apply=_expose,
-        label=_chance_label,
         seen=_expose_seen,
-        prompt=lambda game, obs, legal: "The next card of the deck shows its back.",
     ),
-    Phase(
+    _chance(
         "look",
-        CHANCE,
+        lambda obs: f"{NAMES[obs['active']]} looks at the top card of the deck.",
         outcomes=_look_outcomes,
         apply=_look,
-        label=_chance_label,
         seen=_look_seen,
-        prompt=lambda game, obs, legal: f"{NAMES[obs['active']]} looks at the top card of the deck.",
     ),
-    Phase(
+    _mover(
         "turn",
-        lambda s: s.to_move,
+        lambda obs, legal: _turn_prompt(obs, legal),
         legal=_turn_legal,
         apply=_turn,
         explain=_turn_explain,
         seen=_turn_seen,
-        prompt=lambda game, obs, legal: _turn_prompt(obs, legal),
     ),
-    Phase(
+    _power(
         "brutal",
-        lambda s: s.to_move,
+        "Discard a card from a pile",
         legal=_brutal_legal,
         apply=_brutal,
         seen=_plain_seen,
         explain=_pick_explain("brutal"),
-        prompt=lambda game, obs, legal: _power_prompt(obs, legal, "Discard a card from a pile"),
     ),
-    Phase(
+    _chance(
         "reveal",
-        CHANCE,
+        lambda obs: "A card is turned face up.",
         outcomes=lambda s: _face_draw(s, s.reveal_queue[0]),
         apply=_reveal_apply,
-        label=_chance_label,
         seen=_reveal_label_seen,
-        prompt=lambda game, obs, legal: "A card is turned face up.",
     ),
-    Phase(
+    _power(
         "animal",
-        lambda s: s.to_move,
+        "Put the deck's top card on a pile, unseen",
         legal=_animal_legal,
         apply=_animal,
         explain=_move_legal_explain,
         seen=_animal_seen,
-        prompt=lambda game, obs, legal: _power_prompt(obs, legal, "Put the deck's top card on a pile, unseen"),
     ),
-    Phase(
+    _power(
         "construct",
-        lambda s: s.to_move,
+        "Choose a card in a pile to move",
         legal=_construct_legal,
         apply=_construct,
         seen=_plain_seen,
         explain=_pick_explain("construct"),
-        prompt=lambda game, obs, legal: _power_prompt(obs, legal, "Choose a card in a pile to move"),
     ),
-    Phase(
+    _power(
         "construct_to",
-        lambda s: s.to_move,
+        "Choose the pile to move it onto",
         legal=_construct_to_legal,
         apply=_construct_to,
         seen=_plain_seen,
         explain=_move_legal_explain,
-        prompt=lambda game, obs, legal: _power_prompt(obs, legal, "Choose the pile to move it onto"),
     ),
-    Phase(
+    _power(
         "dragon",
-        lambda s: s.to_move,
+        "Choose a card in a pile to look at in secret",
         legal=_dragon_legal,
         apply=_dragon,
         seen=_plain_seen,
         explain=_pick_explain("dragon"),
-        prompt=lambda game, obs, legal: _power_prompt(obs, legal, "Choose a card in a pile to look at in secret"),
     ),
-    Phase(
+    _chance(
         "peek",
-        CHANCE,
+        lambda obs: f"{NAMES[obs['active']]} looks at a card in secret.",
         outcomes=_peek_outcomes,
         apply=_peek,
-        label=_chance_label,
         seen=_peek_seen,
-        prompt=lambda game, obs, legal: f"{NAMES[obs['active']]} looks at a card in secret.",
     ),
     Phase(
         "choose",

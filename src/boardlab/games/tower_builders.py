@@ -545,23 +545,17 @@ PHASES = phase_table(
         seen=_call_seen,
     ),
     Phase("draw", CHANCE, outcomes=_cards, apply=_draw, label=_card_label, seen=_draw_seen),
-    Phase(
-        "play",
-        lambda s: s.to_move,
-        legal=TowerBuildersState.play_legal,
-        apply=TowerBuildersState.play,
-        explain=_explain_play,
-        label=_play_label,
-        seen=_play_seen,
-    ),
-    Phase(
-        "last",
-        lambda s: s.to_move,
-        legal=TowerBuildersState.play_legal,
-        apply=TowerBuildersState.play,
-        explain=_explain_play,
-        label=_play_label,
-        seen=_play_seen,
+    *(  # a turn, and the last turn once the deck is empty: played alike
+        Phase(
+            name,
+            lambda s: s.to_move,
+            legal=TowerBuildersState.play_legal,
+            apply=TowerBuildersState.play,
+            explain=_explain_play,
+            label=_play_label,
+            seen=_play_seen,
+        )
+        for name in ("play", "last")
     ),
     Phase("over", TERMINAL),
 )

@@ -40,7 +40,7 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
 from ..geometry.board import BoardData, group_sizes
-from ..geometry.hexgrid import bounding_box, hex_corners, hexhex_cells
+from ..geometry.hexgrid import bounding_box, hex_corners, hexhex_cells, row_letters
 
 BLUE, ORANGE = 0, 1
 COLOUR_NAMES = ("Blue", "Orange")
@@ -56,15 +56,6 @@ Pattern = tuple[int, int, int]  # (own stone, own stone, opponent's stone), own 
 def _layouts() -> dict[str, Any]:
     """The blocked-point layouts of ``games/data/trivalent.json`` (read once)."""
     return json.loads(resources.files("boardlab.games").joinpath("data/trivalent.json").read_text())
-
-
-def _letters(i: int) -> str:
-    out = ""
-    i += 1
-    while i:
-        i, rem = divmod(i - 1, 26)
-        out = chr(ord("a") + rem) + out
-    return out
 
 
 def honeycomb(side: int, orientation: str = "pointy") -> tuple[BoardData, dict[tuple[int, int, int], int]]:
@@ -98,7 +89,7 @@ def honeycomb(side: int, orientation: str = "pointy") -> tuple[BoardData, dict[t
     level = {y: i for i, y in enumerate(ys)}
     order = sorted(raw, key=lambda k: (level[k[1]], column[k[0]]))
     index = {k: i for i, k in enumerate(order)}
-    ids = tuple(f"{_letters(column[k[0]])}{level[k[1]] + 1}" for k in order)
+    ids = tuple(f"{row_letters(column[k[0]])}{level[k[1]] + 1}" for k in order)
     adj: list[set[int]] = [set() for _ in order]
     for a, b in sides:
         adj[index[a]].add(index[b])
@@ -224,7 +215,7 @@ class TrivalentGame(Game):
                 col[v] = c
         self.col = tuple(col)
         self.colbit = tuple(1 << c for c in col)
-        self.col_names = tuple(_letters(c) for c in col)
+        self.col_names = tuple(row_letters(c) for c in col)
         blocked = board.blocked
         self.playable = tuple(v for v in range(n) if v not in blocked)
         # §3.1: the triples of points one turn may fill.

@@ -104,7 +104,7 @@ class HexBoard:
         for q, r in cells:
             row = r + n
             first_q = max(-n, -n - r)
-            labels.append(f"{_row_letters(row)}{q - first_q + 1}")
+            labels.append(f"{row_letters(row)}{q - first_q + 1}")
         neighbours = tuple(tuple(index[x] for x in hex_neighbours(c) if x in index) for c in cells)
         return cls(side, cells, index, tuple(labels), neighbours)
 
@@ -152,7 +152,12 @@ class HexBoard:
         return out
 
 
-def _row_letters(i: int) -> str:
+def row_letters(i: int) -> str:
+    """Column or row ``i`` (from 0) as letters: a … z, then aa, ab, …
+
+    >>> row_letters(0), row_letters(25), row_letters(26)
+    ('a', 'z', 'aa')
+    """
     letters = ""
     i += 1
     while i:

@@ -369,6 +369,20 @@ def _play(
     return [GameSummary(**d) for d in done]
 
 
+def _asked(game_id, base_options, vary, specs, seed, games, metric, target) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    """What a sweep or a search was asked, as the first fields of its :class:`SweepResult`."""
+    return {
+        "game": game_id,
+        "base_options": dict(base_options or {}),
+        "varied": list(vary),
+        "agents": specs,
+        "seed": seed,
+        "games": games,
+        "metric": metric,
+        "target": target,
+    }
+
+
 def _key_params(game_id, variants, n, specs, seed, extra) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     return {
         "game": game_id,
@@ -482,20 +496,10 @@ def sweep(
     store = _as_store(store)
     jobs = [(v, i) for v in range(len(variants)) for i in range(games)]
     params = _key_params(game_id, variants, n, specs, seed, _grid_extra(games, metric, target))
-    summaries = _play(
-        game_id,
-        variants,
-        n,
-        specs,
-        seed,
-        jobs,
-        workers=workers,
-        backend=backend,
-        address=address,
-        progress=progress,
-        store=store,
-        key_params=params,
+    play = partial(
+        _play, game_id, variants, n, specs, seed, workers=workers, backend=backend, address=address, store=store
     )
+    summaries = play(jobs, progress=progress, key_params=params)
     per_variant = [summaries[v * games : (v + 1) * games] for v in range(len(variants))]
     results = [
         Variant(varied, SimulationResult.from_games(game_id, dict(g.params), n, specs, seed, s, keep_games=True))
@@ -504,14 +508,7 @@ def sweep(
     comparisons = compare(per_variant)
     best, caveat = _most_balanced(results, metric, target)
     out = SweepResult(
-        game=game_id,
-        base_options=dict(base_options or {}),
-        varied=list(vary),
-        agents=specs,
-        seed=seed,
-        games=games,
-        metric=metric,
-        target=target,
+        **_asked(game_id, base_options, vary, specs, seed, games, metric, target),
         variants=results,
         comparisons=comparisons,
         best=best,
@@ -714,6 +711,9 @@ def search(
         sparams = _search_params(game_id, variants, n, specs, seed, metric, target, games, plan)
         parent = make_run_key("search", sparams)
         store.open_run(parent, kind="search", params=sparams, total=total)
+    play = partial(
+        _play, game_id, variants, n, specs, seed, workers=workers, backend=backend, address=address, store=store
+    )
     reported = [0.0]
 
     def report(done: int, force: bool = False) -> None:
@@ -733,20 +733,7 @@ def search(
         jobs = [(v, i) for v in candidates for i in range(start, r)]
         shown = (lambda d, t, base=done_before: report(base + d)) if progress or parent else None
         params = _key_params(game_id, variants, n, specs, seed, {"search_round": j, "jobs": jobs})
-        got = _play(
-            game_id,
-            variants,
-            n,
-            specs,
-            seed,
-            jobs,
-            workers=workers,
-            backend=backend,
-            address=address,
-            progress=shown,
-            store=store,
-            key_params=params,
-        )
+        got = play(jobs, progress=shown, key_params=params)
         done_before += len(jobs)
         report(done_before, force=True)
         for (v, _), s in zip(jobs, got):
@@ -772,14 +759,7 @@ def search(
     if value is not None and not lo <= target <= hi:
         caveat += f"; the target ({_fmt(target, metric)}) lies outside the winner's interval"
     out = SweepResult(
-        game=game_id,
-        base_options=dict(base_options or {}),
-        varied=list(vary),
-        agents=specs,
-        seed=seed,
-        games=games,
-        metric=metric,
-        target=target,
+        **_asked(game_id, base_options, vary, specs, seed, games, metric, target),
         variants=results,
         comparisons=[],
         best=winner if value is not None else None,

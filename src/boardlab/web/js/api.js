@@ -67,6 +67,16 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 let toastTimer = null;
+// The value of a game option's input (made with data-option and data-type), as the game's options take it.
+export function optionValue(input) {
+  const type = input.dataset.type;
+  if (type === "bool") return input.checked;
+  if (input.tagName === "SELECT") return JSON.parse(input.value);
+  if (type === "int") return parseInt(input.value, 10);
+  if (type === "float") return parseFloat(input.value);
+  return input.value;
+}
+
 export function toast(message) {
   let box = document.getElementById("toast");
   if (!box) {

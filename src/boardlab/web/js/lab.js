@@ -4,7 +4,7 @@
 // Generic: the options to vary and their values come from the game's declared options (/api/games), the metrics a
 // sweep may aim at from the lab (/api/lab).
 
-import { api, el, toast } from "./api.js";
+import { api, el, optionValue, toast } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("lab-root");
@@ -139,13 +139,8 @@ function readOptions() {
   const out = {};
   const skip = kind() === "sweep" ? new Set(varied()) : new Set();
   for (const input of $("lab-options").querySelectorAll("[data-option]")) {
-    const { option: name, type } = input.dataset;
-    if (skip.has(name)) continue;
-    if (type === "bool") out[name] = input.checked;
-    else if (input.tagName === "SELECT") out[name] = JSON.parse(input.value);
-    else if (type === "int") out[name] = parseInt(input.value, 10);
-    else if (type === "float") out[name] = parseFloat(input.value);
-    else out[name] = input.value;
+    const name = input.dataset.option;
+    if (!skip.has(name)) out[name] = optionValue(input);
   }
   return out;
 }

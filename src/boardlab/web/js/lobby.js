@@ -1,7 +1,7 @@
 // The lobby: every registered game, its rules, and a form to create a table.
 
 import { whoami } from "./account.js";
-import { api, el, forgetTable, saveTable, savedTables, showRules, toast } from "./api.js";
+import { api, el, forgetTable, optionValue, saveTable, savedTables, showRules, toast } from "./api.js";
 import { drawThumbnail } from "./pictures.js";
 
 const $ = (id) => document.getElementById(id);
@@ -306,15 +306,7 @@ function openCreate(g) {
 function readOptions() {
   const out = {};
   for (const o of current.options.filter((x) => !choosable(x))) out[o.name] = o.default;
-  for (const input of $("options").querySelectorAll("[data-option]")) {
-    const name = input.dataset.option;
-    const type = input.dataset.type;
-    if (type === "bool") out[name] = input.checked;
-    else if (input.tagName === "SELECT") out[name] = JSON.parse(input.value);
-    else if (type === "int") out[name] = parseInt(input.value, 10);
-    else if (type === "float") out[name] = parseFloat(input.value);
-    else out[name] = input.value;
-  }
+  for (const input of $("options").querySelectorAll("[data-option]")) out[input.dataset.option] = optionValue(input);
   return out;
 }
 

@@ -991,15 +991,7 @@ function openConfirm(root, host, ev, t, act, where) {
     placeChooser(box, host, ev);
     no.focus();
   }
-  if (escListener) document.removeEventListener("keydown", escListener);
-  escListener = (e) => {
-    if (e.key === "Escape") {
-      closeChooser(root);
-      document.removeEventListener("keydown", escListener);
-      escListener = null;
-    }
-  };
-  document.addEventListener("keydown", escListener);
+  closeOnEscape(root);
 }
 
 function openChooser(root, host, ev, list, act, at, where) {
@@ -1020,6 +1012,13 @@ function openChooser(root, host, ev, list, act, at, where) {
   }
   const first = box.querySelector("button[role=menuitem]");
   if (first && !where) first.focus();
+  closeOnEscape(root);
+}
+
+let escListener = null;
+
+// Escape closes the open chooser (one listener at a time, removed once used).
+function closeOnEscape(root) {
   if (escListener) document.removeEventListener("keydown", escListener);
   escListener = (e) => {
     if (e.key === "Escape") {
@@ -1030,8 +1029,6 @@ function openChooser(root, host, ev, list, act, at, where) {
   };
   document.addEventListener("keydown", escListener);
 }
-
-let escListener = null;
 
 // A chooser opens where one clicked, but always wholly on the screen (it is fixed to the viewport, its height
 // at most the screen's): on a phone it never runs off the bottom or covers the board beyond the screen.

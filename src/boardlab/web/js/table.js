@@ -517,34 +517,31 @@ async function send(kind, body) {
   return r.view;
 }
 
-async function play(action) {
-  if (busy || !view || !view.your_turn) return;
+// One change to the table at a time (a move or an undo): the new view, or why not (a stale view is fetched again).
+// A move also marks the page busy (data-busy) while it is on its way.
+async function change(what, body, marked) {
   busy = true;
-  root.dataset.busy = "1";
+  if (marked) root.dataset.busy = "1";
   try {
-    const v = await send("move", { action, revision: view.revision });
+    const v = await send(what, { ...body, revision: view.revision });
     if (v) onView(v);
   } catch (e) {
     toast(e.message);
     if (e.status === 409 || !e.status) fetchView();
   } finally {
     busy = false;
-    root.dataset.busy = "0";
+    if (marked) root.dataset.busy = "0";
   }
+}
+
+async function play(action) {
+  if (busy || !view || !view.your_turn) return;
+  await change("move", { action }, true);
 }
 
 $("undo").addEventListener("click", async () => {
   if (busy || !view) return;
-  busy = true;
-  try {
-    const v = await send("undo", { revision: view.revision });
-    if (v) onView(v);
-  } catch (e) {
-    toast(e.message);
-    if (e.status === 409 || !e.status) fetchView();
-  } finally {
-    busy = false;
-  }
+  await change("undo", {}, false);
 });
 
 $("rules").addEventListener("click", () => {
