@@ -32,6 +32,7 @@ from ..core.game import Game, State
 from ..core.hidden import Seen
 from ..core.record import GameRecord
 from ..core.view import SeatView
+from ..core.wording import for_players, with_refs
 from ..terminal import moves_text, render_scene
 from .main import CliError, app, cli_errors, fail, load_game, stdin_reader
 
@@ -141,8 +142,8 @@ class PlaySession:
 
     # -- output and input -------------------------------------------------
     def say(self, text: str) -> None:
-        """Print plain text (labels may hold brackets: no markup)."""
-        self.console.print(text, markup=False, highlight=False)
+        """Print plain text (labels may hold brackets: no markup), the seats a game names by default named."""
+        self.console.print(for_players(text), markup=False, highlight=False)
 
     def ask(self, prompt: str) -> str:
         self.console.print(prompt, end="", markup=False, highlight=False)
@@ -219,7 +220,7 @@ class PlaySession:
         return "; ".join(part.text_for(viewer) for part in seen if part is not None)
 
     def announce(self, who: str, text: str) -> None:
-        self.console.print(Text.assemble(f"{who}: ", (text, "bold")))
+        self.console.print(Text.assemble(f"{who}: ", (for_players(text), "bold")))
         if not self.humans:  # watching agents play: draw every position
             self.show(None)
 
@@ -296,8 +297,8 @@ class PlaySession:
         a = find_action(self.state, seat, text)
         if a is None:
             self.say(f"{text!r} is not a move of this game.")
-        else:
-            self.say(self.state.explain_illegal(seat, a))
+        else:  # the developers' form: the rules' clauses after the reason
+            self.say(with_refs(self.state.explain_illegal(seat, a)))
 
     def _example(self, seat: int) -> str:
         legal = self.state.legal_moves(seat)

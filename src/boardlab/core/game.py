@@ -66,6 +66,7 @@ from .gametype import GameType, Information, Utility
 from .hidden import Seen
 from .options import Option, in_players_words, validate_options
 from .tensor import Tensor
+from .wording import clauses_of, said
 
 Action = int
 #: One history entry: an action, or a simultaneous node's actions (a tuple inside
@@ -736,7 +737,7 @@ class State:
         reason = self._explain(player, action)
         label = self.action_to_string(player, action)
         if reason:
-            return f"{label} is not legal: {reason}"
+            return said(f"{label} is not legal: {reason}", *clauses_of(reason))
         return f"{label} is not one of the legal moves now."
 
     def _turn_text(self, player: int | None) -> str:
