@@ -39,6 +39,7 @@ from ..core.gametype import GameType
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
+from ..core.wording import said
 from ..geometry.board import BoardData, data_file_option, data_files
 from ..geometry.hexgrid import bounding_box
 from . import _tensors as tz
@@ -62,7 +63,7 @@ def board_option() -> Option:
         DATA,
         "cirque",
         OURS,
-        "The board: our reconstruction, or a board the designer drew, once it is added to the game (§1, §10).",
+        said("The board: our reconstruction, or a board the designer drew, once it is added to the game.", "1", "10"),
     )
 
 
@@ -176,14 +177,19 @@ class CirqueGame(Game):
             str,
             "own_stones",
             ("own_stones", "any_stones"),
-            "A bonus stone for filling a shape with your own stones only, or for placing the last stone of "
-            "any shape (§6).",
+            said(
+                "A bonus stone for filling a shape with your own stones only, or for placing the last stone of "
+                "any shape.",
+                "6",
+            ),
             labels={
                 "own_stones": "Fill a shape with your own stones",
                 "any_stones": "Place the last stone of any shape",
             },
         ),
-        Option("exact_five", bool, False, (False, True), "Only exactly five in a row wins; six or more do not (§8)."),
+        Option(
+            "exact_five", bool, False, (False, True), said("Only exactly five in a row wins; six or more do not.", "8")
+        ),
     )
     rules_version = "1"
     draws = True  # a full board with no five in a row (rare in measured play)
@@ -266,19 +272,21 @@ class CirqueState(State):
         if not 0 <= action < self.game.n:
             return None
         if self.stone[action] != EMPTY:
-            return f"{b.labels[action]} already holds a stone (§3)"
+            return said(f"{b.labels[action]} already holds a stone", "3")
         for i in self.placed:
             touch = action in b.touching[i]
             same = b.colour_names[i] == b.colour_names[action]
             if touch and not same:
-                return (
+                return said(
                     f"{b.labels[action]} ({b.colour_names[action]}) touches {b.labels[i]} ({b.colour_names[i]}), "
-                    "placed this turn: stones of one turn may touch only on squares of the same colour (§4)"
+                    "placed this turn: stones of one turn may touch only on squares of the same colour",
+                    "4",
                 )
             if same and not touch:
-                return (
+                return said(
                     f"{b.labels[action]} has the colour of {b.labels[i]} ({b.colour_names[i]}), placed this turn, "
-                    "but does not touch it: stones of one turn share a colour only when they touch (§5)"
+                    "but does not touch it: stones of one turn share a colour only when they touch",
+                    "5",
                 )
         return None
 

@@ -43,6 +43,7 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
+from ..core.wording import said
 from ..geometry.board import BoardData, data_file_option, data_files
 from ..geometry.hexgrid import bounding_box
 from . import _tensors as tz
@@ -83,7 +84,7 @@ def board_option() -> Option:
         DATA,
         "mata-mosca",
         OURS,
-        "The board: our stand-in, or a board the designer drew, once it is added to the game (§1, §12).",
+        said("The board: our stand-in, or a board the designer drew, once it is added to the game.", "1", "12"),
     )
 
 
@@ -170,19 +171,31 @@ class MataMoscaGame(Game):
             bool,
             False,
             (False, True),
-            "The Flies may split their two steps between two flies, one step each (§4.4).",
+            said("The Flies may split their two steps between two flies, one step each.", "4.4"),
         ),
-        Option("straight_only", bool, False, (False, True), "A fly's two-step move must go straight, not turn (§4.2)."),
-        Option("multi_capture", bool, False, (False, True), "After a capture the Spider may capture again (§6.3)."),
         Option(
-            "cut_off", bool, True, (False, True), "The Flies win when the spider is cut off from every live fly (§8.2)."
+            "straight_only",
+            bool,
+            False,
+            (False, True),
+            said("A fly's two-step move must go straight, not turn.", "4.2"),
+        ),
+        Option(
+            "multi_capture", bool, False, (False, True), said("After a capture the Spider may capture again.", "6.3")
+        ),
+        Option(
+            "cut_off",
+            bool,
+            True,
+            (False, True),
+            said("The Flies win when the spider is cut off from every live fly.", "8.2"),
         ),
         Option(
             "spider_stuck",
             str,
             "flies_win",
             ("flies_win", "pass"),
-            "A spider that cannot move loses, or passes (§8.3).",
+            said("A spider that cannot move loses, or passes.", "8.3"),
             labels={"flies_win": "The Spider loses", "pass": "The Spider passes"},
         ),
         Option(
@@ -190,10 +203,12 @@ class MataMoscaGame(Game):
             str,
             "pass",
             ("pass", "lose"),
-            "Flies that cannot move pass, or lose the game (§10).",
+            said("Flies that cannot move pass, or lose the game.", "10"),
             labels={"pass": "The Flies pass", "lose": "The Flies lose"},
         ),
-        Option("turn_limit", int, 200, (100, 200, 400), "Turns (of both sides) after which the game is a draw (§11)."),
+        Option(
+            "turn_limit", int, 200, (100, 200, 400), said("Turns (of both sides) after which the game is a draw.", "11")
+        ),
     )
     rules_version = "1"
     mechanics = ("asymmetric", "hunt", "movement", "jump captures", "spots and lines")
@@ -487,36 +502,38 @@ def _explain_pick(s: MataMoscaState, player: int, action: int) -> str | None:
     game = s.game
     labels = game.board.labels
     if action == game.pass_action:
-        return "the Flies pass only when no fly can move (§10)"
+        return said("the Flies pass only when no fly can move", "10")
     if action == game.stop_action:
-        return None if s.phase == PICK2 else "stop ends a turn only after a first one-step move (§4.4)"
+        return None if s.phase == PICK2 else said("stop ends a turn only after a first one-step move", "4.4")
     if action >= game.n:
-        return "first choose the fly to move (§4)"
+        return said("first choose the fly to move", "4")
     c = s.content[action]
     if c == COCOON:
-        return f"the cocoon on {labels[action]} never moves again (§5)"
+        return said(f"the cocoon on {labels[action]} never moves again", "5")
     if c != FLY:
-        return f"{labels[action]} holds no fly (§4)"
+        return said(f"{labels[action]} holds no fly", "4")
     if s.phase == PICK2 and action == s.first_fly:
-        return "the second step of a split turn moves another fly (§4.4)"
-    return f"the fly on {labels[action]} has no empty spot to reach (§4, §5)"
+        return said("the second step of a split turn moves another fly", "4.4")
+    return said(f"the fly on {labels[action]} has no empty spot to reach", "4", "5")
 
 
 def _explain_dest(s: MataMoscaState, player: int, action: int) -> str | None:
     game = s.game
     labels = game.board.labels
     if not game.to_base <= action < game.capture_base:
-        return f"choose where the fly on {labels[s.chosen]} goes (§4)"
+        return said(f"choose where the fly on {labels[s.chosen]} goes", "4")
     t = action - game.to_base
     if s.content[t] != EMPTY:
-        return f"{labels[t]} is not empty (§4)"
+        return said(f"{labels[t]} is not empty", "4")
     if not game.board.blue[t]:
-        return f"flies move only on blue spots; {labels[t]} is red (§4)"
+        return said(f"flies move only on blue spots; {labels[t]} is red", "4")
     if s.phase == DEST2:
-        return "the second fly of a split turn moves one step (§4.4)"
-    return (
+        return said("the second fly of a split turn moves one step", "4.4")
+    return said(
         f"{labels[t]} is not one or two steps along blue lines from {labels[s.chosen]} through empty spots, "
-        "nor a hop over a fly; cocoons block (§4, §5)"
+        "nor a hop over a fly; cocoons block",
+        "4",
+        "5",
     )
 
 
@@ -573,25 +590,25 @@ def _explain_spider(s: MataMoscaState, player: int, action: int) -> str | None:
     labels = b.labels
     here = labels[s.spider]
     if action == game.pass_action:
-        return "the Spider passes only when it cannot move (§8.3)"
+        return said("the Spider passes only when it cannot move", "8.3")
     if action == game.stop_action:
-        return None if s.phase == CHAIN else "stop ends a turn only after a capture (§6.3)"
+        return None if s.phase == CHAIN else said("stop ends a turn only after a capture", "6.3")
     if game.to_base <= action < game.capture_base:
         t = action - game.to_base
         if s.phase == CHAIN:
-            return "after a capture the Spider may only capture again, or stop (§6.3)"
+            return said("after a capture the Spider may only capture again, or stop", "6.3")
         if t not in b.spider_steps[s.spider]:
-            return f"the spider steps one spot along a red line from {here} (§6.1)"
-        return f"{labels[t]} is surrounded by flies, cocoons and the edge: the spider may not go there (§7)"
+            return said(f"the spider steps one spot along a red line from {here}", "6.1")
+        return said(f"{labels[t]} is surrounded by flies, cocoons and the edge: the spider may not go there", "7")
     if action >= game.capture_base:
         f = action - game.capture_base
         pair = [c for fly, c in b.captures[s.spider] if fly == f]
         if not pair:
-            return f"the spider captures a fly next to {here}, jumping in a straight line to a red spot (§6.2)"
+            return said(f"the spider captures a fly next to {here}, jumping in a straight line to a red spot", "6.2")
         if s.content[f] != FLY:
-            return f"{labels[f]} holds no live fly to capture (§5, §6.2)"
-        return f"the spot beyond, {labels[pair[0]]}, is surrounded (§7)"
-    return "the Spider moves with 'to <spot>' or 'capture <spot>' (§6)"
+            return said(f"{labels[f]} holds no live fly to capture", "5", "6.2")
+        return said(f"the spot beyond, {labels[pair[0]]}, is surrounded", "7")
+    return said("the Spider moves with 'to <spot>' or 'capture <spot>'", "6")
 
 
 # -- the log in words ----------------------------------------------------------------------
@@ -678,7 +695,7 @@ PHASES = phase_table(
         _side(FLIES),
         legal=lambda s, p: [s.game.pass_action],
         apply=_flies_pass,
-        explain=lambda s, p, a: "no fly can move: the Flies must pass (§10)",
+        explain=lambda s, p, a: said("no fly can move: the Flies must pass", "10"),
         prompt=_prompt_for("No fly can move: the Flies pass."),
     ),
     Phase(
@@ -702,7 +719,7 @@ PHASES = phase_table(
         _side(SPIDER_SEAT),
         legal=lambda s, p: [s.game.pass_action],
         apply=_spider_pass,
-        explain=lambda s, p, a: "the spider cannot move: it must pass (§8.3)",
+        explain=lambda s, p, a: said("the spider cannot move: it must pass", "8.3"),
         prompt=_prompt_for("The spider cannot move: it passes."),
     ),
     Phase(OVER, TERMINAL, prompt=_over_prompt),
