@@ -134,6 +134,7 @@ class PlaySession:
             if spec != HUMAN
         }
         self.names = [f"seat {p} ({spec})" for p, spec in enumerate(self.seats)]
+        self.seat_words = [f"seat {p}" for p in range(len(self.seats))]  # what a game's seat(n) reads here
         #: Hot-seat with hidden information: views only after a "pass the device" screen.
         self.guarded = len(self.humans) > 1 and not game.perfect_information
         #: What undo may take back (:func:`boardlab.core.driver.undo_point`): one human is a game against the AI.
@@ -142,8 +143,8 @@ class PlaySession:
 
     # -- output and input -------------------------------------------------
     def say(self, text: str) -> None:
-        """Print plain text (labels may hold brackets: no markup), the seats a game names by default named."""
-        self.console.print(for_players(text), markup=False, highlight=False)
+        """Print plain text (labels may hold brackets: no markup), a seat a game names called as the terminal calls it."""
+        self.console.print(for_players(text, self.seat_words), markup=False, highlight=False)
 
     def ask(self, prompt: str) -> str:
         self.console.print(prompt, end="", markup=False, highlight=False)
@@ -220,7 +221,7 @@ class PlaySession:
         return "; ".join(part.text_for(viewer) for part in seen if part is not None)
 
     def announce(self, who: str, text: str) -> None:
-        self.console.print(Text.assemble(f"{who}: ", (for_players(text), "bold")))
+        self.console.print(Text.assemble(f"{who}: ", (for_players(text, self.seat_words), "bold")))
         if not self.humans:  # watching agents play: draw every position
             self.show(None)
 

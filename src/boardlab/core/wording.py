@@ -80,7 +80,7 @@ def clauses_of(*texts: object) -> tuple[str, ...]:
     """
     out: list[str] = []
     for t in texts:
-        for c in getattr(t, "clauses", ()):
+        for c in t.clauses if isinstance(t, Said) else ():
             if c not in out:
                 out.append(c)
     return tuple(out)
