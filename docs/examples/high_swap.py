@@ -23,7 +23,7 @@ from boardlab.core.gametype import Chance, GameType, Information
 from boardlab.core.hidden import Seen
 from boardlab.core.options import Option
 from boardlab.core.tensor import Tensor
-from boardlab.core.wording import third_person
+from boardlab.core.wording import said, third_person
 
 NAMES = ("Orange", "Blue")
 SUITS = ("hearts", "spades")
@@ -44,7 +44,7 @@ class HighSwapGame(Game):
     id = "high-swap"
     title = "High Swap"
     summary = "Two hidden cards each; draw one, discard one; the higher total wins."
-    options = (Option("top_value", int, 6, (5, 6, 8), "The highest card value in each suit (§1)."),)
+    options = (Option("top_value", int, 6, (5, 6, 8), said("The highest card value in each suit.", "1")),)
     mechanics = ("cards", "hidden hands", "draw and discard")
     playing_time = "2 min"
     game_type = GameType(chance=Chance.EXPLICIT, information=Information.IMPERFECT)
@@ -104,10 +104,10 @@ class HighSwapState(State):
 
     def _explain(self, player: int, action: int) -> str | None:
         if self.step == TURN:
-            return "first draw a card or stand (§4.1)"
+            return said("first draw a card or stand", "4.1")
         if action in self.game.action_space.actions("discard"):
-            return "you can discard only a card in your hand (§4.2)"
-        return "you have drawn: now discard one of your three cards (§4.2)"
+            return said("you can discard only a card in your hand", "4.2")
+        return said("you have drawn: now discard one of your three cards", "4.2")
 
     # -- applying a decision -----------------------------------------------
     def _apply(self, action: int) -> None:

@@ -46,6 +46,7 @@ from rich.style import Style
 from rich.text import Text
 
 from .core.scene import SEAT_COLOURS
+from .core.wording import SEAT_OPEN, for_players
 
 #: Terminal characters are about this many times taller than wide.
 ASPECT = 2.0
@@ -613,10 +614,26 @@ def moves_text(labels: Sequence[str], title: str = "Moves") -> Text:
     return t
 
 
+#: How the terminal calls seats ("seat 0 (human)"): a game's :func:`~boardlab.core.wording.seat` reads so here.
+_TERMINAL_SEATS = [f"seat {k}" for k in range(16)]
+
+
+def _seats_named(x: Any) -> Any:
+    """``x`` (a scene or a part of it) with each seat a game marked for the table called as the terminal calls it."""
+    if isinstance(x, str):
+        return for_players(x, _TERMINAL_SEATS) if SEAT_OPEN in x else x
+    if isinstance(x, dict):
+        return {k: _seats_named(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_seats_named(v) for v in x]
+    return x
+
+
 def render_scene(
     scene: dict[str, Any], moves: Sequence[str] | None = None, *, title: str | None = None
 ) -> RenderableType:
     """Everything in ``scene`` (board, zones, players, status, prompt) and, if given, the legal ``moves``."""
+    scene = _seats_named(scene)
     parts: list[RenderableType] = []
     if title:
         parts.append(Text(title, Style(bold=True, underline=True)))

@@ -330,7 +330,7 @@ def test_given_token_is_unavailable_for_the_rest_of_the_match() -> None:
     before = fingerprint(s)
     with pytest.raises(IllegalActionError) as info:
         s.apply_actions([order("veer left", "claw"), order("strafe left", "claw")])
-    assert "veer left token was given to your opponent" in info.value.explanation and "§6a" in info.value.explanation
+    assert "veer left token was given to your opponent" in info.value.explanation and "§6a" in str(info.value)
     assert fingerprint(s) == before
     why = s.explain_illegal(0, give("strafe left"))
     assert "only for damage just taken" in why

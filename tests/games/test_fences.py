@@ -16,6 +16,7 @@ from boardlab.core.constants import CHANCE, TERMINAL
 from boardlab.core.errors import IllegalActionError
 from boardlab.core.gametype import Information
 from boardlab.core.scene import check_scene
+from boardlab.core.wording import with_refs
 from boardlab.games import fences as F
 
 RED, BLUE, GREEN, YELLOW = range(4)
@@ -233,7 +234,9 @@ def test_a_card_must_touch_and_must_not_overlap() -> None:
         assert not mine & covered
         assert any(abs(ax - bx) + abs(ay - by) == 1 for ax, ay in mine for bx, by in covered)
     here = F.REACH
-    assert s.explain_illegal(BLUE, space.encode("place", 0, here, here)).endswith("lie on another card (§4.2)")
+    assert with_refs(s.explain_illegal(BLUE, space.encode("place", 0, here, here))).endswith(
+        "lie on another card (§4.2)"
+    )
     assert "must touch a card" in s.explain_illegal(BLUE, space.encode("place", 0, 0, 0))
     assert "card 5 is not on the table" in s.explain_illegal(BLUE, space.encode("place", 4, here + 2, here))
     assert "must touch a card" in s.explain_illegal(BLUE, s.game.start_action)
@@ -247,7 +250,7 @@ def test_you_may_not_complete_another_players_fence() -> None:
     assert "place 1 left and 3 up from card 1" not in labels(s) and "place 2 left and 2 up from card 1" not in labels(s)
     assert "place 3 up from card 1" in labels(s)
     why = s.explain_illegal(BLUE, s.game.action_space.encode("place", 0, F.REACH - 1, 0))
-    assert why.endswith("would complete a Red fence, and you may not complete another player's (§4.3)")
+    assert with_refs(why).endswith("would complete a Red fence, and you may not complete another player's (§4.3)")
 
 
 def test_you_are_asked_first_whether_to_complete_a_fence() -> None:

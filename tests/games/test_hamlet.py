@@ -13,6 +13,7 @@ import boardlab
 from boardlab.core.constants import CHANCE, TERMINAL
 from boardlab.core.errors import IllegalActionError
 from boardlab.core.play import random_playout
+from boardlab.core.wording import for_players
 from boardlab.games.hamlet import (
     CARDS,
     DONE,
@@ -326,7 +327,7 @@ def test_own_card_face_up_opponent_face_down() -> None:
     assert len(zones["roles"]["items"]) == 7
     assert "Hamlet" not in json.dumps(_strip_static(s.scene(1))) and "Hamlet" not in json.dumps(s.observation(1))
     assert "Round 1 of 3" in scene["status"]
-    assert s.scene(1)["buttons"] == [] and "waiting for seat 0" in s.scene(1)["prompt"]
+    assert s.scene(1)["buttons"] == [] and "waiting for Player 1" in for_players(s.scene(1)["prompt"])
 
 
 def test_resample_is_uniform_over_the_information_set() -> None:

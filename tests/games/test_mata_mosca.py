@@ -14,6 +14,7 @@ from boardlab.cli.render import scene_text
 from boardlab.core.constants import TERMINAL
 from boardlab.core.errors import IllegalActionError
 from boardlab.core.scene import check_scene
+from boardlab.core.wording import with_refs
 from boardlab.games import mata_mosca
 from boardlab.games.mata_mosca import COCOON, EMPTY, FLY, SPIDER, MataMoscaGame, MataMoscaState
 
@@ -143,7 +144,7 @@ def test_bad_fly_choices_are_explained_and_change_nothing() -> None:
     """§4, §5: a spot without a fly, a fly that cannot move, a destination out of reach."""
     s = start()
     g = s.game
-    assert "holds no fly (§4)" in s.explain_illegal(0, spot(s, "e4"))
+    assert "holds no fly (§4)" in with_refs(s.explain_illegal(0, spot(s, "e4")))
     assert "has no empty spot" in s.explain_illegal(0, spot(s, "a8"))
     play(s, "b5")
     far = g.to_base + spot(s, "b1")
@@ -200,7 +201,7 @@ def test_the_spider_may_not_step_or_land_on_a_surrounded_spot() -> None:
     play(s, *CAPTURE)
     assert "to e5" not in moves(s) and "capture f5" not in moves(s)
     assert "e5 is surrounded" in s.explain_illegal(1, s.game.to_base + spot(s, "e5"))
-    assert "f6, is surrounded (§7)" in s.explain_illegal(1, s.game.capture_base + spot(s, "f5"))
+    assert "f6, is surrounded (§7)" in with_refs(s.explain_illegal(1, s.game.capture_base + spot(s, "f5")))
 
 
 def test_captures_never_land_on_a_surrounded_spot_in_random_games() -> None:

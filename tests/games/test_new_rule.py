@@ -10,6 +10,7 @@ import boardlab
 from boardlab.core.constants import CHANCE, TERMINAL
 from boardlab.core.errors import IllegalActionError
 from boardlab.core.play import random_playout, sample_chance
+from boardlab.core.wording import for_players
 from boardlab.games.new_rule import LABELS, NewRuleState
 
 SQ = {label: i for i, label in enumerate(LABELS)}
@@ -462,7 +463,7 @@ def test_scene_during_a_direction_choice() -> None:
     assert "Pool: 27 pennies" in scene["status"] and "Squares with 2+ pennies: 6" in scene["status"]
     assert "Goal (blob): no, the 6 stacks span 8×8 squares" in scene["status"]
     spectator = s.scene(None)
-    assert spectator["targets"] == [] and "Seat 0 chooses the direction" in spectator["prompt"]
+    assert spectator["targets"] == [] and "Ann chooses the direction" in for_players(spectator["prompt"], ["Ann", "Bo"])
 
 
 def test_scene_during_square_choice_and_at_the_end() -> None:

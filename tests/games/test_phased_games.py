@@ -13,13 +13,15 @@ import pytest
 import boardlab
 from boardlab.core import hidden
 from boardlab.core.constants import CHANCE
+from boardlab.core.wording import for_players
 from boardlab.games.hamlet import DRAW, LOCK, TRADE, C, H, L, O
 from boardlab.games.posies import COLOURS, PosiesState
 from state_checks import random_step
 
 
 def texts(state: boardlab.State, viewer: int | None) -> list[str]:
-    return [line["text"] for line in state.move_log(viewer)]
+    """The log as a table with no names for its seats reads it."""
+    return [for_players(line["text"]) for line in state.move_log(viewer)]
 
 
 # -- Hamlet ------------------------------------------------------------------------------------------
@@ -43,22 +45,22 @@ def test_hamlet_action_numbers_and_phases() -> None:
 def test_hamlet_locks_and_draws_are_public_deals_and_draws_private() -> None:
     s = boardlab.make("hamlet", first="seat0").state_from_history([H, C, DRAW, O])
     assert texts(s, None) == [
-        "dealt a card to seat 0",
-        "dealt a card to seat 1",
+        "dealt a card to Player 1",
+        "dealt a card to Player 2",
         "chose to draw",
-        "seat 0 drew a card",
+        "Player 1 drew a card",
     ]
-    assert texts(s, 0)[0] == "dealt Hamlet to seat 0" and texts(s, 0)[3] == "seat 0 drew Ophelia"
-    assert texts(s, 1)[1] == "dealt Claudius to seat 1" and texts(s, 1)[3] == "seat 0 drew a card"
+    assert texts(s, 0)[0] == "dealt Hamlet to Player 1" and texts(s, 0)[3] == "Player 1 drew Ophelia"
+    assert texts(s, 1)[1] == "dealt Claudius to Player 2" and texts(s, 1)[3] == "Player 1 drew a card"
     assert not any("cannot see" in t for v in (0, 1, None) for t in texts(s, v))
     s.apply_action(LOCK)  # the second player locks: both cards are shown to everyone (§4d)
-    reveal = "locked; seat 0 showed Ophelia, seat 1 showed Claudius: seat 1 wins the round"
+    reveal = "locked; Player 1 showed Ophelia, Player 2 showed Claudius: Player 2 wins the round"
     assert all(texts(s, v)[-1] == reveal for v in (0, 1, None))
 
 
 def test_hamlet_trade_shows_each_seat_what_it_saw() -> None:
     s = boardlab.make("hamlet", first="seat0").state_from_history([L, O, TRADE])
-    both = "traded: seat 0 now holds Ophelia, seat 1 holds Laertes"
+    both = "traded: Player 1 now holds Ophelia, Player 2 holds Laertes"
     assert texts(s, 0)[-1] == both and texts(s, 1)[-1] == both
     assert texts(s, None)[-1] == "traded cards"
 
@@ -101,11 +103,11 @@ def test_posies_log_summarises_the_deal_and_keeps_draws_private() -> None:
     drawn = [COLOURS[c] for c in s.hidden]
     assert texts(s, None)[:3] == [
         "The board was dealt.",
-        "seat 0 drew a posy in secret",
-        "seat 1 drew a posy in secret",
+        "Player 1 drew a posy in secret",
+        "Player 2 drew a posy in secret",
     ]
-    assert texts(s, 0)[1:3] == [f"seat 0 drew {drawn[0]}", "seat 1 drew a posy in secret"]
-    assert texts(s, 1)[1:3] == ["seat 0 drew a posy in secret", f"seat 1 drew {drawn[1]}"]
+    assert texts(s, 0)[1:3] == [f"Player 1 drew {drawn[0]}", "Player 2 drew a posy in secret"]
+    assert texts(s, 1)[1:3] == ["Player 1 drew a posy in secret", f"Player 2 drew {drawn[1]}"]
     assert s.move_log(None)[0]["steps"] == len(game.tables.playable)
     base = boardlab.make("posies").new_initial_state()
     while base.move_number() < len(game.tables.playable) + 1:

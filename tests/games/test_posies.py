@@ -15,6 +15,7 @@ from boardlab.core.constants import CHANCE, TERMINAL
 from boardlab.core.errors import IllegalActionError
 from boardlab.core.play import random_playout, sample_chance
 from boardlab.core.scene import check_scene
+from boardlab.core.wording import for_players
 from boardlab.games.posies import COLOURS, PER_COLOUR, PosiesGame, PosiesState
 from boardlab.geometry.hexgrid import HEX_DIRECTIONS
 from state_checks import fingerprint, random_step
@@ -363,7 +364,7 @@ def test_the_game_ends_when_the_player_to_move_has_no_pair() -> None:  # §6, §
     play(s, "d1", "d2")
     assert s.current_player() == TERMINAL and s.legal_actions() == []
     assert s.returns() == [1.0, -1.0]
-    assert s.scene(0)["prompt"] == "The game is over: seat 0 wins."
+    assert for_players(s.scene(0)["prompt"], ["Ann"]) == "The game is over: Ann wins."
     with pytest.raises(IllegalActionError):
         s.apply_action(0)
     assert position(g, {"d1": PI, "f5": GR}).is_terminal()
@@ -401,7 +402,7 @@ def test_three_players_share_a_win() -> None:  # §7.3
     play(s, "c1", "c2")
     assert s.is_terminal() and s.scores() == [2, 2, 0]
     assert s.returns() == [0.5, 0.5, -1.0]
-    assert s.scene(2)["prompt"] == "The game is over: seat 0 and seat 1 share the win."
+    assert for_players(s.scene(2)["prompt"]) == "The game is over: Player 1 and Player 2 share the win."
 
 
 def test_variant_1_counts_posies() -> None:  # §8.1

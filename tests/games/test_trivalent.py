@@ -391,7 +391,7 @@ def test_largest_group_wins() -> None:  # §5, §5.1
     assert s.returns() == [1.0, -1.0] and s.observation()["winner"] == 0
     s = final("c2 c3 d4", "f1 g2 h1 i2")
     assert s.returns() == [-1.0, 1.0]
-    assert "Orange (seat 1) wins" in s.scene(None)["prompt"]
+    assert "The game is over: Orange wins" in s.scene(None)["prompt"]
 
 
 def test_groups_connect_only_along_sides() -> None:  # §5.1

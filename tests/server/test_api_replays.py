@@ -84,17 +84,18 @@ def test_frames_match_a_direct_replay_across_checkpoints(client) -> None:
 
 
 def test_a_replay_log_is_what_the_chosen_viewer_read_then(client) -> None:
-    """A seat's log shows the other seat's deals face down, a spectator's every deal, to the end; reveal: all."""
+    """A seat's log shows the other seat's deals face down, a spectator's every deal, to the end; reveal: all; the
+    record's names for the seats."""
     s = client.post("/api/replays", json={"record": record("hamlet", seed=2, first="seat0")}).json()
     spectator = client.get(f"/api/replays/{s['id']}/2").json()["log"]
     seat0 = client.get(f"/api/replays/{s['id']}/2", params={"seat": 0}).json()["log"]
-    assert spectator == [[-1, "dealt a card to seat 0"], [-1, "dealt a card to seat 1"]]
-    assert seat0[0][1].startswith("dealt ") and seat0[0][1] != "dealt a card to seat 0"
-    assert seat0[1] == [-1, "dealt a card to seat 1"]
+    assert spectator == [[-1, "dealt a card to Ann"], [-1, "dealt a card to Bo"]]
+    assert seat0[0][1].startswith("dealt ") and seat0[0][1] != "dealt a card to Ann"
+    assert seat0[1] == [-1, "dealt a card to Bo"]
     end = client.get(f"/api/replays/{s['id']}/{s['steps']}").json()["log"]
     assert end[:2] == spectator
     everything = client.get(f"/api/replays/{s['id']}/{s['steps']}", params={"reveal": "true"}).json()["log"]
-    assert everything[1][1] != "dealt a card to seat 1" and all("a card" not in text for _, text in everything[:2])
+    assert everything[1][1] != "dealt a card to Bo" and all("a card" not in text for _, text in everything[:2])
     assert client.get(f"/api/replays/{s['id']}/2", params={"reveal": "true"}).json()["log"] == everything[:2]
 
 

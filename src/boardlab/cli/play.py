@@ -32,6 +32,7 @@ from ..core.game import Game, State
 from ..core.hidden import Seen
 from ..core.record import GameRecord
 from ..core.view import SeatView
+from ..core.wording import for_players, with_refs
 from ..terminal import moves_text, render_scene
 from .main import CliError, GameArg, GameOptions, Players, app, cli_errors, fail, load_game, stdin_reader
 
@@ -133,6 +134,7 @@ class PlaySession:
             if spec != HUMAN
         }
         self.names = [f"seat {p} ({spec})" for p, spec in enumerate(self.seats)]
+        self.seat_words = [f"seat {p}" for p in range(len(self.seats))]  # what a game's seat(n) reads here
         #: Hot-seat with hidden information: views only after a "pass the device" screen.
         self.guarded = len(self.humans) > 1 and not game.perfect_information
         #: What undo may take back (:func:`boardlab.core.driver.undo_point`): one human is a game against the AI.
@@ -141,8 +143,8 @@ class PlaySession:
 
     # -- output and input -------------------------------------------------
     def say(self, text: str) -> None:
-        """Print plain text (labels may hold brackets: no markup)."""
-        self.console.print(text, markup=False, highlight=False)
+        """Print plain text (labels may hold brackets: no markup), a seat a game names called as the terminal calls it."""
+        self.console.print(for_players(text, self.seat_words), markup=False, highlight=False)
 
     def ask(self, prompt: str) -> str:
         self.console.print(prompt, end="", markup=False, highlight=False)
@@ -219,7 +221,7 @@ class PlaySession:
         return "; ".join(part.text_for(viewer) for part in seen if part is not None)
 
     def announce(self, who: str, text: str) -> None:
-        self.console.print(Text.assemble(f"{who}: ", (text, "bold")))
+        self.console.print(Text.assemble(f"{who}: ", (for_players(text, self.seat_words), "bold")))
         if not self.humans:  # watching agents play: draw every position
             self.show(None)
 
@@ -296,8 +298,8 @@ class PlaySession:
         a = find_action(self.state, seat, text)
         if a is None:
             self.say(f"{text!r} is not a move of this game.")
-        else:
-            self.say(self.state.explain_illegal(seat, a))
+        else:  # the developers' form: the rules' clauses after the reason
+            self.say(with_refs(self.state.explain_illegal(seat, a)))
 
     def _example(self, seat: int) -> str:
         legal = self.state.legal_moves(seat)

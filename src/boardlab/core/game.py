@@ -71,6 +71,7 @@ from .gametype import GameType, Information, Utility
 from .hidden import Seen
 from .options import Option, in_players_words, validate_options
 from .tensor import Tensor
+from .wording import Said, said
 
 Action = int
 #: One history entry: an action, or a simultaneous node's actions (a tuple inside
@@ -779,6 +780,8 @@ class State:
             return f"{self.action_to_string(player, action)} is legal now."
         reason = self._explain(player, action)
         label = self.action_to_string(player, action)
+        if isinstance(reason, Said):
+            return said(f"{label} is not legal: {reason}", *reason.clauses)
         if reason:
             return f"{label} is not legal: {reason}"
         return f"{label} is not one of the legal moves now."

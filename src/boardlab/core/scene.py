@@ -471,8 +471,13 @@ def _words(error: Any) -> list[str]:
 def schema_problems(value: Any, schema: Mapping[str, Any]) -> list[str]:
     """Where ``value`` breaks ``schema`` (Draft 2020-12, checked by ``jsonschema``), as ``path: problem`` lines."""
     fast, explaining = _validators(json.dumps(schema, sort_keys=True))
-    if fast.is_valid(value):
-        return []
+    try:
+        if fast.is_valid(value):
+            return []
+    except ValueError:  # a str subclass (a game's ``Said``): the JSON it is sent as
+        value = json.loads(json.dumps(value))
+        if fast.is_valid(value):
+            return []
     lines = [line for error in explaining.iter_errors(value) for line in _words(error)]
     return list(dict.fromkeys(lines))
 

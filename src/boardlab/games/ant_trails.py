@@ -42,6 +42,7 @@ from ..core.gametype import Chance, GameType
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
+from ..core.wording import said
 from ..geometry.hexgrid import HexBoard, bounding_box, polygon_center
 
 SIDE = 6
@@ -163,30 +164,36 @@ class AntTrailsGame(Game):
         Option.flag(
             "must_move_toward_border_end",
             True,
-            "A carried food tile may only step toward the nearest exit of its trail (§6.4); off: either way "
-            "along the trail.",
+            said(
+                "A carried food tile may only step toward the nearest exit of its trail; off: either way "
+                "along the trail.",
+                "6.4",
+            ),
         ),
         Option.flag(
             "pickup_then_move",
             False,
-            "A food tile picked up this turn may also take its one step along the trail this turn (§6.5).",
+            said("A food tile picked up this turn may also take its one step along the trail this turn.", "6.5"),
         ),
-        Option.flag("one_tile_per_ant", False, "An ant may carry at most one food tile (§6.3)."),
+        Option.flag("one_tile_per_ant", False, said("An ant may carry at most one food tile.", "6.3")),
         Option.flag(
             "loops_have_no_exit",
             False,
-            "Food on a loop can never be banked; by default a loop ant on a border cell is an exit (§6.6).",
+            said("Food on a loop can never be banked; by default a loop ant on a border cell is an exit.", "6.6"),
         ),
         Option.flag(
             "pass_when_no_placement",
             False,
-            "A player who cannot place an ant passes the whole turn, food moves included (§8.1); by default "
-            "they may still pick up and move food.",
+            said(
+                "A player who cannot place an ant passes the whole turn, food moves included; by default "
+                "they may still pick up and move food.",
+                "8.1",
+            ),
         ),
         Option.choice(
             "tie_break",
             {"draw": "A draw", "banked_food": "More banked food wins"},
-            "Equal scores: a draw, or the player with more banked food wins (§9.3).",
+            said("Equal scores: a draw, or the player with more banked food wins.", "9.3"),
         ),
     )
     mechanics = ("hex board", "placement", "connection", "pick-up and deliver", "setup chance")
@@ -456,48 +463,52 @@ class AntTrailsState(State):
         p = self.to_move
         if action == game.pass_action:
             if phase == PLACE:
-                return "you can still place an ant, so you cannot pass (§4.1, §8.1)"
+                return said("you can still place an ant, so you cannot pass", "4.1", "8.1")
             if phase == DEST:
-                return "choose where the selected food tile goes (§6)"
-            return "a turn in which you placed an ant or moved food ends with 'done' (§4.3)"
+                return said("choose where the selected food tile goes", "6")
+            return said("a turn in which you placed an ant or moved food ends with 'done'", "4.3")
         if action == game.done_action:
             if phase == PLACE:
-                return f"place your {'second' if self.placed else 'first'} ant first (§4.1)"
+                return said(f"place your {'second' if self.placed else 'first'} ant first", "4.1")
             if phase == DEST:
-                return "choose where the selected food tile goes (§6)"
-            return "you have done nothing this turn: pass instead (§8.1)"
+                return said("choose where the selected food tile goes", "6")
+            return said("you have done nothing this turn: pass instead", "8.1")
         if game.select0 <= action < game.done_action:
             t = action - game.select0
             if phase == PLACE:
-                return "ants are placed before food is picked up or moved (§4.2)"
+                return said("ants are placed before food is picked up or moved", "4.2")
             if phase == DEST:
-                return "a food tile is already chosen: say where it goes (§6)"
+                return said("a food tile is already chosen: say where it goes", "6")
             if t >= len(self.tile_cell) or self.tile_cell[t] < 0:
-                return "that food tile is no longer on the board (§7)"
+                return said("that food tile is no longer on the board", "7")
             if self.tile_holder[t] not in (-1, p):
-                return "that food tile is carried by your opponent's ants (§6.2)"
+                return said("that food tile is carried by your opponent's ants", "6.2")
             if (self.used >> t) & 1:
-                return "that food tile has already been picked up or moved this turn (§6.5)"
+                return said("that food tile has already been picked up or moved this turn", "6.5")
             twin = self._twin(t)
             if twin is not None:
-                return f"it is the same as the tile offered as '{self._action_to_string(p, game.select0 + twin)}' (§6)"
-            return "that food tile has nowhere to go now (§6)"
+                return said(
+                    f"it is the same as the tile offered as '{self._action_to_string(p, game.select0 + twin)}'", "6"
+                )
+            return said("that food tile has nowhere to go now", "6")
         if not 0 <= action < game.n:
             return None
         where = labels[action]
         if phase == DEST:
-            return f"the selected food tile cannot go to {where} (§6)"
+            return said(f"the selected food tile cannot go to {where}", "6")
         if phase != PLACE:
-            return "no ant may be placed now (§4.1)"
+            return said("no ant may be placed now", "4.1")
         if self.ant[action] >= 0 or self.food_at[action] >= 0:
-            return f"{where} is not empty (§5)"
+            return said(f"{where} is not empty", "5")
         friends = [j for j in game.board.neighbours[action] if self.ant[j] == p]
         crowded = [labels[j] for j in friends if self.deg[j] >= 2]
         if crowded:
-            return f"your ant on {', '.join(crowded)} would get a third friendly neighbour: trails never branch (§5.5)"
+            return said(
+                f"your ant on {', '.join(crowded)} would get a third friendly neighbour: trails never branch", "5.5"
+            )
         if not friends:
-            return f"{where} is not a border cell and touches none of your ants (§5.1, §5.2)"
-        return f"{where} touches {len(friends)} of your ants; at most two, both trail ends (§5.3, §5.5)"
+            return said(f"{where} is not a border cell and touches none of your ants", "5.1", "5.2")
+        return said(f"{where} touches {len(friends)} of your ants; at most two, both trail ends", "5.3", "5.5")
 
     # -- chance (§2) ---------------------------------------------------------
     def _chance_outcomes(self) -> list[tuple[int, float]]:

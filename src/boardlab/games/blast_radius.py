@@ -31,7 +31,7 @@ from ..core.game import Game, State, win_loss
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
-from ..core.wording import and_list
+from ..core.wording import and_list, said
 from ..geometry.hexgrid import HexBoard, bounding_box
 
 COLOUR_NAMES = ("Red", "Blue")
@@ -54,8 +54,8 @@ class BlastRadiusGame(Game):
     title = "Blast Radius"
     summary = "Place pieces to form the smallest tower possible; growing towers blast every tower in their zone."
     options = (
-        Option("board_side", int, 6, (5, 6, 7), "Cells along each edge of the hexagonal board (§1)."),
-        Option.flag("pie", False, "After Red's opening piece, Blue may swap sides (§3.2)."),
+        Option("board_side", int, 6, (5, 6, 7), said("Cells along each edge of the hexagonal board.", "1")),
+        Option.flag("pie", False, said("After Red's opening piece, Blue may swap sides.", "3.2")),
     )
     mechanics = ("hex board", "placement", "captures")
     playing_time = "10 min"
@@ -141,9 +141,9 @@ class BlastRadiusState(State):
     def _explain(self, player: int, action: int) -> str | None:
         board = self.game.board
         if action == self.game.swap_action:
-            return "swapping sides is allowed only as Blue's first move, with the pie rule (§3.2)"
+            return said("swapping sides is allowed only as Blue's first move, with the pie rule", "3.2")
         if self.owner[action] not in (-1, player):
-            return "that hex holds your opponent's tower; pieces go only on empty hexes or your own towers (§4)"
+            return said("that hex holds your opponent's tower; pieces go only on empty hexes or your own towers", "4")
         if self.height[action] == 0 and self.cover[action]:
             sources = [
                 board.labels[j]
@@ -151,10 +151,10 @@ class BlastRadiusState(State):
                 for j in self.game.rings[action][k]
                 if self.height[j] >= k
             ]
-            return f"it lies in the exclusion zone of the tower at {', '.join(sources)} (§2)"
+            return said(f"it lies in the exclusion zone of the tower at {', '.join(sources)}", "2")
         if self.free:
-            return "while an empty hex lies outside every exclusion zone you must place there (§4a)"
-        return f"you must grow one of your smallest towers (height {self._smallest_height(player)}) (§4b)"
+            return said("while an empty hex lies outside every exclusion zone you must place there", "4a")
+        return said(f"you must grow one of your smallest towers (height {self._smallest_height(player)})", "4b")
 
     # -- applying a move (§4, §5, §6) -------------------------------------
     def _apply(self, action: int) -> None:

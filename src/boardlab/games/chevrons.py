@@ -35,6 +35,7 @@ from ..core.game import Game, State
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
+from ..core.wording import said
 from ..geometry.hexgrid import HEX_DIRECTIONS, SQRT3, HexBoard, bounding_box
 from ..geometry.lattice import TriLattice
 
@@ -128,12 +129,12 @@ class ChevronsGame(Game):
             int,
             4,
             (3, 4, 5),
-            "Unit edges along each side of the hexagonal board: 3, 4 or 5 (54, 96 or 150 triangles) (§1).",
+            said("Unit edges along each side of the hexagonal board: 3, 4 or 5 (54, 96 or 150 triangles).", "1"),
         ),
         Option.flag(
             "count_internal_edges",
             False,
-            "Edges lying inside a newly enclosed area (both sides in it) also count toward its majority (§6.1).",
+            said("Edges lying inside a newly enclosed area (both sides in it) also count toward its majority.", "6.1"),
         ),
     )
     mechanics = ("triangular lattice", "edge placement", "territory")
@@ -219,15 +220,15 @@ class ChevronsState(State):
         e = action if self.first < 0 else action - self.game.second0
         if not 0 <= e < ne:
             if self.first < 0:
-                return "choose the chevron's first edge first (§4.1)"
-            return f"choose the second edge of the chevron started at {b.edge_labels[self.first]} (§4.1)"
+                return said("choose the chevron's first edge first", "4.1")
+            return said(f"choose the second edge of the chevron started at {b.edge_labels[self.first]}", "4.1")
         if self.owner[e] >= 0:
-            return f"that edge already holds {COLOUR_NAMES[self.owner[e]]}'s chevron (§4.2)"
+            return said(f"that edge already holds {COLOUR_NAMES[self.owner[e]]}'s chevron", "4.2")
         if not self.free[e]:
-            return "that edge lies inside an enclosed area (§4.2)"
+            return said("that edge lies inside an enclosed area", "4.2")
         if self.first < 0:
-            return "no free edge meets it at 120°, so no chevron can use it (§4.1)"
-        return f"it does not meet {b.edge_labels[self.first]} at 120° (§2)"
+            return said("no free edge meets it at 120°, so no chevron can use it", "4.1")
+        return said(f"it does not meet {b.edge_labels[self.first]} at 120°", "2")
 
     def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
         """The move in words: the chevron's two edges, and for one that encloses areas who claims each and how big

@@ -37,6 +37,7 @@ from ..core.game import Game, State, win_loss
 from ..core.hidden import Seen
 from ..core.options import DataFiles, Option
 from ..core.tensor import Tensor
+from ..core.wording import said
 from ..geometry.board import NamedBoard
 from ..geometry.hexgrid import bounding_box
 from . import _tensors as tz
@@ -135,7 +136,9 @@ class CirqueGame(Game):
     options = (
         BOARDS.option(
             "board",
-            "The board: our reconstruction, or a board the designer drew, once it is added to the game (§1, §10).",
+            said(
+                "The board: our reconstruction, or a board the designer drew, once it is added to the game.", "1", "10"
+            ),
         ),
         Option.choice(
             "shape_fill",
@@ -143,10 +146,13 @@ class CirqueGame(Game):
                 "own_stones": "Fill a shape with your own stones",
                 "any_stones": "Place the last stone of any shape",
             },
-            "A bonus stone for filling a shape with your own stones only, or for placing the last stone of "
-            "any shape (§6).",
+            said(
+                "A bonus stone for filling a shape with your own stones only, or for placing the last stone of "
+                "any shape.",
+                "6",
+            ),
         ),
-        Option.flag("exact_five", False, "Only exactly five in a row wins; six or more do not (§8)."),
+        Option.flag("exact_five", False, said("Only exactly five in a row wins; six or more do not.", "8")),
     )
     draws = True  # a full board with no five in a row (rare in measured play)
     mechanics = ("square board", "placement", "multiple placements", "n in a row")
@@ -219,19 +225,21 @@ class CirqueState(State):
         if not 0 <= action < self.game.n:
             return None
         if self.stone[action] != EMPTY:
-            return f"{b.labels[action]} already holds a stone (§3)"
+            return said(f"{b.labels[action]} already holds a stone", "3")
         for i in self.placed:
             touch = action in b.touching[i]
             same = b.colour_names[i] == b.colour_names[action]
             if touch and not same:
-                return (
+                return said(
                     f"{b.labels[action]} ({b.colour_names[action]}) touches {b.labels[i]} ({b.colour_names[i]}), "
-                    "placed this turn: stones of one turn may touch only on squares of the same colour (§4)"
+                    "placed this turn: stones of one turn may touch only on squares of the same colour",
+                    "4",
                 )
             if same and not touch:
-                return (
+                return said(
                     f"{b.labels[action]} has the colour of {b.labels[i]} ({b.colour_names[i]}), placed this turn, "
-                    "but does not touch it: stones of one turn share a colour only when they touch (§5)"
+                    "but does not touch it: stones of one turn share a colour only when they touch",
+                    "5",
                 )
         return None
 

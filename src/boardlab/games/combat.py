@@ -44,6 +44,7 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
+from ..core.wording import said
 from . import _tensors as tz
 
 NAMES = ("Orange", "Blue")
@@ -145,7 +146,7 @@ class CombatGame(Game):
         Option.choice(
             "first",
             {"random": "Chance decides", "orange": "Orange", "blue": "Blue"},
-            "Who deploys first in the first cycle: chance, Orange or Blue (§2a).",
+            said("Who deploys first in the first cycle: chance, Orange or Blue.", "2a"),
         ),
         Option.choice(
             "deploy_first",
@@ -154,25 +155,28 @@ class CombatGame(Game):
                 "same": "The first commander always",
                 "loser": "The one with fewer troops left",
             },
-            "Who deploys first in later cycles: the commanders alternate, the first one always, or the one with "
-            "fewer troops left (§4e).",
+            said(
+                "Who deploys first in later cycles: the commanders alternate, the first one always, or the one with "
+                "fewer troops left.",
+                "4e",
+            ),
         ),
         Option(
             "squads",
             int,
             1,
             (1, 2, 3, 4),
-            "Squads per commander: 1 is the standard game; 2-4 plays the Battalion variant (§13).",
+            said("Squads per commander: 1 is the standard game; 2-4 plays the Battalion variant.", "13"),
         ),
         Option.flag(
-            "wounded_sacrifice", False, "Whether a wounded back-row Shieldbearer may still be sacrificed (§9b)."
+            "wounded_sacrifice", False, said("Whether a wounded back-row Shieldbearer may still be sacrificed.", "9b")
         ),
         Option(
             "cycle_cap",
             int,
             20,
             None,
-            "Cycles one battle may last before it is decided as if both armies were routed (§12).",
+            said("Cycles one battle may last before it is decided as if both armies were routed.", "12"),
             minimum=1,
             maximum=200,
         ),
@@ -522,7 +526,7 @@ class CombatState(PhasedState):
         routed = [self.routed(0), self.routed(1)]
         capped = not any(routed) and self.battle_cycles >= self.game.cycle_cap
         if capped:  # §12
-            self._say(f"The battle has lasted {self.battle_cycles} cycles: the cycle limit decides it (§12).")
+            self._say(said(f"The battle has lasted {self.battle_cycles} cycles: the cycle limit decides it.", "12"))
             routed = [True, True]
         for p in (0, 1):
             if routed[p] and not capped:
@@ -749,15 +753,15 @@ def _deploy_legal(s: CombatState, p: int) -> list[int]:
 
 def _deploy_explain(s: CombatState, p: int, action: int) -> str | None:
     if not PLACE <= action < GRANT:
-        return "troops are being deployed now: place one of yours in an open slot (§4)"
+        return said("troops are being deployed now: place one of yours in an open slot", "4")
     troop, slot = divmod(action - PLACE, 6)
     if troop not in s.hand[p]:
-        return f"the {TROOPS[troop]} is not in your hand this cycle (§4d)"
+        return said(f"the {TROOPS[troop]} is not in your hand this cycle", "4d")
     if col_of(slot) >= s.cols:
-        return "only columns A and B are used while both commanders have four troops or fewer (§4a)"
+        return said("only columns A and B are used while both commanders have four troops or fewer", "4a")
     if s.grid[p][slot] >= 0:
-        return f"{SLOTS[slot]} is already taken (§4c)"
-    return "the front row must be full before you use the back row (§4c)"
+        return said(f"{SLOTS[slot]} is already taken", "4c")
+    return said("the front row must be full before you use the back row", "4c")
 
 
 def _joint_legal(choices: str) -> Callable[[CombatState, int], list[int]]:
@@ -778,10 +782,10 @@ def _joint_legal(choices: str) -> Callable[[CombatState, int], list[int]]:
 
 def _explain_choice(s: CombatState, p: int, action: int) -> str | None:
     what = {
-        "grant": "your back-row Swordsman gives first strike to one adjacent troop of yours (§7a)",
-        "aim": "your front-row Archer shoots the front or the back enemy troop in its column (§6c)",
-        "shield": "your back-row Shieldbearer may cancel a wound to an adjacent troop of yours, or stay (§9b)",
-        "heal": "your Medic heals one adjacent wounded troop of yours (§10a)",
+        "grant": said("your back-row Swordsman gives first strike to one adjacent troop of yours", "7a"),
+        "aim": said("your front-row Archer shoots the front or the back enemy troop in its column", "6c"),
+        "shield": said("your back-row Shieldbearer may cancel a wound to an adjacent troop of yours, or stay", "9b"),
+        "heal": said("your Medic heals one adjacent wounded troop of yours", "10a"),
     }[s.phase]
     if not _joint_legal(s.phase)(s, p):
         return f"{NAMES[p]} has no choice to make now"
@@ -874,7 +878,7 @@ PHASES = phase_table(
         lambda s: s.victor,
         legal=_reinforce_legal,
         apply=CombatState.apply_reinforce,
-        explain=lambda s, p, a: "choose one of your lost troop types, or no reinforcement (§13c)",
+        explain=lambda s, p, a: said("choose one of your lost troop types, or no reinforcement", "13c"),
         prompt=_reinforce_prompt,
     ),
     Phase("over", TERMINAL, prompt=_over_prompt),

@@ -41,6 +41,7 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
+from ..core.wording import said
 from . import _tensors as tz
 
 DATA = Path(__file__).with_name("data") / "common-cold-war.json"
@@ -173,17 +174,17 @@ class CommonColdWarGame(Game):
         Option.choice(
             "tileset",
             {"default_v1": "Our tile design"},
-            "The action symbols of the fourteen tiles (§1): our design, the designer's being missing.",
+            said("The action symbols of the fourteen tiles: our design, the designer's being missing.", "1"),
         ),
         Option.choice(
             "board",
             {"unbounded": "Anywhere (24 × 24 table)", "10x10": "Inside the 10 × 10 handkerchief"},
-            "Where tiles may go (§4.2): anywhere (a 24 x 24 table) or inside the 10 x 10 handkerchief.",
+            said("Where tiles may go: anywhere (a 24 x 24 table) or inside the 10 x 10 handkerchief.", "4.2"),
         ),
         Option.choice(
             "flip",
             {"colour_only": "Only the colour changes", "mirror": "The tile turns over (long sides swap)"},
-            "What a flip does to the symbols (§5.4): nothing, or the tile is turned over so its long sides swap.",
+            said("What a flip does to the symbols: nothing, or the tile is turned over so its long sides swap.", "5.4"),
         ),
     )
     mechanics = ("tile laying", "hidden hands", "chain reactions")
@@ -343,11 +344,11 @@ class CommonColdWarState(PhasedState):
     def _pick_explain(self, player: int, action: int) -> str | None:
         game = self.game
         if not game.play_base <= action < game.play_base + game.tiles:
-            return "first choose a tile from your hand to play (§4)"
+            return said("first choose a tile from your hand to play", "4")
         tile = action - game.play_base
         if tile not in self.hands[player]:
-            return f"{game.names[tile]} is not in your hand (§4)"
-        return f"{game.names[tile]} fits nowhere on the table (§4.2)"
+            return said(f"{game.names[tile]} is not in your hand", "4")
+        return said(f"{game.names[tile]} fits nowhere on the table", "4.2")
 
     def _turn_legal(self, player: int) -> list[int]:
         base = self.game.turn_base
@@ -362,8 +363,8 @@ class CommonColdWarState(PhasedState):
 
     def _turn_explain(self, player: int, action: int) -> str | None:
         if not self.game.turn_base <= action < self.game.turn_base + 4:
-            return f"first choose how {self.game.names[self.held]} is turned (§4.1)"
-        return "turned that way the tile fits nowhere (§4.2)"
+            return said(f"first choose how {self.game.names[self.held]} is turned", "4.1")
+        return said("turned that way the tile fits nowhere", "4.2")
 
     def _place_legal(self, player: int) -> list[int]:
         game = self.game
@@ -389,18 +390,18 @@ class CommonColdWarState(PhasedState):
     def _place_explain(self, player: int, action: int) -> str | None:
         game = self.game
         if not game.place_base <= action < game.place_base + TABLE * TABLE:
-            return "first choose the square for the tile's top-left corner (§4.2)"
+            return said("first choose the square for the tile's top-left corner", "4.2")
         square = action - game.place_base
         w, h = size_of(game.sizes[self.held], self.turn)
         x, y = square % TABLE, square // TABLE
         lo, hi = game.area
         if x < lo or y < lo or x + w > hi or y + h > hi:
-            return "the tile would leave the play area (§4.2)"
+            return said("the tile would leave the play area", "4.2")
         if any((y + dy) * TABLE + x + dx in self.cells for dy in range(h) for dx in range(w)):
-            return "tiles may not lie on one another (§4.2)"
+            return said("tiles may not lie on one another", "4.2")
         if not self.cells:
-            return "the first tile goes in the middle of the table (§4.2)"
-        return "the tile must share a full unit edge with a tile on the table (§4.2)"
+            return said("the first tile goes in the middle of the table", "4.2")
+        return said("the tile must share a full unit edge with a tile on the table", "4.2")
 
     def _place_seen(self, actor: int, entry: Any) -> Seen:
         after = self.clone()
@@ -427,8 +428,8 @@ class CommonColdWarState(PhasedState):
 
     def _discard_explain(self, player: int, action: int) -> str | None:
         if self.game.discard_base <= action < self.game.discard_base + self.game.tiles:
-            return "you can discard only a tile in your hand (§4.4)"
-        return "none of your tiles fits anywhere, so you must discard one (§4.4)"
+            return said("you can discard only a tile in your hand", "4.4")
+        return said("none of your tiles fits anywhere, so you must discard one", "4.4")
 
     # -- §5: the resolution -----------------------------------------------------------------------
     def _lay(self, tile: int, laid: Laid) -> None:

@@ -39,6 +39,7 @@ from ..core.gametype import Dynamics, GameType, Information
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
+from ..core.wording import said
 from ..geometry.squaregrid import SquareGrid
 
 SIZE = 5
@@ -192,18 +193,20 @@ class DragonFightGame(Game):
                 "chebyshev": "Three king steps away",
                 "manhattan": "Three orthogonal steps away",
             },
-            "Which squares are 'exactly three squares away' for the wing buffet (§5.4).",
+            said("Which squares are 'exactly three squares away' for the wing buffet.", "5.4"),
         ),
         Option.choice(
             "after_collision",
             {"stay": "Stay on the shared square", "return": "Return to where the turn began"},
-            "After a collision the dragons stay on the shared square, or return to where the turn began (§3d).",
+            said("After a collision the dragons stay on the shared square, or return to where the turn began.", "3d"),
         ),
-        Option.flag("swap_collides", False, "Two dragons that swap squares in one turn collide too (§3d)."),
+        Option.flag("swap_collides", False, said("Two dragons that swap squares in one turn collide too.", "3d")),
         Option.choice(
             "initial_facing",
             {"toward_opponent": "Facing the opponent", "chosen": "Each rider picks in secret"},
-            "Each dragon starts facing its opponent, or each rider secretly picks its dragon's first facing (§2).",
+            said(
+                "Each dragon starts facing its opponent, or each rider secretly picks its dragon's first facing.", "2"
+            ),
         ),
     )
     mechanics = ("square grid", "simultaneous secret orders", "facing", "duel")
@@ -211,16 +214,25 @@ class DragonFightGame(Game):
     playing_time = "5-10 min"
     seat_names = COLOUR_NAMES
     inventions = (
-        "Facings are the four orthogonal directions and each dragon starts facing its opponent; "
-        "the text does not say (option initial_facing lets the riders choose) (§2).",
-        "After a collision both dragons stay on the shared square (option after_collision) (§3d).",
-        "Two dragons swapping squares do not collide (option swap_collides) (§3d).",
-        "Wing buffet reaches the squares exactly three steps away along the eight lines of a king's moves "
-        "(option wing_buffet) (§5.4).",
-        "Collision damage counts toward the three points, like attack damage (§3d, §7a).",
-        "When both dragons take damage, both riders give up their wound tokens at the same time, "
-        "one token per step (§6b).",
-        "Damage that ends the game asks for no wound token (§6c).",
+        said(
+            "Facings are the four orthogonal directions and each dragon starts facing its opponent; "
+            "the text does not say (option initial_facing lets the riders choose).",
+            "2",
+        ),
+        said("After a collision both dragons stay on the shared square (option after_collision).", "3d"),
+        said("Two dragons swapping squares do not collide (option swap_collides).", "3d"),
+        said(
+            "Wing buffet reaches the squares exactly three steps away along the eight lines of a king's moves "
+            "(option wing_buffet).",
+            "5.4",
+        ),
+        said("Collision damage counts toward the three points, like attack damage.", "3d", "7a"),
+        said(
+            "When both dragons take damage, both riders give up their wound tokens at the same time, "
+            "one token per step.",
+            "6b",
+        ),
+        said("Damage that ends the game asks for no wound token.", "6c"),
     )
     # A driver's safety cap, never a rule: two evasive dragons could in principle fly forever.
     max_length = 600
@@ -294,24 +306,27 @@ class DragonFightState(State):
 
     def _explain(self, player: int, action: int) -> str | None:
         if self.choosing_facing:
-            return "first choose the direction your dragon faces at the start (§2)"
+            return said("first choose the direction your dragon faces at the start", "2")
         if action >= FACE_BASE:
-            return "the starting facing is chosen once, before the first turn, with option initial_facing=chosen (§2)"
+            return said(
+                "the starting facing is chosen once, before the first turn, with option initial_facing=chosen", "2"
+            )
         wounding = bool(self.pending[0] or self.pending[1])
         if action >= WOUND_BASE:
             m = action - WOUND_BASE
             if not wounding:
-                return "a movement token is given up only for damage just taken (§6a)"
+                return said("a movement token is given up only for damage just taken", "6a")
             if not self.owned[player] >> m & 1:
-                return f"your {MOVES[m]} token is already in your opponent's scoring area (§6a)"
+                return said(f"your {MOVES[m]} token is already in your opponent's scoring area", "6a")
             return None
         if wounding:
-            return "you must first give up a movement token for each point of damage you took (§6a)"
+            return said("you must first give up a movement token for each point of damage you took", "6a")
         m = action // 4
         if not self.owned[player] >> m & 1:
-            return (
+            return said(
                 f"your {MOVES[m]} token was given to your opponent as a wound and may not be used "
-                "for the rest of the match (§6a)"
+                "for the rest of the match",
+                "6a",
             )
         return None
 

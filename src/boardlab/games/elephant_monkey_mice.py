@@ -36,6 +36,7 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
+from ..core.wording import said
 from ..geometry.squaregrid import SquareGrid
 from . import _tensors as tz
 
@@ -123,20 +124,22 @@ class ElephantMonkeyMiceGame(Game):
         Option.choice(
             "mode",
             {"short": "Short: reach the far row", "long": "Long: reach it, turn Royal, come home"},
-            "Short game: reach the far row; long game: reach it, turn Royal, and come home again (§9).",
+            said("Short game: reach the far row; long game: reach it, turn Royal, and come home again.", "9"),
         ),
         Option.choice(
             "setup",
             {"corners": "Corners and middle of the home row", "inner": "The three inner squares"},
-            "Monkey, Mouse and Elephant start on the home row's corners and middle, or on its three inner "
-            "squares (§2).",
+            said(
+                "Monkey, Mouse and Elephant start on the home row's corners and middle, or on its three inner squares.",
+                "2",
+            ),
         ),
         Option.choice(
             "flung",
             {"reserve": "Back to its owner's reserve", "removed": "Out of the game"},
-            "A Mouse flung off the board goes back to its owner's reserve, or out of the game (§5.4).",
+            said("A Mouse flung off the board goes back to its owner's reserve, or out of the game.", "5.4"),
         ),
-        Option("turn_limit", int, 200, (100, 200, 400), "The game is a draw after this many turns (§10)."),
+        Option("turn_limit", int, 200, (100, 200, 400), said("The game is a draw after this many turns.", "10")),
     )
     mechanics = ("square board", "movement", "forced retreats", "race")
     playing_time = "5-10 min"
@@ -626,67 +629,68 @@ class ElephantMonkeyMiceState(PhasedState):
 
 def _explain_turn(s: ElephantMonkeyMiceState, p: int, a: int) -> str | None:
     if a == PASS:
-        return "you may pass only when you have no legal action (§3.2)"
+        return said("you may pass only when you have no legal action", "3.2")
     if a >= EXTRA_AT:
-        return "that choice comes only after a Mouse move or during a retreat; first move a piece (§3)"
+        return said("that choice comes only after a Mouse move or during a retreat; first move a piece", "3")
     seg, idx = ACTIONS.decode(a)
     foe = 1 - p
     if seg == "elephant":
         t = idx[0]
         if dist(t, s.elephant[p]) != 1:
-            return "the Elephant moves one square in any direction (§4.1)"
+            return said("the Elephant moves one square in any direction", "4.1")
         if t == s.elephant[foe]:
-            return "the Elephant may not move onto the other Elephant (§4.1)"
-        return "the Elephant may not move onto a square with a Mouse (§4.1)"
+            return said("the Elephant may not move onto the other Elephant", "4.1")
+        return said("the Elephant may not move onto a square with a Mouse", "4.1")
     if seg == "monkey":
         t, m = idx[0], s.monkey[p]
         dx, dy = t % SIZE - m % SIZE, t // SIZE - m // SIZE
         if t == m or not (dx == 0 or dy == 0 or abs(dx) == abs(dy)) or max(abs(dx), abs(dy)) > 2:
-            return "the Monkey moves one or two squares in one straight line (§5.1)"
+            return said("the Monkey moves one or two squares in one straight line", "5.1")
         if s.elephant[foe] in (step(m, (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)), t):
-            return "the Monkey may not move onto or over the other Elephant (§5.1)"
-        return "the Monkey is too afraid to stop next to the other Elephant (§5.2)"
+            return said("the Monkey may not move onto or over the other Elephant", "5.1")
+        return said("the Monkey is too afraid to stop next to the other Elephant", "5.2")
     if seg == "mouse":
         f, t = idx
         if f not in s.mouse_squares(p):
-            return f"you have no Mouse on {LABELS[f]} (§6.1)"
+            return said(f"you have no Mouse on {LABELS[f]}", "6.1")
         if t not in ADJ[f]:
-            return "a Mouse moves one square in any direction (§6.1)"
+            return said("a Mouse moves one square in any direction", "6.1")
         if t == s.monkey[foe]:
-            return "a Mouse may not move onto the other Monkey (§6.2)"
+            return said("a Mouse may not move onto the other Monkey", "6.2")
         if t == s.elephant[p]:
-            return "a Mouse may not move onto its own Elephant (§6.2)"
+            return said("a Mouse may not move onto its own Elephant", "6.2")
         if t in s.mouse_squares(p):
-            return "a Mouse may not move onto another of its own Mice (§6.2)"
-        return "the Elephant there would have no square to retreat to (§7.1)"
+            return said("a Mouse may not move onto another of its own Mice", "6.2")
+        return said("the Elephant there would have no square to retreat to", "7.1")
     t = idx[0]
     if not s.reserve[p]:
-        return "you have no Mouse in reserve to add (§6.5)"
+        return said("you have no Mouse in reserve to add", "6.5")
     if ROW[t] != HOME[p]:
-        return "a Mouse is added on your own home row (§6.5)"
+        return said("a Mouse is added on your own home row", "6.5")
     if t == s.elephant[foe]:
-        return "the Elephant there would have no square to retreat to (§7.1)"
-    return "a Mouse may not be added onto the other Monkey, your Elephant or your Mouse (§6.2, §6.5)"
+        return said("the Elephant there would have no square to retreat to", "7.1")
+    return said("a Mouse may not be added onto the other Monkey, your Elephant or your Mouse", "6.2", "6.5")
 
 
 def _explain_extra(s: ElephantMonkeyMiceState, p: int, a: int) -> str | None:
     if EXTRA_AT <= a < NO_EXTRA:
-        return (
+        return said(
             "the extra Mouse goes beside the moved Mouse's old square, on a square a Mouse may enter "
-            f"(here {', '.join(LABELS[t] for t in s.extra_squares()) or 'none'}) (§6.4)"
+            f"(here {', '.join(LABELS[t] for t in s.extra_squares()) or 'none'})",
+            "6.4",
         )
-    return "choose where the extra Mouse goes, or take no extra mouse (§6.4)"
+    return said("choose where the extra Mouse goes, or take no extra mouse", "6.4")
 
 
 def _explain_take(s: ElephantMonkeyMiceState, p: int, a: int) -> str | None:
-    return "every Mouse is on the board: choose one of your other Mice to move to the new square (§6.4)"
+    return said("every Mouse is on the board: choose one of your other Mice to move to the new square", "6.4")
 
 
 def _explain_retreat(s: ElephantMonkeyMiceState, p: int, a: int) -> str | None:
     where = ", ".join(LABELS[t] for t in s.options)
     if s.phase == ELEPHANT_RETREAT:
-        return f"the Elephant must retreat, and can go only to {where} (§7.1)"
-    return f"the Monkey must retreat to one of the nearest safe squares: {where} (§7.2)"
+        return said(f"the Elephant must retreat, and can go only to {where}", "7.1")
+    return said(f"the Monkey must retreat to one of the nearest safe squares: {where}", "7.2")
 
 
 # -- prompts -----------------------------------------------------------------------------------

@@ -55,6 +55,7 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
+from ..core.wording import said
 from . import _tensors as tz
 
 DATA = Path(__file__).with_name("data") / "fences.json"
@@ -215,7 +216,7 @@ class FencesGame(Game):
         Option.choice(
             "cardset",
             {"default_v1": "Our seven cards (a stand-in: the designer's art is missing)"},
-            "The line art of the seven cards (§1): ours, since the designer's art is missing.",
+            said("The line art of the seven cards: ours, since the designer's art is missing.", "1"),
         ),
         Option.choice(
             "fence_cards",
@@ -223,15 +224,18 @@ class FencesGame(Game):
                 "shortest_cycle": "The cards of the shortest loop",
                 "whole_component": "Every card of the connected line",
             },
-            "Which cards a completed fence takes (§5.2): those drawing the shortest closed loop through the new "
-            "line, or every card drawing part of the connected line of that colour.",
+            said(
+                "Which cards a completed fence takes: those drawing the shortest closed loop through the new "
+                "line, or every card drawing part of the connected line of that colour.",
+                "5.2",
+            ),
         ),
         Option(
             "turn_limit",
             int,
             200,
             None,
-            "Safety limit, not a rule: after this many turns the game ends as a draw (§7).",
+            said("Safety limit, not a rule: after this many turns the game ends as a draw.", "7"),
             minimum=20,
             maximum=1000,
         ),
@@ -626,18 +630,18 @@ class FencesState(PhasedState):
     def _take_explain(self, player: int, action: int) -> str | None:
         game = self.game
         if not game.take_base <= action < game.take_base + game.cards:
-            return "first choose the card to play (§3)"
+            return said("first choose the card to play", "3")
         card = action - game.take_base
         name = game.card_names[card]
         if self.source == "hand":
             if card not in self.hands[player]:
-                return f"card {name} is not in your hand, and you must play a card from your hand (§3.1)"
-            return f"card {name} has no legal place on the table (§4.5)"
+                return said(f"card {name} is not in your hand, and you must play a card from your hand", "3.1")
+            return said(f"card {name} has no legal place on the table", "4.5")
         if card not in self.table:
-            return f"card {name} is not on the table (§3.3)"
+            return said(f"card {name} is not on the table", "3.3")
         if card == self.last_played and len(self.table) > 1:
-            return f"card {name} was just played by the previous player (§3.3)"
-        return f"card {name} has no legal place on the table (§4.5)"
+            return said(f"card {name} was just played by the previous player", "3.3")
+        return said(f"card {name} has no legal place on the table", "4.5")
 
     # -- §4.4: say whether the card completes a fence --------------------------------------
     def _aim_legal(self, player: int) -> list[int]:
@@ -648,7 +652,7 @@ class FencesState(PhasedState):
         self.phase = LAY
 
     def _aim_explain(self, player: int, action: int) -> str | None:
-        return "first say whether this card is to complete one of your fences (§4.4)"
+        return said("first say whether this card is to complete one of your fences", "4.4")
 
     # -- §4.1: choose how the card lies ---------------------------------------------------
     def _lay_legal(self, player: int) -> list[int]:
@@ -702,12 +706,14 @@ class FencesState(PhasedState):
     def _lay_explain(self, player: int, action: int) -> str | None:
         game = self.game
         if not game.lay_base <= action < game.lay_base + 8:
-            return f"first choose which side of card {game.card_names[self.held]} is up and how it is turned (§4.1)"
+            return said(
+                f"first choose which side of card {game.card_names[self.held]} is up and how it is turned", "4.1"
+            )
         if self.aim == CLOSING:
-            return "laid that way, the card can complete none of your fences (§4.4)"
+            return said("laid that way, the card can complete none of your fences", "4.4")
         if self.aim == PLAIN and 8 * self.held + action - game.lay_base in self.closing:
-            return "laid that way, the card can only complete a fence of yours (§4.4)"
-        return "laid that way, the card has no legal place on the table (§4.2, §4.3)"
+            return said("laid that way, the card can only complete a fence of yours", "4.4")
+        return said("laid that way, the card has no legal place on the table", "4.2", "4.3")
 
     # -- §4.2: put it down ---------------------------------------------------------------
     def _place_legal(self, player: int) -> list[int]:
@@ -766,37 +772,38 @@ class FencesState(PhasedState):
     def _place_explain(self, player: int, action: int) -> str | None:
         game = self.game
         if not game.start_action <= action < game.place_base + game.action_space.segment("place").size:
-            return "first choose where the card goes (§4.2)"
+            return said("first choose where the card goes", "4.2")
         frame = self.frame or self._frame()
         if not self.table:
-            return "the table is empty, so the card is laid on it on its own (§4.2)"
+            return said("the table is empty, so the card is laid on it on its own", "4.2")
         if action == game.start_action:
-            return "the table is not empty: the card must touch a card on the table (§4.2)"
+            return said("the table is not empty: the card must touch a card on the table", "4.2")
         named = game.action_space.decode(action)[1][0]
         if named not in self.table:
-            return f"card {game.card_names[named]} is not on the table, so no place is counted from it (§4.2)"
+            return said(f"card {game.card_names[named]} is not on the table, so no place is counted from it", "4.2")
         at = self.place_of(action)
         assert at is not None
         sh = frame.shapes[self.shape]
         base = self._square(*at)
         mask = sh.mask << base
         if mask & frame.covered:
-            return "the card would lie on another card (§4.2)"
+            return said("the card would lie on another card", "4.2")
         anchor = self._anchor(frame, sh, base)
         if anchor < 0:
-            return "the card must touch a card on the table along at least one square's side (§4.2)"
+            return said("the card must touch a card on the table along at least one square's side", "4.2")
         if anchor != named:
-            return (
+            return said(
                 f"that place is counted from card {game.card_names[anchor]}, the first card it touches, "
-                f"not from card {game.card_names[named]} (§4.2)"
+                f"not from card {game.card_names[named]}",
+                "4.2",
             )
         for k in range(self.num_players):
             if k != player and self._closes(frame, sh, base, k):
-                return f"that would complete a {NAMES[k]} fence, and you may not complete another player's (§4.3)"
+                return said(f"that would complete a {NAMES[k]} fence, and you may not complete another player's", "4.3")
         if self.aim == CLOSING:
-            return "there the card completes none of your fences, as you said it would (§4.4)"
+            return said("there the card completes none of your fences, as you said it would", "4.4")
         if self.aim == PLAIN:
-            return "there the card would complete a fence of yours, and you said it would not (§4.4)"
+            return said("there the card would complete a fence of yours, and you said it would not", "4.4")
         return None
 
     def _take_seen(self, actor: int, entry: Any) -> Seen:
@@ -848,7 +855,7 @@ class FencesState(PhasedState):
         return Seen("has no card that can be played and skips the turn")
 
     def _skip_explain(self, player: int, action: int) -> str | None:
-        return "no card can be played, so you must skip the turn (§3.4, §4.5)"
+        return said("no card can be played, so you must skip the turn", "3.4", "4.5")
 
     # -- the table's bookkeeping ------------------------------------------------------------
     def _put(self, card: int, sh: int, x: int, y: int) -> None:
@@ -1029,8 +1036,8 @@ def _prompt_take(game: FencesGame, obs: dict[str, Any], legal: list[tuple[int, s
     if not legal:
         return f"{NAMES[obs['to_move']]} chooses a card to play."
     if obs["source"] == "hand":
-        return "Choose a card from your hand to play (§3.1)."
-    return "The deck is empty: choose a card on the table to pick up and play again (§3.3)."
+        return said("Choose a card from your hand to play.", "3.1")
+    return said("The deck is empty: choose a card on the table to pick up and play again.", "3.3")
 
 
 def _prompt_aim(game: FencesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:

@@ -38,6 +38,7 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
+from ..core.wording import said
 from . import _tensors as tz
 
 NAMES = ("Black", "White")
@@ -205,7 +206,7 @@ class FlockOfSheepGame(Game):
     title = "Flock of Sheep"
     summary = "Twelve two-sided sheep tiles disperse from their pen, then flock; the largest flock of your colour wins."
     options = (
-        Option("board_lines", int, 19, (13, 19), "Lines on each side of the go board (§1)."),
+        Option("board_lines", int, 19, (13, 19), said("Lines on each side of the go board.", "1")),
         Option.choice(
             "dispersing",
             {
@@ -213,41 +214,51 @@ class FlockOfSheepGame(Game):
                 "strict_both": "Both must fall",
                 "edges_first": "Shared edges first, then corners",
             },
-            "What a dispersing move must reduce (§5.3): the shared edge length and the corner touches, neither "
-            "growing and one falling; or both falling; or the edge length, then the corner touches once it is zero.",
+            said(
+                "What a dispersing move must reduce: the shared edge length and the corner touches, neither "
+                "growing and one falling; or both falling; or the edge length, then the corner touches once it is zero.",
+                "5.3",
+            ),
         ),
         Option.flag(
             "phase1_no_new_contact",
             False,
-            "While dispersing, a moved sheep may not end touching a sheep it did not touch before (§5.4).",
+            said("While dispersing, a moved sheep may not end touching a sheep it did not touch before.", "5.4"),
         ),
         Option.choice(
             "when_stuck",
             {"start_flocking": "The flocking phase begins", "pass": "The player passes"},
-            "When no player has a dispersing move while sheep still touch: the flocking phase begins, or the "
-            "player passes (two passes end the game) (§5.6).",
+            said(
+                "When no player has a dispersing move while sheep still touch: the flocking phase begins, or the "
+                "player passes (two passes end the game).",
+                "5.6",
+            ),
         ),
         Option.flag(
-            "jump_allowed", False, "A sheep may pass over other sheep; only where it lands must be free (§4.2)."
+            "jump_allowed", False, said("A sheep may pass over other sheep; only where it lands must be free.", "4.2")
         ),
         Option.choice(
             "who_moves",
             {"any": "Any sheep not in a flock", "own_colour": "Only sheep showing your colour"},
-            "Which sheep a player may move: any sheep not in a flock, or only those showing the player's "
-            "colour (§4.3).",
+            said(
+                "Which sheep a player may move: any sheep not in a flock, or only those showing the player's colour.",
+                "4.3",
+            ),
         ),
         Option.choice(
             "score_by",
             {"sheep": "Sheep pictured on its tiles", "tiles": "Number of tiles"},
-            "A flock's size: the sheep pictured on its tiles, or its number of tiles (§10.1).",
+            said("A flock's size: the sheep pictured on its tiles, or its number of tiles.", "10.1"),
         ),
-        Option.flag("tie_break", True, "Break an equal score by all the sheep in all of a player's flocks (§10.2)."),
+        Option.flag(
+            "tie_break", True, said("Break an equal score by all the sheep in all of a player's flocks.", "10.2")
+        ),
         Option(
             "move_limit",
             int,
             200,
             (100, 200, 400),
-            "The game ends after this many moves, flocks scored as they stand (§9.3).",
+            said("The game ends after this many moves, flocks scored as they stand.", "9.3"),
         ),
     )
     mechanics = ("tiles", "movement", "flipping", "setup chance", "no repetition", "grouping")
@@ -581,53 +592,56 @@ class FlockOfSheepState(PhasedState):
     def _explain_pick(self, player: int, action: int) -> str:
         game, b = self.game, self.game.board
         if action == game.pass_action:
-            return "you may pass only when you have no legal move (§9.1)"
+            return said("you may pass only when you have no legal move", "9.1")
         t = self._tile_at_centre(action)
         if t < 0:
-            return f"no sheep has its centre on {b.labels[action]}; choose a sheep by its centre point (§4)"
+            return said(f"no sheep has its centre on {b.labels[action]}; choose a sheep by its centre point", "4")
         if self.flocked[t]:
-            return "that sheep is in a flock: flocked sheep no longer move (§6.3)"
+            return said("that sheep is in a flock: flocked sheep no longer move", "6.3")
         if game.own_colour and self.face[t] != player:
-            return f"you may move only sheep showing {NAMES[player]} (§4.3)"
+            return said(f"you may move only sheep showing {NAMES[player]}", "4.3")
         if self.dispersing:
             edge, corner = self.touching()
             if not (edge[t] or corner[t]):
-                return "while the sheep disperse, only a sheep that touches another may move (§5.2)"
+                return said("while the sheep disperse, only a sheep that touches another may move", "5.2")
             top = max(edge[u] for u in self.movable)
             if edge[t] >= top:
-                return "that sheep has no move that disperses the pen (§5.2-§5.3)"
-            return (
+                return said("that sheep has no move that disperses the pen", "5.2-5.3")
+            return said(
                 f"while the sheep disperse, a sheep with the most shared edge must move: this one shares "
-                f"{edge[t]}, another movable one shares {top} (§5.2)"
+                f"{edge[t]}, another movable one shares {top}",
+                "5.2",
             )
-        return "that sheep has no legal move (§4, §8)"
+        return said("that sheep has no legal move", "4", "8")
 
     def _explain_destination(self, point: int) -> str:
         b, t = self.game.board, self.picked
         if point == self.game.pass_action:
-            return "you may pass only when you have no legal move (§9.1)"
+            return said("you may pass only when you have no legal move", "9.1")
         d = b.anchor_of.get(point, -1)
         dests = dict(b.sweeps[self.pos[t]])
         if d < 0 or d not in dests:
-            return (
+            return said(
                 "a sheep moves exactly five steps along the lines, with at most one right-angle turn, and stays on "
-                "the board (§4.1)"
+                "the board",
+                "4.1",
             )
         if not self._path_free(d, dests[d]):
             if self.game.jump:
-                return "the sheep would land on another sheep (§4.2)"
-            return "other sheep are in the way: a sheep may not pass through another (§4.2)"
+                return said("the sheep would land on another sheep", "4.2")
+            return said("other sheep are in the way: a sheep may not pass through another", "4.2")
         if self.dispersing:
             a = self.pos[t]
             e0, c0, e, c = self._shared_edge(a), self._corner_touches(a), self._shared_edge(d), self._corner_touches(d)
             if self.game.no_new_contact and not self._touched(t, d) <= self._touched(t, a):
-                return "while dispersing, a sheep may not end touching a sheep it did not touch (§5.4)"
+                return said("while dispersing, a sheep may not end touching a sheep it did not touch", "5.4")
             if not self._repeats(t, d, 1 - self.face[t]):
-                return (
+                return said(
                     f"while dispersing, the move must reduce the touching: this sheep's shared edge would go from "
-                    f"{e0} to {e} and its corner touches from {c0} to {c} (§5.3)"
+                    f"{e0} to {e} and its corner touches from {c0} to {c}",
+                    "5.3",
                 )
-        return "that would repeat an earlier position of the board (§8)"
+        return said("that would repeat an earlier position of the board", "8")
 
     def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:
         """The move in words, without coordinates (the board draws none; the notation ``sheep g13``, ``to k15``
@@ -950,7 +964,7 @@ FlockOfSheepState.phases = phase_table(
         _to_move,
         legal=lambda s, p: [s.game.pass_action],
         apply=FlockOfSheepState._pass,
-        explain=lambda s, p, a: "you have no legal move, so you must pass (§9.1)",
+        explain=lambda s, p, a: said("you have no legal move, so you must pass", "9.1"),
     ),
     Phase(OVER, TERMINAL),
 )

@@ -44,7 +44,7 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
-from ..core.wording import and_list, third_person
+from ..core.wording import and_list, said, third_person
 from ..geometry.squaregrid import SquareGrid
 from . import _tensors as tz
 
@@ -225,15 +225,18 @@ class GreedyFiefsGame(Game):
         Option.choice(
             "layout",
             {"symmetric": "Alike in every area", "unique_v1": "Different in each area"},
-            "Where each starting area's Keep and Village lie: alike in every area, or a different arrangement "
-            "in each (§1).",
+            said(
+                "Where each starting area's Keep and Village lie: alike in every area, or a different arrangement "
+                "in each.",
+                "1",
+            ),
         ),
         Option(
             "turn_limit",
             int,
             100,
             (60, 100, 200),
-            "After this many turns the player with more troops on the board wins (§11.4).",
+            said("After this many turns the player with more troops on the board wins.", "11.4"),
         ),
     )
     mechanics = ("square board", "war game", "building", "simultaneous kill choices", "hidden caves")
@@ -1000,33 +1003,36 @@ class GreedyFiefsState(PhasedState):
 
 def _explain_move(s: GreedyFiefsState, p: int, a: int) -> str | None:
     if not MOVE_AT <= a < END:
-        return "it is the movement phase: move a troop or end movement (§5)"
+        return said("it is the movement phase: move a troop or end movement", "5")
     t, frm, to = ACTIONS.decode(a)[1]
     if not s.fresh_units(frm)[t]:
-        return f"you have no {TROOPS[t]} on {LABELS[frm]} that has not moved this turn (§5.1)"
+        return said(f"you have no {TROOPS[t]} on {LABELS[frm]} that has not moved this turn", "5.1")
     if to == LAKE:
-        return "no troop may enter the lake (§5.2)"
+        return said("no troop may enter the lake", "5.2")
     if to not in s.destinations(t, frm) and (to in ADJ[frm] or t == CAV):
         if t != HERO and not s.occupied(1 - p, to) and sum(s.at(p, to)[:3]) >= STACK_LIMIT:
-            return f"{LABELS[to]} already holds {STACK_LIMIT} of your troops (§5.3)"
+            return said(f"{LABELS[to]} already holds {STACK_LIMIT} of your troops", "5.3")
         if t == CAV:
-            return "cavalry moves up to two squares and stops when it enters an enemy square (§5.1)"
-    return "a troop moves one square in any direction, cavalry up to two (§5.1)"
+            return said("cavalry moves up to two squares and stops when it enters an enemy square", "5.1")
+    return said("a troop moves one square in any direction, cavalry up to two", "5.1")
 
 
 def _explain_kill(s: GreedyFiefsState, p: int, a: int) -> str | None:
-    return "each troop kills one enemy troop it is not immune to, each a different one, and as many as possible (§8.3)"
+    return said(
+        "each troop kills one enemy troop it is not immune to, each a different one, and as many as possible", "8.3"
+    )
 
 
 def _explain_reinforce(s: GreedyFiefsState, p: int, a: int) -> str | None:
-    return (
+    return said(
         "a new troop goes on your starting Keep or on a Keep or Village you hold, at most 3 troops to a "
-        "square; a Hero only beside a troop of yours (§10)"
+        "square; a Hero only beside a troop of yours",
+        "10",
     )
 
 
 def _explain_place(s: GreedyFiefsState, p: int, a: int) -> str | None:
-    return "the Hero must stand with one of your troops (§3.3)"
+    return said("the Hero must stand with one of your troops", "3.3")
 
 
 def _generic(text: str) -> Any:
@@ -1106,10 +1112,10 @@ S = GreedyFiefsState
 PHASES = phase_table(
     Phase(CAVES, CHANCE, outcomes=S._outcomes_caves, apply=S._apply_cave),
     Phase(AREA, 1, legal=S._legal_area, apply=S._apply_area,
-          explain=_generic("first choose your starting area (§3.2)")),
+          explain=_generic(said("first choose your starting area", "3.2"))),
     Phase(PLACE, _placing, legal=S._legal_place, apply=S._apply_place, explain=_explain_place),
     Phase(BUILD, _mover, legal=S._legal_build, apply=S._apply_build,
-          explain=_generic("you may build only troops that are in your reserve (§4.3)")),
+          explain=_generic(said("you may build only troops that are in your reserve", "4.3"))),
     Phase(
         MOVE,
         _mover,
@@ -1119,13 +1125,13 @@ PHASES = phase_table(
         is_legal=S._move_is_legal,
     ),
     Phase(ORDER, lambda s: 1 - s.mover, legal=S._legal_order, apply=S._apply_order,
-          explain=_generic("the defender chooses one of the stacks that attacked this square (§7.2)")),
+          explain=_generic(said("the defender chooses one of the stacks that attacked this square", "7.2"))),
     Phase(STRIKE, SIMULTANEOUS, legal=S._legal_kill, apply=S._apply_kill, explain=_explain_kill),
     Phase(KILL, SIMULTANEOUS, legal=S._legal_kill, apply=S._apply_kill, explain=_explain_kill),
     Phase(DISCARD, _mover, legal=S._legal_discard, apply=S._apply_discard,
-          explain=_generic("discard one of your troops on this square (§7.3)")),
+          explain=_generic(said("discard one of your troops on this square", "7.3"))),
     Phase(EXPLORE, _mover, legal=S._legal_explore, apply=S._apply_explore,
-          explain=_generic("explore the cave or leave it (§9)")),
+          explain=_generic(said("explore the cave or leave it", "9"))),
     Phase(REINFORCE, _mover, legal=S._legal_reinforce, apply=S._apply_reinforce, explain=_explain_reinforce),
     Phase(OVER, TERMINAL),
     prompt=_prompt,

@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import scene as sc
+from ..core import wording
 from ..core.actions import ActionSpace, Segment
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, win_loss
@@ -41,6 +42,7 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
+from ..core.wording import said
 
 #: The seven roles (§1), by card number.
 CARDS = ("Claudius", "Gertrude", "Hamlet", "Laertes", "Ophelia", "Polonius", "Rosencrantz & Guildenstern")
@@ -71,7 +73,7 @@ MORE_ROUNDS_WIN = frozenset({C, G, H, L})
 for _a in range(7):
     for _b in range(_a + 1, 7):
         if (_b in DEFEATS[_a]) == (_a in DEFEATS[_b]):
-            raise RuntimeError(f"the defeats table must decide {CARDS[_a]} against {CARDS[_b]} one way (§2a)")
+            raise RuntimeError(said(f"the defeats table must decide {CARDS[_a]} against {CARDS[_b]} one way", "2a"))
 
 LOCK, TRADE, DRAW = 0, 1, 2
 ACTION_NAMES = ("lock", "trade", "draw")
@@ -322,13 +324,16 @@ class HamletGame(Game):
                 "exchange": "Take a pool card, then return yours",
                 "discard_then_draw": "Put yours in first (it may come back)",
             },
-            "A draw takes a pool card, then returns yours (never your own back); or yours goes in first and may "
-            "come back (§7).",
+            said(
+                "A draw takes a pool card, then returns yours (never your own back); or yours goes in first and may "
+                "come back.",
+                "7",
+            ),
         ),
         Option.choice(
             "first",
             {"random": "A coin flip", "seat0": "The first seat"},
-            "Who goes first in round 1: a coin flip or the first seat (§3a).",
+            said("Who goes first in round 1: a coin flip or the first seat.", "3a"),
         ),
     )
     mechanics = ("cards", "bluffing", "rounds")
@@ -336,7 +341,7 @@ class HamletGame(Game):
     playing_time = "5 min"
     inventions = (
         "The rules say 'Player 1' goes first in round 1 without saying who that is: we flip a coin "
-        "(option first=seat0 makes it seat 0).",
+        "(option first=seat0 makes it the first seat).",
         "A draw takes a card from the pool before the old card goes back, so it never returns the drawer's own "
         "card (option draw=discard_then_draw puts the old card in first).",
         "Cards are dealt to the round's first player before the second; the order changes nothing.",
@@ -550,7 +555,7 @@ def _cards(s: HamletState) -> list[tuple[int, float]]:
 
 def _explain_second(s: HamletState, player: int, action: int) -> str | None:
     if action == TRADE:
-        return "only the player who goes first in a round may trade; you may lock or draw (§4c)"
+        return said("only the player who goes first in a round may trade; you may lock or draw", "4c")
     return None
 
 
@@ -558,13 +563,13 @@ def _over_prompt(game: HamletGame, obs: dict[str, Any], legal: list[tuple[int, s
     w, wins = obs["winner"], obs["wins"]
     rule = "more" if CARDS.index(obs["survivor"]) in MORE_ROUNDS_WIN else "fewer"
     return (
-        f"{'You win' if w == obs['viewer'] else f'Seat {w} wins'}: the sole survivor is {obs['survivor']}, "
+        f"{'You win' if w == obs['viewer'] else f'{wording.seat(w)} wins'}: the sole survivor is {obs['survivor']}, "
         f"so the player who won {rule} rounds wins ({wins[0]}-{wins[1]})."
     )
 
 
 def _waiting(obs: dict[str, Any], moves: str) -> str:
-    return f"Round {obs['round']}: waiting for seat {obs['to_move']} to {moves}."
+    return f"Round {obs['round']}: waiting for {wording.seat(obs['to_move'])} to {moves}."
 
 
 def _first_prompt(game: HamletGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
@@ -573,7 +578,7 @@ def _first_prompt(game: HamletGame, obs: dict[str, Any], legal: list[tuple[int, 
         return _waiting(obs, "lock, trade or draw")
     return (
         f"Round {obs['round']}: you go first with {obs['hands'][viewer]}. "
-        f"Lock it, trade it with seat {1 - viewer}, or draw from the pool."
+        f"Lock it, trade it with {wording.seat(1 - viewer)}, or draw from the pool."
     )
 
 
@@ -583,12 +588,12 @@ def _second_prompt(game: HamletGame, obs: dict[str, Any], legal: list[tuple[int,
         return _waiting(obs, "lock or draw")
     done = obs["round_actions"][0]["action"] if obs["round_actions"] else "lock"
     past = {"lock": "locked", "trade": "traded with you", "draw": "drew"}[done]
-    return f"Round {obs['round']}: seat {1 - viewer} {past}. You hold {obs['hands'][viewer]}: lock it or draw from the pool."
+    return f"Round {obs['round']}: {wording.seat(1 - viewer)} {past}. You hold {obs['hands'][viewer]}: lock it or draw from the pool."
 
 
 def _draw_prompt(game: HamletGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
     drawer = obs["round_actions"][-1]["seat"]
-    who = "you draw" if drawer == obs["viewer"] else f"seat {drawer} draws"
+    who = "you draw" if drawer == obs["viewer"] else f"{wording.seat(drawer)} draws"
     return f"Round {obs['round']}: {who} a card from the pool."
 
 
@@ -597,7 +602,7 @@ def _deal_seen(s: HamletState, actor: int, card: int) -> Seen:
     """§4a, §9b: a deal is seen by the seat that gets the card alone."""
     r = s.rounds[-1]
     seat = r.first if r.stage == DEAL_FIRST else r.second
-    return Seen(f"dealt a card to seat {seat}", {seat: f"dealt {CARDS[card]} to seat {seat}"})
+    return Seen(f"dealt a card to {wording.seat(seat)}", {seat: f"dealt {CARDS[card]} to {wording.seat(seat)}"})
 
 
 def _move_seen(s: HamletState, actor: int, action: int) -> Seen:
@@ -605,7 +610,7 @@ def _move_seen(s: HamletState, actor: int, action: int) -> Seen:
     r = s.rounds[-1]
     if action == TRADE:
         f, o = r.first, r.second
-        text = f"traded: seat {f} now holds {CARDS[r.hand[o]]}, seat {o} holds {CARDS[r.hand[f]]}"
+        text = f"traded: {wording.seat(f)} now holds {CARDS[r.hand[o]]}, {wording.seat(o)} holds {CARDS[r.hand[f]]}"
         return Seen("traded cards", {f: text, o: text}, private_pins=tuple(range(len(s._history))))  # §6b
     if action == LOCK:
         if r.stage == ACT_SECOND:
@@ -618,7 +623,7 @@ def _drew_seen(s: HamletState, actor: int, card: int) -> Seen:
     """§7, §9c: the drawer alone sees the new card; the second player's draw ends the round (§4d)."""
     r = s.rounds[-1]
     seat = r.first if r.stage == DRAW_FIRST else r.second
-    public, private = f"seat {seat} drew a card", f"seat {seat} drew {CARDS[card]}"
+    public, private = f"{wording.seat(seat)} drew a card", f"{wording.seat(seat)} drew {CARDS[card]}"
     if r.stage == DRAW_SECOND:
         hands = r.hand[:]
         hands[seat] = card
@@ -637,7 +642,7 @@ def _round_pins(s: HamletState) -> tuple[int, ...]:
 def _round_end(first: int, hands: list[int]) -> str:
     """§4d: both cards are shown; the one that defeats the other wins the round."""
     winner = first if beats(hands[first], hands[1 - first]) else 1 - first
-    return f"seat 0 showed {CARDS[hands[0]]}, seat 1 showed {CARDS[hands[1]]}: seat {winner} wins the round"
+    return f"{wording.seat(0)} showed {CARDS[hands[0]]}, {wording.seat(1)} showed {CARDS[hands[1]]}: {wording.seat(winner)} wins the round"
 
 
 PHASES = phase_table(
@@ -646,7 +651,8 @@ PHASES = phase_table(
         CHANCE,
         outcomes=lambda s: [(0, 0.5), (1, 0.5)],  # §3a
         apply=_coin,
-        label=_coin_label,
+        label=_coin_label,  # the notation records keep; the log names the seat for the table
+        seen=lambda s, actor, action: Seen(f"{wording.seat(action)} goes first"),
         prompt=lambda game, obs, legal: "Chance decides who goes first.",
     ),
     Phase(
@@ -730,7 +736,7 @@ def _scene(game: HamletGame, obs: dict[str, Any], legal: list[tuple[int, str]]) 
     s = sc.new_scene(prompt)
     seats = [viewer, 1 - viewer] if viewer is not None else [0, 1]
     for seat in seats:
-        title = "Your card" if seat == viewer else f"Seat {seat}'s card"
+        title = "Your card" if seat == viewer else f"{wording.seat(seat)}'s card"
         if obs["winner"] is None and first is not None:
             title += " (goes first)" if seat == first else " (goes second)"
         items = [_card(f"hand{seat}-card", hands[seat])] if obs["dealt"][seat] else []
@@ -748,14 +754,14 @@ def _scene(game: HamletGame, obs: dict[str, Any], legal: list[tuple[int, str]]) 
         k, w = res["round"], res["winner"]
         cards = res["cards"]
         defeats = "defeat" if cards[w] == CARDS[R] else "defeats"
-        title = f"Round {k}: seat {w} won, {cards[w]} {defeats} {cards[1 - w]} (removed)"
-        items = [_card(f"round{k}-seat{seat}", cards[seat], f"Seat {seat}'s card") for seat in (0, 1)]
+        title = f"Round {k}: {wording.seat(w)} won, {cards[w]} {defeats} {cards[1 - w]} (removed)"
+        items = [_card(f"round{k}-seat{seat}", cards[seat], f"{wording.seat(seat)}'s card") for seat in (0, 1)]
         s["zones"].append(sc.zone(f"round{k}", title, items))
     if obs["survivor"] is not None:
         s["zones"].append(sc.zone("survivor", "Sole survivor", [_card("survivor", obs["survivor"])]))
     s["zones"].append(sc.zone("roles", "The roles: who defeats whom", [dict(i) for i in _ROLE_ITEMS]))
     s["status"] = [f"Round {rnd} of {obs['rounds_total']}" if obs["winner"] is None else "Game over"] + [
-        f"Seat {k}{' (you)' if k == viewer else ''}: {_rounds(wins[k])}" for k in (0, 1)
+        f"{wording.seat(k)}{' (you)' if k == viewer else ''}: {_rounds(wins[k])}" for k in (0, 1)
     ]
     if obs["winner"] is None:
         s["status"].append(f"Pool: {obs['pool_size']} card{'s' if obs['pool_size'] != 1 else ''}")

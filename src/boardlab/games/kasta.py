@@ -38,6 +38,7 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
+from ..core.wording import said
 from . import _tensors as tz
 from ._dice import COLOURS, DICE, FACES, colour_of, die_item, die_name, face_of
 
@@ -156,35 +157,44 @@ class KastaGame(Game):
         Option.flag(
             "hidden_hands",
             False,
-            "Hands are open (default) or hidden: the face a die is turned to is then seen by its owner "
-            "alone until the round's end (§9).",
+            said(
+                "Hands are open (default) or hidden: the face a die is turned to is then seen by its owner "
+                "alone until the round's end.",
+                "9",
+            ),
         ),
         Option.flag(
             "opening_action",
             True,
-            "The optional action is allowed on each player's first turn of a round (default), or only from "
-            "the second turn on (§4).",
+            said(
+                "The optional action is allowed on each player's first turn of a round (default), or only from "
+                "the second turn on.",
+                "4",
+            ),
         ),
         Option.flag(
             "action_first",
             False,
-            "The optional action comes after taking and giving (default), or may also come before taking (§4).",
+            said("The optional action comes after taking and giving (default), or may also come before taking.", "4"),
         ),
         Option.choice(
             "final_patterns",
             {"one": "One pattern", "any": "Any number of patterns"},
-            "At the end of a round each player may discard one pattern (default) or any number (§6.2).",
+            said("At the end of a round each player may discard one pattern (default) or any number.", "6.2"),
         ),
         Option.flag(
             "rotate_first",
             True,
-            "The first player moves one seat to the left each round (default), or stays the same (§3.4).",
+            said("The first player moves one seat to the left each round (default), or stays the same.", "3.4"),
         ),
         Option.choice(
             "tie_rounds",
             {"everyone": "Everyone plays on", "tied_only": "Only the tied players play on"},
-            "A tie for the lowest total after round 3 is broken by more rounds for everyone (default) or for "
-            "the tied players only (§8.2).",
+            said(
+                "A tie for the lowest total after round 3 is broken by more rounds for everyone (default) or for "
+                "the tied players only.",
+                "8.2",
+            ),
         ),
     )
     mechanics = ("dice", "drafting", "set collection", "take that")
@@ -197,21 +207,40 @@ class KastaGame(Game):
     seat_names = SEATS
     setup_text = "The pool of 72 dice was laid out."
     inventions = (
-        "18 dice of each colour: red, yellow, green and blue (§1.1).",
-        "The pool is laid out at random, one place at a time in reading order, each colour in proportion to "
-        "the dice left and every face equally likely (§1.2).",
-        "The layers are the rectangular rings of the pool: 30, 22, 14 and 6 dice (§2).",
-        "Ada starts the first round; the first player moves one seat to the left each round "
-        "(option rotate_first) (§3.4).",
-        "A turn is entered as single decisions: three takes, three gifts, then the optional action "
-        "(its kind, its die, the new face) (§3, §4).",
-        "The optional action is allowed on every turn, the first included (option opening_action), after the "
-        "gifts (option action_first), and also on the turn that empties the pool (§4, §6).",
-        "After the pool is empty each player, in turn order from the next one, may discard one pattern "
-        "(option final_patterns) (§6.2).",
-        "A tie for the lowest total is broken by further rounds for everyone (option tie_rounds); after 10 "
-        "rounds in all, the tied players share the win (§8).",
-        "Open hands by default; hidden hands hide only the faces dice are turned to (option hidden_hands) (§9).",
+        said("18 dice of each colour: red, yellow, green and blue.", "1.1"),
+        said(
+            "The pool is laid out at random, one place at a time in reading order, each colour in proportion to "
+            "the dice left and every face equally likely.",
+            "1.2",
+        ),
+        said("The layers are the rectangular rings of the pool: 30, 22, 14 and 6 dice.", "2"),
+        said(
+            "Ada starts the first round; the first player moves one seat to the left each round (option rotate_first).",
+            "3.4",
+        ),
+        said(
+            "A turn is entered as single decisions: three takes, three gifts, then the optional action "
+            "(its kind, its die, the new face).",
+            "3",
+            "4",
+        ),
+        said(
+            "The optional action is allowed on every turn, the first included (option opening_action), after the "
+            "gifts (option action_first), and also on the turn that empties the pool.",
+            "4",
+            "6",
+        ),
+        said(
+            "After the pool is empty each player, in turn order from the next one, may discard one pattern "
+            "(option final_patterns).",
+            "6.2",
+        ),
+        said(
+            "A tie for the lowest total is broken by further rounds for everyone (option tie_rounds); after 10 "
+            "rounds in all, the tied players share the win.",
+            "8",
+        ),
+        said("Open hands by default; hidden hands hide only the faces dice are turned to (option hidden_hands).", "9"),
     )
     num_chance_outcomes = DICE
     # §10: per round 72 chance steps, 12 turns of at most 10 decisions, and at most 11 last decisions a seat.
@@ -526,24 +555,25 @@ def _explain_place(s: KastaState, player: int, action: int, verb: str, clause: s
         return None
     i = idx[0]
     if s.pool[i] < 0:
-        return f"there is no die at {PLACE_NAMES[i]} any more ({clause})"
-    return (
-        f"you must {verb} from the outermost layer that still holds dice; {PLACE_NAMES[i]} lies further in "
-        f"({clause}, §2)"
+        return said(f"there is no die at {PLACE_NAMES[i]} any more", clause)
+    return said(
+        f"you must {verb} from the outermost layer that still holds dice; {PLACE_NAMES[i]} lies further in", clause, "2"
     )
 
 
 def _explain_take(s: KastaState, player: int, action: int) -> str | None:
     seg = ACTIONS.decode(action)[0]
     if seg == "give":
-        return f"first take three dice for yourself ({3 - s.taken} to go) (§3.1)"
+        return said(f"first take three dice for yourself ({3 - s.taken} to go)", "3.1")
     if seg == "kind":
         if not s.may_act():
-            return "the optional action is not allowed on your first turn of a round (§4, option opening_action)"
+            return said(
+                "the optional action is not allowed on your first turn of a round", "4", "option opening_action"
+            )
         if s.taken:
-            return "the optional action comes after your gifts now (§4)"
-        return "the optional action comes after taking and giving (§4, option action_first)"
-    return _explain_place(s, player, action, "take", "§3.1") or "take three dice from the pool first (§3.1)"
+            return said("the optional action comes after your gifts now", "4")
+        return said("the optional action comes after taking and giving", "4", "option action_first")
+    return _explain_place(s, player, action, "take", "3.1") or said("take three dice from the pool first", "3.1")
 
 
 def _give_legal(s: KastaState, player: int) -> list[int]:
@@ -571,8 +601,8 @@ def _give(s: KastaState, action: int) -> None:
 def _explain_give(s: KastaState, player: int, action: int) -> str | None:
     seg = ACTIONS.decode(action)[0]
     if seg == "take":
-        return f"you have taken your three dice; now give three to {SEATS[s.next_seat(s.to_move)]} (§3.2)"
-    return _explain_place(s, player, action, "give", "§3.2") or "give three dice from the pool first (§3.2)"
+        return said(f"you have taken your three dice; now give three to {SEATS[s.next_seat(s.to_move)]}", "3.2")
+    return _explain_place(s, player, action, "give", "3.2") or said("give three dice from the pool first", "3.2")
 
 
 # §4 the optional action: its kind, then the die (and the new face), or end the turn.
@@ -598,11 +628,11 @@ def _choose_kind(s: KastaState, action: int) -> None:
 
 def _explain_act(s: KastaState, player: int, action: int) -> str | None:
     if action == KIND0 + KIND_SET:
-        return "your dice hold no pattern of four (§5)"
+        return said("your dice hold no pattern of four", "5")
     seg = ACTIONS.decode(action)[0]
     if seg in ("discard", "turn", "set"):
-        return "first choose the kind of optional action, or end your turn (§4)"
-    return "choose an optional action or end your turn (§4)"
+        return said("first choose the kind of optional action, or end your turn", "4")
+    return said("choose an optional action or end your turn", "4")
 
 
 def _hand_dice(s: KastaState, player: int, offset: int) -> list[int]:
@@ -637,16 +667,16 @@ def _face(s: KastaState, action: int) -> None:  # §4.2: the face it now shows
 
 def _explain_face(s: KastaState, player: int, action: int) -> str | None:
     if FACE0 <= action < FACE0 + FACES:
-        return f"turn the die to another face: it already shows {face_of(s.selected)} (§4.2)"
-    return f"choose the face to turn the {die_name(s.selected)} to (§4.2)"
+        return said(f"turn the die to another face: it already shows {face_of(s.selected)}", "4.2")
+    return said(f"choose the face to turn the {die_name(s.selected)} to", "4.2")
 
 
 def _explain_die(verb: str, clause: str) -> Any:
     def explain(s: KastaState, player: int, action: int) -> str | None:
         seg, idx = ACTIONS.decode(action)
         if seg in ("discard", "turn"):
-            return f"you hold no {die_name(idx[0])} ({clause})"
-        return f"choose a die of your hand to {verb} ({clause})"
+            return said(f"you hold no {die_name(idx[0])}", clause)
+        return said(f"choose a die of your hand to {verb}", clause)
 
     return explain
 
@@ -669,8 +699,8 @@ def _set(s: KastaState, action: int) -> None:  # §4.3
 
 def _explain_set(s: KastaState, player: int, action: int) -> str | None:
     if SET0 <= action < SET0 + len(SETS):
-        return "your dice do not hold that pattern (§5)"
-    return "choose the pattern of four dice to discard (§4.3, §5)"
+        return said("your dice do not hold that pattern", "5")
+    return said("choose the pattern of four dice to discard", "4.3", "5")
 
 
 # §6.2 the last turns: discard a pattern (one, or any number with final_patterns=any), or keep the dice.
@@ -689,8 +719,8 @@ def _final(s: KastaState, action: int) -> None:
 
 def _explain_final(s: KastaState, player: int, action: int) -> str | None:
     if SET0 <= action < SET0 + len(SETS):
-        return "your dice do not hold that pattern (§5)"
-    return "the pool is empty: discard a pattern of four dice, or end your turn to keep your dice (§6.2)"
+        return said("your dice do not hold that pattern", "5")
+    return said("the pool is empty: discard a pattern of four dice, or end your turn to keep your dice", "6.2")
 
 
 # -- who sees what (§9) ---------------------------------------------------------------------------
@@ -1059,14 +1089,14 @@ PHASES = phase_table(
         "Choose the die to discard to the rack.",
         legal=lambda s, p: _hand_dice(s, p, DISCARD0),
         apply=_discard,
-        explain=_explain_die("discard", "§4.1"),
+        explain=_explain_die("discard", "4.1"),
     ),
     _move(
         TURN,
         "Choose the die to turn to another face.",
         legal=lambda s, p: _hand_dice(s, p, TURN0),
         apply=_turn,
-        explain=_explain_die("turn", "§4.2"),
+        explain=_explain_die("turn", "4.2"),
     ),
     _move(
         FACE,

@@ -40,6 +40,7 @@ from ..core.hidden import Seen
 from ..core.options import DataFiles, Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
+from ..core.wording import said
 from ..geometry.board import NamedBoard
 from ..geometry.hexgrid import bounding_box
 from . import _tensors as tz
@@ -137,25 +138,27 @@ class MataMoscaGame(Game):
     options = (
         BOARDS.option(
             "board",
-            "The board: our stand-in, or a board the designer drew, once it is added to the game (§1, §12).",
+            said("The board: our stand-in, or a board the designer drew, once it is added to the game.", "1", "12"),
         ),
         Option.flag(
-            "split_steps", False, "The Flies may split their two steps between two flies, one step each (§4.4)."
+            "split_steps", False, said("The Flies may split their two steps between two flies, one step each.", "4.4")
         ),
-        Option.flag("straight_only", False, "A fly's two-step move must go straight, not turn (§4.2)."),
-        Option.flag("multi_capture", False, "After a capture the Spider may capture again (§6.3)."),
-        Option.flag("cut_off", True, "The Flies win when the spider is cut off from every live fly (§8.2)."),
+        Option.flag("straight_only", False, said("A fly's two-step move must go straight, not turn.", "4.2")),
+        Option.flag("multi_capture", False, said("After a capture the Spider may capture again.", "6.3")),
+        Option.flag("cut_off", True, said("The Flies win when the spider is cut off from every live fly.", "8.2")),
         Option.choice(
             "spider_stuck",
             {"flies_win": "The Spider loses", "pass": "The Spider passes"},
-            "A spider that cannot move loses, or passes (§8.3).",
+            said("A spider that cannot move loses, or passes.", "8.3"),
         ),
         Option.choice(
             "flies_stuck",
             {"pass": "The Flies pass", "lose": "The Flies lose"},
-            "Flies that cannot move pass, or lose the game (§10).",
+            said("Flies that cannot move pass, or lose the game.", "10"),
         ),
-        Option("turn_limit", int, 200, (100, 200, 400), "Turns (of both sides) after which the game is a draw (§11)."),
+        Option(
+            "turn_limit", int, 200, (100, 200, 400), said("Turns (of both sides) after which the game is a draw.", "11")
+        ),
     )
     mechanics = ("asymmetric", "hunt", "movement", "jump captures", "spots and lines")
     playing_time = "15 min"
@@ -437,36 +440,38 @@ def _explain_pick(s: MataMoscaState, player: int, action: int) -> str | None:
     game = s.game
     labels = game.board.labels
     if action == game.pass_action:
-        return "the Flies pass only when no fly can move (§10)"
+        return said("the Flies pass only when no fly can move", "10")
     if action == game.stop_action:
-        return None if s.phase == PICK2 else "stop ends a turn only after a first one-step move (§4.4)"
+        return None if s.phase == PICK2 else said("stop ends a turn only after a first one-step move", "4.4")
     if action >= game.n:
-        return "first choose the fly to move (§4)"
+        return said("first choose the fly to move", "4")
     c = s.content[action]
     if c == COCOON:
-        return f"the cocoon on {labels[action]} never moves again (§5)"
+        return said(f"the cocoon on {labels[action]} never moves again", "5")
     if c != FLY:
-        return f"{labels[action]} holds no fly (§4)"
+        return said(f"{labels[action]} holds no fly", "4")
     if s.phase == PICK2 and action == s.first_fly:
-        return "the second step of a split turn moves another fly (§4.4)"
-    return f"the fly on {labels[action]} has no empty spot to reach (§4, §5)"
+        return said("the second step of a split turn moves another fly", "4.4")
+    return said(f"the fly on {labels[action]} has no empty spot to reach", "4", "5")
 
 
 def _explain_dest(s: MataMoscaState, player: int, action: int) -> str | None:
     game = s.game
     labels = game.board.labels
     if not game.to_base <= action < game.capture_base:
-        return f"choose where the fly on {labels[s.chosen]} goes (§4)"
+        return said(f"choose where the fly on {labels[s.chosen]} goes", "4")
     t = action - game.to_base
     if s.content[t] != EMPTY:
-        return f"{labels[t]} is not empty (§4)"
+        return said(f"{labels[t]} is not empty", "4")
     if not game.board.blue[t]:
-        return f"flies move only on blue spots; {labels[t]} is red (§4)"
+        return said(f"flies move only on blue spots; {labels[t]} is red", "4")
     if s.phase == DEST2:
-        return "the second fly of a split turn moves one step (§4.4)"
-    return (
+        return said("the second fly of a split turn moves one step", "4.4")
+    return said(
         f"{labels[t]} is not one or two steps along blue lines from {labels[s.chosen]} through empty spots, "
-        "nor a hop over a fly; cocoons block (§4, §5)"
+        "nor a hop over a fly; cocoons block",
+        "4",
+        "5",
     )
 
 
@@ -523,25 +528,25 @@ def _explain_spider(s: MataMoscaState, player: int, action: int) -> str | None:
     labels = b.labels
     here = labels[s.spider]
     if action == game.pass_action:
-        return "the Spider passes only when it cannot move (§8.3)"
+        return said("the Spider passes only when it cannot move", "8.3")
     if action == game.stop_action:
-        return None if s.phase == CHAIN else "stop ends a turn only after a capture (§6.3)"
+        return None if s.phase == CHAIN else said("stop ends a turn only after a capture", "6.3")
     if game.to_base <= action < game.capture_base:
         t = action - game.to_base
         if s.phase == CHAIN:
-            return "after a capture the Spider may only capture again, or stop (§6.3)"
+            return said("after a capture the Spider may only capture again, or stop", "6.3")
         if t not in b.spider_steps[s.spider]:
-            return f"the spider steps one spot along a red line from {here} (§6.1)"
-        return f"{labels[t]} is surrounded by flies, cocoons and the edge: the spider may not go there (§7)"
+            return said(f"the spider steps one spot along a red line from {here}", "6.1")
+        return said(f"{labels[t]} is surrounded by flies, cocoons and the edge: the spider may not go there", "7")
     if action >= game.capture_base:
         f = action - game.capture_base
         pair = [c for fly, c in b.captures[s.spider] if fly == f]
         if not pair:
-            return f"the spider captures a fly next to {here}, jumping in a straight line to a red spot (§6.2)"
+            return said(f"the spider captures a fly next to {here}, jumping in a straight line to a red spot", "6.2")
         if s.content[f] != FLY:
-            return f"{labels[f]} holds no live fly to capture (§5, §6.2)"
-        return f"the spot beyond, {labels[pair[0]]}, is surrounded (§7)"
-    return "the Spider moves with 'to <spot>' or 'capture <spot>' (§6)"
+            return said(f"{labels[f]} holds no live fly to capture", "5", "6.2")
+        return said(f"the spot beyond, {labels[pair[0]]}, is surrounded", "7")
+    return said("the Spider moves with 'to <spot>' or 'capture <spot>'", "6")
 
 
 # -- the log in words ----------------------------------------------------------------------
@@ -620,7 +625,11 @@ PHASES = phase_table(
     ),
     _turn(DEST2, FLIES, _dest_legal, _move_fly, _explain_dest, "Flies: choose the one step of the fly on {chosen}."),
     _pass_turn(
-        FLIES_PASS, FLIES, _flies_pass, "no fly can move: the Flies must pass (§10)", "No fly can move: the Flies pass."
+        FLIES_PASS,
+        FLIES,
+        _flies_pass,
+        said("no fly can move: the Flies must pass", "10"),
+        "No fly can move: the Flies pass.",
     ),
     _turn(
         SPIDER_TURN,
@@ -642,7 +651,7 @@ PHASES = phase_table(
         SPIDER_PASS,
         SPIDER_SEAT,
         _spider_pass,
-        "the spider cannot move: it must pass (§8.3)",
+        said("the spider cannot move: it must pass", "8.3"),
         "The spider cannot move: it passes.",
     ),
     Phase(OVER, TERMINAL, prompt=_over_prompt),

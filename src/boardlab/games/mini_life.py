@@ -33,7 +33,7 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
-from ..core.wording import and_list, third_person
+from ..core.wording import and_list, said, third_person
 from ..geometry.squaregrid import SquareGrid
 from . import _tensors as tz
 
@@ -186,40 +186,49 @@ class MiniLifeGame(Game):
         Option.choice(
             "move",
             {"one": "One square", "rook": "Any distance in a straight line"},
-            "How far a cell moves: one square, or any number of empty squares in a straight line (§4.2).",
+            said("How far a cell moves: one square, or any number of empty squares in a straight line.", "4.2"),
         ),
         Option.choice(
             "raise_by",
             {"any": "Cells of any colour", "own": "Only your own cells"},
-            "Which cells can raise a new cell: two or more cells of any colour pointing at the square, or only "
-            "the player's own (§4.4).",
+            said(
+                "Which cells can raise a new cell: two or more cells of any colour pointing at the square, or only "
+                "the player's own.",
+                "4.4",
+            ),
         ),
         Option.choice(
             "grow_dir",
             {"inherit": "As its parent points", "owner_any": "Any direction its owner picks"},
-            "A grown cell points as its parent does (its owner chooses among several parents), or its owner "
-            "chooses any direction (§5.3).",
+            said(
+                "A grown cell points as its parent does (its owner chooses among several parents), or its owner "
+                "chooses any direction.",
+                "5.3",
+            ),
         ),
         Option(
             "moves_per_phase",
             int,
             6,
             (6, 18),
-            "Moves in a decision phase: three turns of one move each player (6), or of a whole order each (18) (§4.1).",
+            said(
+                "Moves in a decision phase: three turns of one move each player (6), or of a whole order each (18).",
+                "4.1",
+            ),
         ),
         Option(
             "generation_limit",
             int,
             50,
             (20, 50, 100),
-            "The game ends after this many growth phases; the player with more cells wins (§6.3).",
+            said("The game ends after this many growth phases; the player with more cells wins.", "6.3"),
         ),
     )
     mechanics = ("square board", "placement", "movement", "cellular automaton", "simultaneous resolution")
     playing_time = "15 min"
     seat_names = NAMES
     inventions = (
-        "Blue is seat 0 and places first, as the order BRRBRB says; a cell placed, moved or raised points in any "
+        "Blue places first, as the order BRRBRB says; a cell placed, moved or raised points in any "
         "of the eight directions, chosen by its player.",
         "A decision phase is six single moves in the current order (option moves_per_phase).",
         "A cell moves one square to an empty square (option move), keeping its direction.",
@@ -337,8 +346,8 @@ class MiniLifeState(PhasedState):
 
     def _explain_place(self, player: int, action: int) -> str:
         if not self.game.place0 <= action < self.game.move0:
-            return "first each player places three cells (§3)"
-        return "a cell is placed on an empty square (§3)"
+            return said("first each player places three cells", "3")
+        return said("a cell is placed on an empty square", "3")
 
     # -- the decision phase (§4) -------------------------------------------------------
     def _pointed(self, player: int) -> list[int]:
@@ -418,26 +427,29 @@ class MiniLifeState(PhasedState):
         game = self.game
         segment, idx = game.action_space.decode(action)
         if segment == "place":
-            return "the placements are over: move, turn or raise (§4)"
+            return said("the placements are over: move, turn or raise", "4")
         if segment == "point":
-            return "directions are chosen only for grown cells (§5.3)"
+            return said("directions are chosen only for grown cells", "5.3")
         if segment == "raise":
             i = idx[0]
             if self.owner[i] != EMPTY:
-                return f"{LABELS[i]} is not empty (§4.4)"
+                return said(f"{LABELS[i]} is not empty", "4.4")
             who = "of yours " if game.raise_own else ""
-            return f"a new cell needs two or more cells {who}pointing at {LABELS[i]}; it has {self._pointed(player)[i]} (§4.4)"
+            return said(
+                f"a new cell needs two or more cells {who}pointing at {LABELS[i]}; it has {self._pointed(player)[i]}",
+                "4.4",
+            )
         i = idx[0]
         if self.owner[i] != player:
-            return f"{LABELS[i]} holds no cell of yours: you move and turn only your own cells (§4.2, §4.3)"
+            return said(f"{LABELS[i]} holds no cell of yours: you move and turn only your own cells", "4.2", "4.3")
         if segment == "turn":
-            return "a turn must change the cell's direction (§4.3)"
+            return said("a turn must change the cell's direction", "4.3")
         j = idx[1]
         if self.owner[j] != EMPTY:
-            return f"{LABELS[j]} is not empty (§4.2)"
+            return said(f"{LABELS[j]} is not empty", "4.2")
         if game.rook:
-            return "a cell moves along a row or column over empty squares (§4.2)"
-        return "a cell moves one square up, down, left or right (§4.2)"
+            return said("a cell moves along a row or column over empty squares", "4.2")
+        return said("a cell moves one square up, down, left or right", "4.2")
 
     # -- the growth phase (§5) -----------------------------------------------------------
     def _grow(self) -> None:
@@ -468,7 +480,7 @@ class MiniLifeState(PhasedState):
     def _explain_direct(self, player: int, action: int) -> str:
         i, _, dirs = self.pending[0]
         names = ", ".join(DIRECTION_NAMES[d] for d in dirs)
-        return f"choose the direction of the new cell on {LABELS[i]}: {names} (§5.3)"
+        return said(f"choose the direction of the new cell on {LABELS[i]}: {names}", "5.3")
 
     def _kill(self) -> None:
         """§5.4, then the end (§6) or the next decision phase with the order swapped."""

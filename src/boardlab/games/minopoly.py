@@ -33,7 +33,7 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
-from ..core.wording import third_person
+from ..core.wording import said, third_person
 from . import _tensors as tz
 from ._dice import COLOURS, DICE, FACES, colour_of, die_item, die_name, face_of
 
@@ -203,18 +203,20 @@ class MinopolyGame(Game):
         Option.flag(
             "locked_keeps",
             False,
-            "Dice held after a throw may be thrown again later (default), or stay held for the rest of the turn "
-            "(§4.2).",
+            said(
+                "Dice held after a throw may be thrown again later (default), or stay held for the rest of the turn .",
+                "4.2",
+            ),
         ),
         Option.flag(
             "stack_bonuses",
             False,
-            "A column gives at most one bonus, 10 or 5 (default), or both when it has both (§6.2).",
+            said("A column gives at most one bonus, 10 or 5 (default), or both when it has both.", "6.2"),
         ),
         Option.flag(
             "redeal_each_round",
             False,
-            "The cards stay where they are between rounds (default), or are shuffled and dealt again (§7).",
+            said("The cards stay where they are between rounds (default), or are shuffled and dealt again.", "7"),
         ),
     )
     mechanics = ("dice", "re-rolls", "tetromino placement", "line of sight")
@@ -223,17 +225,21 @@ class MinopolyGame(Game):
     seat_names = SEATS
     setup_text = "The dealer was chosen and the cards were dealt."
     inventions = (
-        "24 dice, 6 of each colour: red, yellow, green and blue (§1).",
-        "The dealer is chosen at random; the other player starts the first round (§2.1).",
-        "The card shapes are the five free tetrominoes I, O, T, S and L (§1).",
-        "A player who cannot place either card passes before drawing any dice (§3).",
-        "Throws: dice held after one throw may be thrown again after the next (option locked_keeps) (§4.2).",
-        "The played card becomes the new spare (§5.3).",
-        "A die is seen only if it is strictly taller than every die nearer to the player (§6.1).",
-        "A column gives at most one bonus (option stack_bonuses), judged on all its dice, and none when both "
-        "players see as many dice in it (§6.2, §6.3).",
-        "Cards keep their places between rounds (option redeal_each_round) (§7).",
-        "Equal totals after four rounds are a draw (§8).",
+        said("24 dice, 6 of each colour: red, yellow, green and blue.", "1"),
+        said("The dealer is chosen at random; the other player starts the first round.", "2.1"),
+        said("The card shapes are the five free tetrominoes I, O, T, S and L.", "1"),
+        said("A player who cannot place either card passes before drawing any dice.", "3"),
+        said("Throws: dice held after one throw may be thrown again after the next (option locked_keeps).", "4.2"),
+        said("The played card becomes the new spare.", "5.3"),
+        said("A die is seen only if it is strictly taller than every die nearer to the player.", "6.1"),
+        said(
+            "A column gives at most one bonus (option stack_bonuses), judged on all its dice, and none when both "
+            "players see as many dice in it.",
+            "6.2",
+            "6.3",
+        ),
+        said("Cards keep their places between rounds (option redeal_each_round).", "7"),
+        said("Equal totals after four rounds are a draw.", "8"),
     )
     num_chance_outcomes = DICE
     # §9: per round at most 6 placements of at most 35 steps each and 8 passes; deals.
@@ -454,10 +460,10 @@ def _start(s: MinopolyState, action: int) -> None:
 
 def _explain_start(s: MinopolyState, player: int, action: int) -> str | None:
     if action == PASS:
-        return "one of your cards fits on the board, so you may not pass: draw four dice (§3)"
+        return said("one of your cards fits on the board, so you may not pass: draw four dice", "3")
     if action == DRAW_DICE:
-        return "neither of your cards fits on the empty cells, so you must pass (§3)"
-    return "begin your turn: draw four dice, or pass if neither card fits (§3)"
+        return said("neither of your cards fits on the empty cells, so you must pass", "3")
+    return said("begin your turn: draw four dice, or pass if neither card fits", "3")
 
 
 # §4.1 draw four dice from the bag and throw them: one chance step per die.
@@ -529,10 +535,10 @@ def _keep(s: MinopolyState, action: int) -> None:
 def _explain_keep(s: MinopolyState, player: int, action: int) -> str | None:
     seg = ACTIONS.decode(action)[0]
     if seg == "hold":
-        return "hold dice in order from the left; a die already held stays held until the next throw (§4.2)"
+        return said("hold dice in order from the left; a die already held stays held until the next throw", "4.2")
     if seg == "roll":
-        return "every die is held: use these dice (§4.2)"
-    return "hold dice, throw the others again, or use these dice (§4.2)"
+        return said("every die is held: use these dice", "4.2")
+    return said("hold dice, throw the others again, or use these dice", "4.2")
 
 
 def _reroll_outcomes(s: MinopolyState) -> list[tuple[int, float]]:
@@ -566,11 +572,11 @@ def _choose_card(s: MinopolyState, action: int) -> None:
 
 def _explain_card(s: MinopolyState, player: int, action: int) -> str | None:
     if ACTIONS.decode(action)[0] != "card":
-        return "choose the card to play (§5.1)"
+        return said("choose the card to play", "5.1")
     c = action - CARD0
     if c not in s.hands[player]:
-        return f"the {CARD_NAMES[c]} card is not one of yours (§5.1)"
-    return f"the {CARD_NAMES[c]} shape fits nowhere on the empty cells (§5.2)"
+        return said(f"the {CARD_NAMES[c]} card is not one of yours", "5.1")
+    return said(f"the {CARD_NAMES[c]} shape fits nowhere on the empty cells", "5.2")
 
 
 # §5.2 put the dice on the cells of one placement of the card, one die at a time, cells in reading order.
@@ -607,15 +613,16 @@ def _put(s: MinopolyState, action: int) -> None:
 
 def _explain_put(s: MinopolyState, player: int, action: int) -> str | None:
     if ACTIONS.decode(action)[0] != "put":
-        return f"place the four dice as the {CARD_NAMES[s.card]} shape (§5.2)"
+        return said(f"place the four dice as the {CARD_NAMES[s.card]} shape", "5.2")
     k, cell = ACTIONS.decode(action)[1]
     if k in s.slots_used:
-        return "that die is already on the board (§5.2)"
+        return said("that die is already on the board", "5.2")
     if s.board[cell] >= 0:
-        return f"{CELL_NAMES[cell]} already holds a die (§5.2)"
-    return (
+        return said(f"{CELL_NAMES[cell]} already holds a die", "5.2")
+    return said(
         f"the {CARD_NAMES[s.card]} shape cannot cover {CELL_NAMES[cell]} with the cells already filled this "
-        "turn, fully on the board and on empty cells; cells are filled in reading order (§5.2)"
+        "turn, fully on the board and on empty cells; cells are filled in reading order",
+        "5.2",
     )
 
 

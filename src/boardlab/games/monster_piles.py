@@ -42,7 +42,7 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
-from ..core.wording import third_person
+from ..core.wording import said, third_person
 from . import _tensors as tz
 
 # -- the cards (§1) ---------------------------------------------------------------
@@ -177,35 +177,46 @@ class MonsterPilesGame(Game):
             int,
             3,
             (3, 2),
-            "How many more cards than another pile a pile must have, after a card lands on it, for the active "
-            "player to take the marker: 3 as the rules' example shows, or 2 as their sentence says (§9).",
+            said(
+                "How many more cards than another pile a pile must have, after a card lands on it, for the active "
+                "player to take the marker: 3 as the rules' example shows, or 2 as their sentence says.",
+                "9",
+            ),
         ),
         Option.choice(
             "marker_sources",
             {"any_gain": "Every pile that gained a card", "place_only": "Only the pile a card was placed on"},
-            "Which piles are checked for the marker: every pile that gained a card this turn (a placed card, "
-            "Animals, Constructs), or only the pile a card was placed on (§9).",
+            said(
+                "Which piles are checked for the marker: every pile that gained a card this turn (a placed card, "
+                "Animals, Constructs), or only the pile a card was placed on.",
+                "9",
+            ),
         ),
         Option.choice(
             "undead_condition",
             {"any_other": "One other Undead card", "all_other": "Both other Undead cards"},
-            "An Undead power needs another Undead card in a pile, or both others (§8.2).",
+            said("An Undead power needs another Undead card in a pile, or both others.", "8.2"),
         ),
         Option.flag(
             "partial_powers",
             False,
-            "Whether a Brutal Races or Animals power may be used when only one card can be discarded or moved (§8.6).",
+            said(
+                "Whether a Brutal Races or Animals power may be used when only one card can be discarded or moved.",
+                "8.6",
+            ),
         ),
         Option.choice(
             "marker_tie",
             {"bar_all_tied": "None of the tied piles", "no_restriction": "Any pile"},
-            "When piles tie for the most cards: the marker holder may take none of them, or any pile (§10.2).",
+            said("When piles tie for the most cards: the marker holder may take none of them, or any pile.", "10.2"),
         ),
         Option.choice(
             "marker_most",
             {"remaining": "Among the piles still to choose", "overall": "Among all the piles"},
-            "The pile with the most cards is counted among the piles still to choose from, or among all "
-            "the piles (§10.2).",
+            said(
+                "The pile with the most cards is counted among the piles still to choose from, or among all the piles.",
+                "10.2",
+            ),
         ),
     )
     mechanics = ("cards", "hidden cards", "visible card backs", "memory", "pile choice")
@@ -626,10 +637,10 @@ def _turn_legal(s: MonsterPilesState, seat: int) -> list[int]:
 
 def _turn_explain(s: MonsterPilesState, player: int, action: int) -> str | None:
     if action == POWER:
-        return f"the {CLASSES[s.classes[s.held]][0]} power cannot be used now: {_unavailable(s)} (§8)"
+        return said(f"the {CLASSES[s.classes[s.held]][0]} power cannot be used now: {_unavailable(s)}", "8")
     if PLACE <= action < PLACE + len(PILES):
-        return f"there are only {s.num_players} piles (§2)"
-    return "first place the card you looked at, or use its power (§6.2)"
+        return said(f"there are only {s.num_players} piles", "2")
+    return said("first place the card you looked at, or use its power", "6.2")
 
 
 def _unavailable(s: MonsterPilesState) -> str:
@@ -703,10 +714,10 @@ def _brutal(s: MonsterPilesState, action: int) -> None:
 def _pick_explain(what: str):  # type: ignore[no-untyped-def]
     def explain(s: MonsterPilesState, player: int, action: int) -> str | None:
         if what == "brutal" and s.first_pile >= 0:
-            return f"the second card must come from another pile than pile {PILES[s.first_pile]} (§8.1)"
+            return said(f"the second card must come from another pile than pile {PILES[s.first_pile]}", "8.1")
         if what == "dragon":
-            return "look at a card in a pile that you have not looked at with this power (§8.5)"
-        return f"{what}: choose a card that is in a pile (§8)"
+            return said("look at a card in a pile that you have not looked at with this power", "8.5")
+        return said(f"{what}: choose a card that is in a pile", "8")
 
     return explain
 
@@ -821,9 +832,9 @@ def _choose_legal(s: MonsterPilesState, seat: int) -> list[int]:
 def _choose_explain(s: MonsterPilesState, player: int, action: int) -> str | None:
     if TAKE <= action < TAKE + s.num_players:
         if s.takers[action - TAKE] >= 0:
-            return f"pile {PILES[action - TAKE]} is taken already (§10.1)"
-        return "you hold the marker, so you may not take the pile with the most cards (§10.2)"
-    return "choose a pile to take (§10.1)"
+            return said(f"pile {PILES[action - TAKE]} is taken already", "10.1")
+        return said("you hold the marker, so you may not take the pile with the most cards", "10.2")
+    return said("choose a pile to take", "10.1")
 
 
 def _choose(s: MonsterPilesState, action: int) -> None:
@@ -842,7 +853,7 @@ def _choose_seen(s: MonsterPilesState, actor: int, action: int) -> Seen:
 
 
 def _move_legal_explain(s: MonsterPilesState, player: int, action: int) -> str | None:
-    return "choose another pile than the one the card comes from (§8.3, §8.4)"
+    return said("choose another pile than the one the card comes from", "8.3", "8.4")
 
 
 def _chance(name: str, prompt, **hooks: Any) -> Phase:

@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import scene as sc
+from ..core import wording
 from ..core.actions import ActionSpace, Segment
 from ..core.constants import CHANCE, TERMINAL
 from ..core.game import Game, State
@@ -33,6 +34,7 @@ from ..core.gametype import Chance, GameType, Utility
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
+from ..core.wording import said
 from ..geometry.squaregrid import SquareGrid
 
 SIZE = 8
@@ -125,18 +127,23 @@ class NewRuleGame(Game):
                 "literal": "Literal: every penny in a block (never happens)",
                 "heavy": "Heavy: a blob with 20+ pennies",
             },
-            "Blob: every square with 2+ pennies lies in one 3×3 block, at least 5 of them; "
-            "full: the squares with 2+ pennies are exactly the nine squares of one 3×3 block; "
-            "heavy: a blob whose 3×3 block also holds at least 20 pennies, more than setup can bring; "
-            "literal: all pennies on the board in a 3×3 block, which can never happen (§6a).",
+            said(
+                "Blob: every square with 2+ pennies lies in one 3×3 block, at least 5 of them; "
+                "full: the squares with 2+ pennies are exactly the nine squares of one 3×3 block; "
+                "heavy: a blob whose 3×3 block also holds at least 20 pennies, more than setup can bring; "
+                "literal: all pennies on the board in a 3×3 block, which can never happen.",
+                "6a",
+            ),
         ),
         Option.flag(
             "settle_dynamic",
             False,
-            "Settling also disperses squares that reach 4+ pennies during the settling itself (§5d).",
+            said("Settling also disperses squares that reach 4+ pennies during the settling itself.", "5d"),
         ),
         Option.flag(
-            "win_before_loss", True, "When the win and a loss condition hold at the same check, the players win (§6c)."
+            "win_before_loss",
+            True,
+            said("When the win and a loss condition hold at the same check, the players win.", "6c"),
         ),
     )
     mechanics = ("chance (coin flips)", "square board", "multi-step turns")
@@ -152,8 +159,8 @@ class NewRuleGame(Game):
         "is ever emptied; it is kept as win=literal. The stricter option win=full (the stacks fill one 3×3 block "
         "exactly) is our reading too. So is win=heavy (a blob whose block also holds at least 20 pennies), which "
         "the lab proposed so that a planned setup no longer wins on the first turn.",
-        "Who decides during settling: one seat per round, the settler, rotating with the round (seat 0 settles "
-        "round 1, seat 1 round 2, …).",
+        "Who decides during settling: one seat per round, the settler, rotating with the round (the first seat "
+        "settles round 1, the second round 2, …).",
         "The player count is capped at 4 (the text says 1+).",
         "Win and loss are checked only after a whole turn and after a whole settling, never during setup.",
     )
@@ -232,22 +239,22 @@ class NewRuleState(State):
         phase = self.phase
         is_square = 0 <= action < SQUARES
         if phase in (SETUP_PLACE, CHOOSE_SQUARE, SETTLE_CHOOSE) and not is_square:
-            return "choose a square now; directions come after the coin is flipped (§4)"
+            return said("choose a square now; directions come after the coin is flipped", "4")
         if phase == DIRECTION and is_square:
             kind = (
                 "orthogonal direction (N, E, S or W)" if self.coin == HEADS else "diagonal direction (NE, SE, SW or NW)"
             )
-            return f"choose an {kind} for the penny leaving {LABELS[self.active]} (§4c)"
+            return said(f"choose an {kind} for the penny leaving {LABELS[self.active]}", "4c")
         if phase == SETUP_PLACE:
             side = "heads: a dark" if self.coin == HEADS else "tails: a light"
-            return f"the coin showed {side} square must take this penny (§2c)"
+            return said(f"the coin showed {side} square must take this penny", "2c")
         if phase == DIRECTION:
             if self.coin == HEADS:
-                return "the coin showed heads: the penny moves orthogonally (N, E, S or W) (§4b)"
-            return "the coin showed tails: the penny moves diagonally (NE, SE, SW or NW) (§4b)"
+                return said("the coin showed heads: the penny moves orthogonally (N, E, S or W)", "4b")
+            return said("the coin showed tails: the penny moves diagonally (NE, SE, SW or NW)", "4b")
         if phase == SETTLE_CHOOSE:
             names = ", ".join(LABELS[s] for s in self.pending)
-            return f"only squares still waiting to settle may be chosen: {names} (§5a)"
+            return said(f"only squares still waiting to settle may be chosen: {names}", "5a")
         return None
 
     # -- applying a move ---------------------------------------------------------
@@ -424,11 +431,11 @@ class NewRuleState(State):
         """The loss conditions that hold now (§6b)."""
         out = []
         if self.pool == 0:
-            out.append("the pool is empty (§6b-i)")
+            out.append(said("the pool is empty", "6b-i"))
         if self.multi <= LOSS_MULTI:
-            out.append(f"only {self.multi} squares hold more than one penny (§6b-ii)")
+            out.append(said(f"only {self.multi} squares hold more than one penny", "6b-ii"))
         if round_complete and self.round >= MAX_ROUNDS:
-            out.append(f"{MAX_ROUNDS} rounds have been played (§6b-iii)")
+            out.append(said(f"{MAX_ROUNDS} rounds have been played", "6b-iii"))
         return out
 
     def _check_end(self, round_complete: bool) -> bool:
@@ -437,7 +444,7 @@ class NewRuleState(State):
         lost = self.losses(round_complete)
         if won and (params["win_before_loss"] or not lost):  # §6c
             self.outcome = 1
-            self.reason = f"the blob is complete: {why} (§6a)"
+            self.reason = said(f"the blob is complete: {why}", "6a")
         elif lost:
             self.outcome = -1
             self.reason = "; ".join(lost)
@@ -568,7 +575,7 @@ def _prompt(obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
         )
     if phase == "flip":
         return f"The coin is flipped for the penny leaving {obs['active']}: heads moves it {d} squares orthogonally, tails diagonally."
-    who = f"Seat {obs['to_move']}"
+    who = wording.seat(obs["to_move"])
     mine = bool(legal)
     if phase == "setup-place":
         colour = "dark" if coin == "heads" else "light"
@@ -581,15 +588,15 @@ def _prompt(obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:
         if mine:
             text = f"{when}{coin}: move a penny {d} squares {how} from {obs['active']} — choose a direction."
         else:
-            text = f"{when}{who.lower()} chooses the direction for a penny leaving {obs['active']} ({d} squares {how})."
+            text = f"{when}{who} chooses the direction for a penny leaving {obs['active']} ({d} squares {how})."
         return text[0].upper() + text[1:]
     if phase == "settle-choose":
         if mine:
             return "Settling: choose the next square with 4+ pennies to disperse one penny from."
-        return f"Settling: {who.lower()} chooses the next square to disperse."
+        return f"Settling: {who} chooses the next square to disperse."
     if mine:
         return f"Round {obs['round']}: choose a square to compress (a penny from the pool goes on it)."
-    return f"Round {obs['round']}: {who.lower()} chooses a square to compress."
+    return f"Round {obs['round']}: {who} chooses a square to compress."
 
 
 @NewRuleGame.draws_scene

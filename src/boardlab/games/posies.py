@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import scene as sc
+from ..core import wording
 from ..core.actions import ActionSpace, Segment
 from ..core.chance import by_counts, equally_likely
 from ..core.constants import CHANCE, TERMINAL
@@ -49,6 +50,7 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
+from ..core.wording import said
 from ..geometry.board import BoardData
 from ..geometry.hexgrid import bounding_box
 
@@ -178,31 +180,45 @@ class PosiesGame(Game):
                 "most_posies": "Most posies",
                 "hidden_colour": "A secret colour worth triple",
             },
-            "Scoring: by colour values (base game, §7), by number of posies (variant 1, §8.1), or by a "
-            "secretly drawn colour worth triple (variant 2, §8.2, hidden information).",
+            said(
+                "Scoring: by colour values (base game), by number of posies (variant 1), or by a "
+                "secretly drawn colour worth triple (variant 2, hidden information).",
+                "7",
+                "8.1",
+                "8.2",
+            ),
         ),
         Option.choice(
             "board",
             {"t51": "Triangular hexagon (rows 6 to 9)", "h51": "Honeycomb corners"},
-            "The 51-point board (our reconstruction, §1): a triangular-lattice hexagon with rows 6-7-8-9-8-7-6, "
-            "or the corners of a 19-cell honeycomb with 3 blocked points and zigzag lines.",
+            said(
+                "The 51-point board (our reconstruction): a triangular-lattice hexagon with rows 6-7-8-9-8-7-6, "
+                "or the corners of a 19-cell honeycomb with 3 blocked points and zigzag lines.",
+                "1",
+            ),
         ),
         Option.choice(
             "setup",
             {"random": "At random", "alternating_choice": "Players take turns placing them"},
-            "Setup (§2): the posies are placed at random, or the seats take turns placing one posy of each "
-            "colour where they like.",
+            said(
+                "Setup: the posies are placed at random, or the seats take turns placing one posy of each "
+                "colour where they like.",
+                "2",
+            ),
         ),
         Option.flag(
             "intermediate_any_colour",
             True,
-            "The posies between a line pair may be of any colour, the pair's own included (§4.1); off: "
-            "they must all be of other colours.",
+            said(
+                "The posies between a line pair may be of any colour, the pair's own included; off: "
+                "they must all be of other colours.",
+                "4.1",
+            ),
         ),
         Option.choice(
             "tie_break",
             {"draw": "A draw", "most_posies": "More posies wins"},
-            "Equal best scores are a draw, or the one with more posies among them wins (§7.3).",
+            said("Equal best scores are a draw, or the one with more posies among them wins.", "7.3"),
         ),
     )
     setup_text = "The board was dealt."
@@ -217,18 +233,32 @@ class PosiesGame(Game):
     )
     playing_time = "15 min"
     inventions = (
-        "The board picture is missing: the 51-point triangular-lattice hexagon (rows of 6-7-8-9-8-7-6 points) "
-        "is our reconstruction; the honeycomb corners with three blocked points are option board='h51' (§1).",
-        "18 posies of each colour, 17 of each on the board and one of each set aside (§2.1).",
-        "The random setup fills the points in reading order, each colour drawn in proportion to what is left; "
-        "placing by choice is option setup='alternating_choice' (§2).",
-        "Seat 0 starts (§3).",
-        "A line pair may have posies of any colour between them, their own included "
-        "(option intermediate_any_colour) (§4.1).",
-        "Only the group that held the removed pair can split; the mover takes exactly one smallest group "
-        "into their store (§5).",
-        "Equal best scores are a draw (option tie_break); with three players the best seats share the win (§7.3).",
-        "With two players in variant 2, the third posy stays in the bag, unseen (§8.2).",
+        said(
+            "The board picture is missing: the 51-point triangular-lattice hexagon (rows of 6-7-8-9-8-7-6 points) "
+            "is our reconstruction; the honeycomb corners with three blocked points are option board='h51'.",
+            "1",
+        ),
+        said("18 posies of each colour, 17 of each on the board and one of each set aside.", "2.1"),
+        said(
+            "The random setup fills the points in reading order, each colour drawn in proportion to what is left; "
+            "placing by choice is option setup='alternating_choice'.",
+            "2",
+        ),
+        said("The first seat starts.", "3"),
+        said(
+            "A line pair may have posies of any colour between them, their own included "
+            "(option intermediate_any_colour).",
+            "4.1",
+        ),
+        said(
+            "Only the group that held the removed pair can split; the mover takes exactly one smallest group "
+            "into their store.",
+            "5",
+        ),
+        said(
+            "Equal best scores are a draw (option tie_break); with three players the best seats share the win.", "7.3"
+        ),
+        said("With two players in variant 2, the third posy stays in the bag, unseen.", "8.2"),
     )
     num_chance_outcomes = len(COLOURS)
 
@@ -582,12 +612,12 @@ def _explain_point(s: PosiesState, action: int) -> str | None:
     """What is wrong with a point whatever the phase (§1), or ``None``."""
     t = s.game.tables
     if 0 <= action < t.n and action in t.blocked:
-        return "that point is blocked (§1)"
+        return said("that point is blocked", "1")
     return None
 
 
 def _wait(obs: dict[str, Any]) -> str:
-    return f"Seat {obs['to_move']} to move."
+    return f"{wording.seat(obs['to_move'])} to move."
 
 
 # §2.2 setup at random: one chance step per point, in reading order, each colour in proportion to what is left.
@@ -635,7 +665,7 @@ def _place(s: PosiesState, point: int) -> None:
 def _explain_place(s: PosiesState, player: int, action: int) -> str | None:
     if not 0 <= action < s.game.n:
         return None
-    return _explain_point(s, action) or "that point already holds a posy (§2.3)"
+    return _explain_point(s, action) or said("that point already holds a posy", "2.3")
 
 
 # §8.2 variant 2: each seat in turn draws a posy from the bag, in secret.
@@ -653,14 +683,16 @@ def _draw(s: PosiesState, colour: int) -> None:
 
 def _draw_label(s: PosiesState, player: int, action: int) -> str | None:
     if player == CHANCE and 0 <= action < len(COLOURS):
-        return f"seat {s.hidden.index(-1)} draws {COLOURS[action]}"
+        return f"seat {s.hidden.index(-1)} draws {COLOURS[action]}"  # the notation records keep
     return None
 
 
 def _draw_seen(s: PosiesState, actor: int, colour: int) -> Seen:
     """§8.2: the drawn posy is seen by the seat that draws it alone."""
     k = s.hidden.index(-1)
-    return _shown_at_end(s, colour, Seen(f"seat {k} drew a posy in secret", {k: f"seat {k} drew {COLOURS[colour]}"}))
+    return _shown_at_end(
+        s, colour, Seen(f"{wording.seat(k)} drew a posy in secret", {k: f"{wording.seat(k)} drew {COLOURS[colour]}"})
+    )
 
 
 def _shown_at_end(s: PosiesState, action: int, seen: Seen) -> Seen:
@@ -674,7 +706,7 @@ def _shown_at_end(s: PosiesState, action: int, seen: Seen) -> Seen:
         return seen
     if after.phase != OVER:
         return seen
-    shown = ", ".join(f"seat {k} {COLOURS[h]}" for k, h in enumerate(after.hidden) if h >= 0)
+    shown = ", ".join(f"{wording.seat(k)} {COLOURS[h]}" for k, h in enumerate(after.hidden) if h >= 0)
     return Seen(f"{seen.full_text()}; the game is over and the hidden posies are shown: {shown}")
 
 
@@ -725,10 +757,11 @@ def _explain_pick(s: PosiesState, player: int, action: int) -> str | None:
     if reason := _explain_point(s, action):
         return reason
     if c < 0:
-        return "that point is empty (§4)"
-    return (
-        f"no {COLOURS[c]} posy pairs with it: none is adjacent, and none lies along a "
-        "straight line of posies from it (§4.1, §4.2)"
+        return said("that point is empty", "4")
+    return said(
+        f"no {COLOURS[c]} posy pairs with it: none is adjacent, and none lies along a straight line of posies from it",
+        "4.1",
+        "4.2",
     )
 
 
@@ -754,19 +787,19 @@ def _explain_partner(s: PosiesState, player: int, action: int) -> str | None:
     colour = s.colour
     sel = s.selected
     if action == sel:
-        return "choose a second posy, not the same one (§4)"
+        return said("choose a second posy, not the same one", "4")
     if colour[action] < 0:
-        return "that point is empty (§4)"
+        return said("that point is empty", "4")
     if colour[action] != colour[sel]:
-        return f"the pair must be of one colour; {t.labels[sel]} is {COLOURS[colour[sel]]} (§4)"
+        return said(f"the pair must be of one colour; {t.labels[sel]} is {COLOURS[colour[sel]]}", "4")
     for ray in t.rays[sel]:
         if action in ray:
             k = ray.index(action)
             gap = [t.labels[j] for j in ray[:k] if colour[j] < 0]
             if gap:
-                return f"the line to {t.labels[sel]} has points without a posy between ({', '.join(gap)}) (§4.1)"
-            return "a posy of the same colour lies between them (§4.1, option intermediate_any_colour)"
-    return f"it lies on no straight line with {t.labels[sel]} (§4.1)"
+                return said(f"the line to {t.labels[sel]} has points without a posy between ({', '.join(gap)})", "4.1")
+            return said("a posy of the same colour lies between them", "4.1", "option intermediate_any_colour")
+    return said(f"it lies on no straight line with {t.labels[sel]}", "4.1")
 
 
 # §5.2 the split left equal smallest groups: the mover takes one, named by its lowest point.
@@ -800,8 +833,8 @@ def _explain_keep(s: PosiesState, player: int, action: int) -> str | None:
         return reason
     for g in s.choices:
         if action in g:
-            return f"that group is chosen by its first point: '{_keep_label(s, player, g[0])}' (§5.2)"
-    return "take one of the smallest groups the split left; click a point of one of them (§5.2)"
+            return said(f"that group is chosen by its first point: '{_keep_label(s, player, g[0])}'", "5.2")
+    return said("take one of the smallest groups the split left; click a point of one of them", "5.2")
 
 
 # §6, §7 the game is over.
@@ -811,7 +844,7 @@ def _over_prompt(game: PosiesGame, obs: dict[str, Any], legal: list[tuple[int, s
     winners = [k for k, x in enumerate(r) if x == best]
     if len(winners) == len(r):
         return "The game is over: a draw."
-    names = " and ".join(f"seat {k}" for k in winners)
+    names = " and ".join(wording.seat(k) for k in winners)
     return f"The game is over: {names} {'wins' if len(winners) == 1 else 'share the win'}."
 
 
@@ -953,15 +986,15 @@ def _scene(game: PosiesGame, obs: dict[str, Any], legal: list[tuple[int, str]]) 
                     f"drawn: {h}" if h else "drawn posy",
                     "token",
                     face_down=h is None,
-                    detail="worth triple at the end (§8.2)",
+                    detail=said("worth triple at the end", "8.2"),
                     icon="flower" if h else None,
                     colour=FILLS[COLOURS.index(h)] if h else None,
                 )
             )
-        s["zones"].append(sc.zone(f"store{k}", f"Seat {k}'s posies", items, owner=k))
+        s["zones"].append(sc.zone(f"store{k}", f"{wording.seat(k)}'s posies", items, owner=k))
     scores = obs["scores"]
     s["status"] = [
-        f"seat {k}: {sum(obs['stores'][k])} posies, score {scores[k] if scores[k] is not None else '?'}"
+        f"{wording.seat(k)}: {sum(obs['stores'][k])} posies, score {scores[k] if scores[k] is not None else '?'}"
         for k in range(obs["num_players"])
     ]
     if obs["phase"] in ("setup", "placement"):

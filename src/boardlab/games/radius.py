@@ -38,6 +38,7 @@ from ..core.game import Game, State, win_loss
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
+from ..core.wording import said
 from ..geometry.board import group_sizes
 from ..geometry.hexgrid import HEX_DIRECTIONS, HexBoard, bounding_box
 
@@ -88,11 +89,11 @@ class RadiusGame(Game):
     title = "Radius"
     summary = "Leap a pawn n cells in a straight line, then drop n stones around it; the largest group wins."
     options = (
-        Option("board_side", int, 5, (4, 5, 6, 7), "Cells along each edge of the hexagonal board (§1)."),
+        Option("board_side", int, 5, (4, 5, 6, 7), said("Cells along each edge of the hexagonal board.", "1")),
         Option.choice(
             "first_mover",
             {"first_placer": "Whoever placed first", "second_placer": "Whoever placed second"},
-            "Who makes the first move after the pawns are placed (§3.2).",
+            said("Who makes the first move after the pawns are placed.", "3.2"),
         ),
         Option.choice(
             "end_rule",
@@ -100,22 +101,27 @@ class RadiusGame(Game):
                 "both_blocked": "When neither player can move",
                 "mover_blocked": "When the player to move is blocked",
             },
-            "Game end: when neither player can move (a blocked player passes), or as soon as the player to "
-            "move is blocked (§6).",
+            said(
+                "Game end: when neither player can move (a blocked player passes), or as soon as the player to "
+                "move is blocked.",
+                "6",
+            ),
         ),
         Option.choice(
             "scoring",
             {"largest_group": "The largest group", "connected_stones": "Every stone touching its colour"},
-            "Score: the size of the largest group, or every stone that touches another of its colour (§7).",
+            said("Score: the size of the largest group, or every stone that touches another of its colour.", "7"),
         ),
-        Option.flag("tie_break", False, "Break equal scores by comparing the next-largest groups in turn (§7.3)."),
+        Option.flag(
+            "tie_break", False, said("Break equal scores by comparing the next-largest groups in turn.", "7.3")
+        ),
     )
     mechanics = ("hex board", "movement", "placement", "captures", "connection")
     playing_time = "20 min"
     inventions = (
         "The board picture is missing: the hexagonal board of side 5 (61 cells) is our reconstruction; "
         "sides 4, 6 and 7 are options.",
-        "Orange is seat 0 and places the first pawn; pawns are placed alternately, and the first placer moves "
+        "Orange places the first pawn; pawns are placed alternately, and the first placer moves "
         "first (option first_mover).",
         "A player who cannot move passes, and the game ends when neither player can move (option end_rule).",
         "'Greater number of connected stones' is read as the size of the largest group; a tie is a draw "
@@ -232,28 +238,28 @@ class RadiusState(State):
         labels = game.board.labels
         phase = self.phase
         if action == game.pass_action:
-            return "you may pass only when none of your pawns can move (§6.1)"
+            return said("you may pass only when none of your pawns can move", "6.1")
         if not 0 <= action < game.n:
             return None
         c = self.content[action]
         if phase == PLACE:
-            return "a pawn goes on an empty cell (§3.1)"
+            return said("a pawn goes on an empty cell", "3.1")
         if phase == PASS:
-            return "none of your pawns can move, so you must pass (§6.1)"
+            return said("none of your pawns can move, so you must pass", "6.1")
         if phase == PICK:
             if action not in self.pawns[player]:
-                return f"{labels[action]} holds no pawn of yours; choose one of your pawns to move (§4.1)"
-            return "that pawn has no legal move: every landing cell fails §4.2-§4.4"
+                return said(f"{labels[action]} holds no pawn of yours; choose one of your pawns to move", "4.1")
+            return said("that pawn has no legal move: every landing cell is refused", "4.2-4.4")
         if phase == DEST:
             return self._explain_destination(player, action)
         # STONES (§5)
         if action == self.dest or action not in game.neighbours[self.dest]:
-            return f"stones go on cells next to the pawn at {labels[self.dest]} (§5)"
+            return said(f"stones go on cells next to the pawn at {labels[self.dest]}", "5")
         if c >= PAWN:
-            return "a cell with a pawn cannot take a stone (§4.4)"
+            return said("a cell with a pawn cannot take a stone", "4.4")
         if c == STONE + player:
-            return "that cell already holds your stone (§4.4, §5)"
-        return "at least one stone of the move must go on an empty cell: this last one must (§5)"
+            return said("that cell already holds your stone", "4.4", "5")
+        return said("at least one stone of the move must go on an empty cell: this last one must", "5")
 
     def _explain_destination(self, player: int, t: int) -> str:
         game = self.game
@@ -265,19 +271,20 @@ class RadiusState(State):
             k = ray.index(t) + 1
             for j in ray[: k - 1]:
                 if self.content[j] >= PAWN:
-                    return f"the pawn at {labels[j]} is in the way (§4.2)"
+                    return said(f"the pawn at {labels[j]} is in the way", "4.2")
             if self.content[t] != EMPTY:
-                return f"the pawn must land on an empty cell; {labels[t]} is taken (§4.3)"
+                return said(f"the pawn must land on an empty cell; {labels[t]} is taken", "4.3")
             enemy = STONE + 1 - player
             e = sum(1 for j in game.neighbours[t] if self.content[j] == EMPTY or j == o)
             x = sum(1 for j in game.neighbours[t] if self.content[j] == enemy)
             if e == 0:
-                return f"no cell next to {labels[t]} is empty (§4.4)"
-            return (
+                return said(f"no cell next to {labels[t]} is empty", "4.4")
+            return said(
                 f"after {k} step{'s' if k > 1 else ''} the pawn needs at least {k} neighbouring cells that are "
-                f"empty or hold {COLOUR_NAMES[1 - player]} stones; {labels[t]} has {e + x} (§4.4)"
+                f"empty or hold {COLOUR_NAMES[1 - player]} stones; {labels[t]} has {e + x}",
+                "4.4",
             )
-        return f"{labels[t]} is not in a straight line from the pawn at {labels[o]} (§4.1)"
+        return said(f"{labels[t]} is not in a straight line from the pawn at {labels[o]}", "4.1")
 
     # -- applying a decision ---------------------------------------------
     def _seen(self, actor: int, entry: int | tuple[int | None, ...]) -> Seen | tuple[Seen | None, ...]:

@@ -35,6 +35,7 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
+from ..core.wording import said
 from . import _tensors as tz
 
 NAMES = ("Orange", "Blue")
@@ -84,25 +85,25 @@ class TowerBuildersGame(Game):
         Option.choice(
             "dealer",
             {"random": "A coin decides", "orange": "Orange", "blue": "Blue"},
-            "Who shuffles and deals (§2a): a coin, or a named player (to swap dealers between games).",
+            said("Who shuffles and deals: a coin, or a named player (to swap dealers between games).", "2a"),
         ),
-        Option("hold_limit", int, 3, (2, 3, 4), "A card may be held for this many of your turns at most (§5)."),
+        Option("hold_limit", int, 3, (2, 3, 4), said("A card may be held for this many of your turns at most.", "5")),
         Option(
             "slot_public",
             bool,
             True,
             (True, False),
-            "Whether everyone sees if a play was the card just drawn or the card held (§8b).",
+            said("Whether everyone sees if a play was the card just drawn or the card held.", "8b"),
         ),
         Option.flag(
             "cheating",
             False,
-            "The table variant: the hold limit is not enforced, but a cheat who is called is caught (§9).",
+            said("The table variant: the hold limit is not enforced, but a cheat who is called is caught.", "9"),
         ),
         Option.choice(
             "tie",
             {"draw": "A draw", "dealer_loses": "The dealer loses"},
-            "Equal towers at the end: a draw, or the dealer loses (§7c).",
+            said("Equal towers at the end: a draw, or the dealer loses.", "7c"),
         ),
     )
     mechanics = ("cards", "hidden hand", "draw one, play one", "take that")
@@ -489,20 +490,20 @@ def _end_text(s: TowerBuildersState, action: int) -> str:
 
 def _explain_play(s: TowerBuildersState, player: int, action: int) -> str | None:
     if s.caught[player]:
-        return "you were caught holding a card too long: place it face down on your tower (§9c)"
+        return said("you were caught holding a card too long: place it face down on your tower", "9c")
     if action == FACE_DOWN:
-        return "only a player caught holding a card too long places it face down (§9c)"
+        return said("only a player caught holding a card too long places it face down", "9c")
     if action in (CALL, NO_CALL):
-        return "a call is made at the start of a turn, before the draw (§9b)"
+        return said("a call is made at the start of a turn, before the draw", "9b")
     if s.phase == "last":
-        return "the deck is empty: play your last card (§6)"
+        return said("the deck is empty: play your last card", "6")
     if action == PLAY_DRAWN and s.due(player):
-        return f"your held card has been held for {s.age[player]} turns: play it now (§5b)"
+        return said(f"your held card has been held for {s.age[player]} turns: play it now", "5b")
     return None
 
 
 def _explain_call(s: TowerBuildersState, player: int, action: int) -> str | None:
-    return "first call a cheat or make no call, then draw (§9b)"
+    return said("first call a cheat or make no call, then draw", "9b")
 
 
 def _prompt(game: TowerBuildersGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:

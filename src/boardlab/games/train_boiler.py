@@ -35,7 +35,7 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
-from ..core.wording import and_list
+from ..core.wording import and_list, said
 from . import _tensors as tz
 
 NAMES = ("Orange", "Blue")
@@ -124,19 +124,25 @@ class TrainBoilerGame(Game):
         Option.choice(
             "restore_rule",
             {"both_before": "Count the hand with the card", "both_after": "Count the hand without the card"},
-            "Restore Normal! does nothing when both hands hold fewer than 3 cards, counting the player's hand "
-            "with the card or without it (§3.4).",
+            said(
+                "Restore Normal! does nothing when both hands hold fewer than 3 cards, counting the player's hand "
+                "with the card or without it.",
+                "3.4",
+            ),
         ),
         Option.choice(
             "view",
             {"deduced": "Everything you can work out", "table": "Only what lies in front of you"},
-            "What a player's screen shows: everything a player can work out (both goals, both hands, every "
-            "card played), or only what lies in front of him (his goals and hand, the last card played) (§8).",
+            said(
+                "What a player's screen shows: everything a player can work out (both goals, both hands, every "
+                "card played), or only what lies in front of him (his goals and hand, the last card played).",
+                "8",
+            ),
         ),
         Option.choice(
             "match",
             {"best_of_3": "Best of three rounds", "until_two_wins": "Until someone wins two rounds"},
-            "Best of three rounds (at most three), or rounds until someone has won two (at most nine) (§7).",
+            said("Best of three rounds (at most three), or rounds until someone has won two (at most nine).", "7"),
         ),
     )
     mechanics = ("cards", "hidden goals", "shared track", "memory", "rounds")
@@ -328,7 +334,7 @@ def _play_legal(s: TrainBoilerState, seat: int) -> list[int]:
 
 
 def _play_explain(s: TrainBoilerState, player: int, action: int) -> str | None:
-    return f"you hold no {KINDS[action]} card (§5.3)" if 0 <= action < 3 else None
+    return said(f"you hold no {KINDS[action]} card", "5.3") if 0 <= action < 3 else None
 
 
 def _play(s: TrainBoilerState, kind: int) -> None:

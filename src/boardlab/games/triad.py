@@ -53,7 +53,7 @@ from ..core.hidden import resample as core_resample
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
-from ..core.wording import third_person
+from ..core.wording import said, third_person
 from . import _tensors as tz
 
 NAMES = ("Orange", "Blue")
@@ -241,21 +241,24 @@ class TriadGame(Game):
             str,
             "I2A2S1F1P1",
             tuple(DATA["mixes"]),
-            "The seven units of each side: two ICBMs and two Aircraft (I2A2S1F1P1) or two ICBMs and two "
-            "Submarines (I2S2A1F1P1), one each of the rest (§1c).",
+            said(
+                "The seven units of each side: two ICBMs and two Aircraft (I2A2S1F1P1) or two ICBMs and two "
+                "Submarines (I2S2A1F1P1), one each of the rest.",
+                "1c",
+            ),
             labels={"I2A2S1F1P1": "Two ICBMs and two Aircraft", "I2S2A1F1P1": "Two ICBMs and two Submarines"},
         ),
         Option.choice(
             "first",
             {"random": "Chance decides", "orange": "Orange", "blue": "Blue"},
-            "Who moves first: chance, Orange or Blue (§3d).",
+            said("Who moves first: chance, Orange or Blue.", "3d"),
         ),
         Option(
             "turn_cap",
             int,
             200,
             None,
-            "Turns after which the game ends and is scored as it stands (§10c).",
+            said("Turns after which the game ends and is scored as it stands.", "10c"),
             minimum=10,
             maximum=1000,
         ),
@@ -983,20 +986,20 @@ def _deploy_legal(s: TriadState, p: int) -> list[int]:
 def _turn_explain(s: TriadState, p: int, action: int) -> str | None:
     launched = any(u[OWNER] == p and u[KIND] == ICBM and u[LAUNCHED] and u[SQ] >= 0 for u in s.units)
     if launched and action in ACTIONS:
-        return "a launched ICBM must be moved every turn until it detonates (§4b)"
+        return said("a launched ICBM must be moved every turn until it detonates", "4b")
     seg, idx = ACTIONS.decode(action)
     if seg == "move":
         u = s.unit_at(idx[0])
         if u is None or u[OWNER] != p:
-            return f"you have no unit at {SQUARES[idx[0]]} (§4)"
-        return f"your {UNITS[u[KIND]]} cannot move to {SQUARES[idx[1]]} (§5)"
+            return said(f"you have no unit at {SQUARES[idx[0]]}", "4")
+        return said(f"your {UNITS[u[KIND]]} cannot move to {SQUARES[idx[1]]}", "5")
     if seg == "fire":
-        return (
-            "a Defence Centre fires only with ammunition, at an enemy unit on one of the eight squares around it (§8)"
+        return said(
+            "a Defence Centre fires only with ammunition, at an enemy unit on one of the eight squares around it", "8"
         )
     if seg in ("flip", "attack"):
-        return "only your own Submarine flips, and only a surfaced one attacks an adjacent enemy (§4c, §7b)"
-    return "make one move, flip, attack or shot (§4)"
+        return said("only your own Submarine flips, and only a surfaced one attacks an adjacent enemy", "4c", "7b")
+    return said("make one move, flip, attack or shot", "4")
 
 
 def _prompt(kind: str) -> Callable[[Any, dict[str, Any], list[tuple[int, str]]], str]:
@@ -1034,7 +1037,7 @@ PHASES = phase_table(
         lambda s: s.setup_seat,
         legal=lambda s, p: [SPLIT, SPLIT + 1, SPLIT + 2] if p == s.setup_seat else [],
         apply=TriadState.choose_split,
-        explain=lambda s, p, a: "first share your ammunition between your Defence Centres (§3b)",
+        explain=lambda s, p, a: said("first share your ammunition between your Defence Centres", "3b"),
         prompt=_prompt("split"),
     ),
     Phase(
@@ -1042,7 +1045,7 @@ PHASES = phase_table(
         lambda s: s.setup_seat,
         legal=_deploy_legal,
         apply=TriadState.deploy,
-        explain=lambda s, p, a: "place exactly the five units you hold, one on each home square (§3c)",
+        explain=lambda s, p, a: said("place exactly the five units you hold, one on each home square", "3c"),
         prompt=_prompt("deploy"),
     ),
     Phase(
@@ -1066,7 +1069,7 @@ PHASES = phase_table(
         lambda s: s.units[s.probe[1]][OWNER],
         legal=lambda s, p: [PAY, SPARE],
         apply=TriadState.resolve_probe,
-        explain=lambda s, p, a: "decide whether to pay an ammunition to destroy the probing Spy (§7d)",
+        explain=lambda s, p, a: said("decide whether to pay an ammunition to destroy the probing Spy", "7d"),
         prompt=_prompt("probe"),
     ),
     Phase("over", TERMINAL, prompt=_prompt("over")),

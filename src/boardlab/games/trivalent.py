@@ -39,6 +39,7 @@ from ..core.game import Game, State, win_loss
 from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.tensor import Tensor
+from ..core.wording import said
 from ..geometry.board import BoardData, group_sizes
 from ..geometry.hexgrid import bounding_box, hex_corners, hexhex_cells, row_letters
 
@@ -147,25 +148,28 @@ class TrivalentGame(Game):
             int,
             3,
             (3, 4, 5),
-            "Hex cells along each edge of the board whose corners are the points (§1.1).",
+            said("Hex cells along each edge of the board whose corners are the points.", "1.1"),
         ),
         Option(
             "blocked",
             str,
             "standard",
             None,
-            "Blocked points (§1.2): 'standard' (three alternate corners of the central cell), 'none', "
-            "or point labels separated by commas, e.g. 'f5,g7'.",
+            said(
+                "Blocked points: 'standard' (three alternate corners of the central cell), 'none', "
+                "or point labels separated by commas, e.g. 'f5,g7'.",
+                "1.2",
+            ),
         ),
         Option.choice(
             "orientation",
             {"pointy": "Pointy-top cells", "flat": "Flat-top cells"},
-            "Pointy-top or flat-top cells: which way columns run (§1.4).",
+            said("Pointy-top or flat-top cells: which way columns run.", "1.4"),
         ),
         Option.choice(
             "triple",
             {"path": "A connected path of three", "star": "The three neighbours of a point"},
-            "Three adjacent points (§3.1): a connected path of three, or the three neighbours of one point.",
+            said("Three adjacent points: a connected path of three, or the three neighbours of one point.", "3.1"),
         ),
         Option.choice(
             "column_rule",
@@ -174,15 +178,18 @@ class TrivalentGame(Game):
                 "global": "Never two of a colour in a column",
                 "off": "No restriction",
             },
-            "Column restriction (§3.3): the mover's two stones of a turn in different columns; "
-            "or never two stones of one colour in a column; or none.",
+            said(
+                "Column restriction: the mover's two stones of a turn in different columns; "
+                "or never two stones of one colour in a column; or none.",
+                "3.3",
+            ),
         ),
         Option.choice(
             "tie_break",
             {"draw": "A draw", "next_groups": "Compare the next-largest groups"},
-            "Equal largest groups (§5.2): a draw, or compare the second-largest groups, then the next.",
+            said("Equal largest groups: a draw, or compare the second-largest groups, then the next.", "5.2"),
         ),
-        Option.flag("pie", True, "After Blue's first turn, Orange may swap sides (§2.2)."),
+        Option.flag("pie", True, said("After Blue's first turn, Orange may swap sides.", "2.2")),
     )
     mechanics = ("honeycomb vertices", "placement", "connection", "pie rule")
     playing_time = "10 min"
@@ -426,38 +433,41 @@ class TrivalentState(State):
         game = self.game
         if action == game.swap_action:
             if not game.pie:
-                return "the pie rule is off (option pie) (§2.2)"
-            return "swapping sides is allowed only as Orange's first decision, before placing a stone (§2.2)"
+                return said("the pie rule is off (option pie)", "2.2")
+            return said("swapping sides is allowed only as Orange's first decision, before placing a stone", "2.2")
         if self.stone[action] == BLOCKED:
-            return "that point is blocked (§1.2)"
+            return said("that point is blocked", "1.2")
         if self.stone[action] >= 0:
-            return "that point already holds a stone (§3.1)"
+            return said("that point already holds a stone", "3.1")
         labels = game.labels
         c = self.colour_to_move
         k = len(self.placed)
         column = game.col_names[action]
         if k < 2 and game.column_rule == "global" and self.col_used[c] & game.colbit[action]:
-            return f"{COLOUR_NAMES[c]} already has a stone in column {column} (§3.3, global column rule)"
+            return said(f"{COLOUR_NAMES[c]} already has a stone in column {column}", "3.3", "global column rule")
         if k == 2 and game.column_rule == "global" and self.col_used[1 - c] & game.colbit[action]:
-            return f"{COLOUR_NAMES[1 - c]} already has a stone in column {column} (§3.3, global column rule)"
+            return said(f"{COLOUR_NAMES[1 - c]} already has a stone in column {column}", "3.3", "global column rule")
         if k == 0:
             if not any(self.alive[t] for t in game.vertex_triples[action]):
-                return "it is not part of three adjacent empty points (§3.1)"
-            return "every turn through it would break the column rule (§3.3)"
+                return said("it is not part of three adjacent empty points", "3.1")
+            return said("every turn through it would break the column rule", "3.3")
         u = self.placed[0]
         if k == 1:
             if game.column_rule != "off" and game.col[u] == game.col[action]:
-                return f"your two stones may not share a column ({labels[u]} is in column {column}) (§3.3)"
+                return said(f"your two stones may not share a column ({labels[u]} is in column {column})", "3.3")
             if any(w == action and self.stone[x] == EMPTY for w, x in game.own_moves[u]):
-                return (
+                return said(
                     f"the {COLOUR_NAMES[1 - c]} stone could then go only in a column that already holds a "
-                    f"{COLOUR_NAMES[1 - c]} stone (§3.3, global column rule)"
+                    f"{COLOUR_NAMES[1 - c]} stone",
+                    "3.3",
+                    "global column rule",
                 )
-            return f"it does not lie on three adjacent empty points with {labels[u]} (§3.1)"
+            return said(f"it does not lie on three adjacent empty points with {labels[u]}", "3.1")
         w = self.placed[1]
-        return (
-            f"the {COLOUR_NAMES[1 - c]} stone must complete three adjacent points with "
-            f"{labels[u]} and {labels[w]} (§3.1, §3.2)"
+        return said(
+            f"the {COLOUR_NAMES[1 - c]} stone must complete three adjacent points with {labels[u]} and {labels[w]}",
+            "3.1",
+            "3.2",
         )
 
     # -- applying a decision (§2.2, §3.4) ----------------------------------
@@ -650,13 +660,13 @@ def _prompt(game: TrivalentGame, obs: dict[str, Any], legal: list[tuple[int, str
         w = obs["colours"][obs["winner"]]
         mine, theirs = (blue_big[0], orange_big[0]) if w == "Blue" else (orange_big[0], blue_big[0])
         extra = "" if mine != theirs else " (decided by the next groups)"
-        return f"The game is over: {w} (seat {obs['winner']}) wins, largest group {mine} against {theirs}{extra}."
+        return f"The game is over: {w} wins, largest group {mine} against {theirs}{extra}."
     mover = obs["colour_to_move"]
     other = COLOUR_NAMES[1 - COLOUR_NAMES.index(mover)]
     where = "three adjacent points" if game.params["triple"] == "path" else "the three neighbours of one point"
     placed = obs["placed"]
     if not legal:
-        return f"{mover} (seat {obs['to_move']}) to move: two {mover} stones and one {other} stone on {where}."
+        return f"{mover} to move: two {mover} stones and one {other} stone on {where}."
     if not placed:
         text = f"Place your first {mover} stone: two {mover} stones and one {other} stone go on {where}"
         if game.column_rule != "off":

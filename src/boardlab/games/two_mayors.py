@@ -38,6 +38,7 @@ from ..core.hidden import Seen
 from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
+from ..core.wording import said
 from . import _tensors as tz
 
 NAMES = ("Orange", "Blue")
@@ -145,15 +146,17 @@ class TwoMayorsGame(Game):
         Option.choice(
             "first",
             {"random": "A coin decides", "orange": "Orange", "blue": "Blue"},
-            "Who is the first mayor (§2a): a coin or a name.",
+            said("Who is the first mayor: a coin or a name.", "2a"),
         ),
         Option.flag(
             "blackmail_bars_declare",
             False,
-            "Whether a Blackmailer's named character may also not be declared, not only not placed (§7d).",
+            said("Whether a Blackmailer's named character may also not be declared, not only not placed.", "7d"),
         ),
         Option.flag(
-            "steal_public", False, "Whether spectators see which card a Thief stole (the two mayors always do, §9c)."
+            "steal_public",
+            False,
+            said("Whether spectators see which card a Thief stole (the two mayors always do).", "9c"),
         ),
     )
     mechanics = ("cards", "bluffing", "hidden hands", "declarations")
@@ -469,28 +472,28 @@ def _name_seen(s: TwoMayorsState, actor: int, action: int) -> Seen:
 
 def _explain_turn(s: TwoMayorsState, player: int, action: int) -> str | None:
     if action == RECRUIT:
-        return "the countryside is empty (§4a)"
+        return said("the countryside is empty", "4a")
     if action == PASS:
-        return "you may pass only when you can neither recruit nor place a card (§3c)"
+        return said("you may pass only when you can neither recruit nor place a card", "3c")
     if action in (ARREST, ADMIT) or action >= NAME0:
-        return "it is your turn: recruit, or place a card on the other gate and declare it (§4)"
+        return said("it is your turn: recruit, or place a card on the other gate and declare it", "4")
     card, declared = divmod(action - SEND0, K)
     hand = s.hands[player]
     if not hand[card]:
-        return f"you hold no {KINDS[card]} (§4b)"
+        return said(f"you hold no {KINDS[card]}", "4b")
     if card == s.barred_for(player):
-        return f"a Blackmailer barred you from placing {a_(card)} this turn (§7d)"
+        return said(f"a Blackmailer barred you from placing {a_(card)} this turn", "7d")
     if s.game.bars_declare and declared == s.barred_for(player):
-        return f"a Blackmailer barred you from declaring {a_(declared)} this turn (§7d)"
+        return said(f"a Blackmailer barred you from declaring {a_(declared)} this turn", "7d")
     if declared == card:
-        return "you may not declare the character you place while you hold another (§4b rule 1)"
-    return "you may declare only a character still in your hand (§4b rule 2)"
+        return said("you may not declare the character you place while you hold another", "4b rule 1")
+    return said("you may declare only a character still in your hand", "4b rule 2")
 
 
 def _explain_other(s: TwoMayorsState, player: int, action: int) -> str | None:
     if s.phase == "verdict":
-        return "arrest or admit the card on your gate (§5)"
-    return "name the character your rival may not place on the next turn (§7d)"
+        return said("arrest or admit the card on your gate", "5")
+    return said("name the character your rival may not place on the next turn", "7d")
 
 
 def _prompt(game: TwoMayorsGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> str:

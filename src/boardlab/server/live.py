@@ -202,7 +202,7 @@ class LiveTable:
     def names(self) -> list[str | None]:
         """The seats' names in the game's words: the name people chose, else the one the server gave without its
         kind ("Player 2", not "Player 2 (hard AI)"); the game's text says "trade it with Ann" (or "with Player 2")
-        where it would say "seat 1" (:func:`~boardlab.core.wording.for_players`)."""
+        where it names a seat (:func:`~boardlab.core.wording.seat`, :func:`~boardlab.core.wording.for_players`)."""
         out: list[str | None] = []
         for s, spec in enumerate(self.seats):
             name = spec.get("name")

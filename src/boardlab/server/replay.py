@@ -21,11 +21,12 @@ from ..core.game import HistoryEntry, State
 from ..core.hidden import EntrySeen, log_lines, seat_label
 from ..core.record import GameRecord, outcome
 from ..core.scene import SEAT_COLOURS
+from ..core.wording import for_players
 from ..games import make_cached
 from .endings import check_ended, ending_text
 from .errors import bad_request, not_found
 from .seatnames import base_name
-from .views import log_rows
+from .views import log_rows, scene_words
 
 MAX_STEPS = 20000
 #: keep one position in this many (a frame replays at most this many steps)
@@ -104,7 +105,9 @@ class Replay:
         n = state.num_players
         if seat is not None and not 0 <= seat < n:
             raise bad_request(f"seat must lie between 0 and {n - 1} (or be omitted for a spectator); got {seat}")
-        scene = state.game.scene(state.observation(seat), [])
+        scene = scene_words(state.game.scene(state.observation(seat), []), self.names)  # the record's names
+        if isinstance(scene.get("prompt"), str):
+            scene = {**scene, "prompt": for_players(scene["prompt"], self.names)}
         cp = state.current_player()
         if cp == TERMINAL:
             title = result_text(state.game, state.returns(), self.names, None)
@@ -160,7 +163,7 @@ class Replay:
             setup_text=game.setup_text,
             names=[seat_label(game, s) for s in range(self.final.num_players)],
         )
-        return log_rows(lines, list(self.names))
+        return [[actor, for_players(str(text), self.names)] for actor, text in log_rows(lines, list(self.names))]
 
 
 class ReplayCache:

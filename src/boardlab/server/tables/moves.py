@@ -50,28 +50,30 @@ class Moves(PlatformBase):
                 )
             else:
                 legal = state.legal_actions(seat)
-            action = self._resolve(state, seat, action, label, legal)
+            action = self._resolve(state, seat, action, label, legal, table.names())
             if cp == SIMULTANEOUS:
                 await self._submit(table, seat, action)
             else:
                 await self._commit_action(table, seat, action)
         self._kick(table)
 
-    def _resolve(self, state: State, seat: int, action: int | None, label: str | None, legal: list[int]) -> int:
+    def _resolve(
+        self, state: State, seat: int, action: int | None, label: str | None, legal: list[int], names: list[str | None]
+    ) -> int:
         if (action is None) == (label is None):
             raise bad_request("give exactly one of 'action' (a number) or 'label' (a move as text)")
         if label is not None:
             try:
                 return state.string_to_action(seat, label)
             except IllegalActionError as e:
-                raise illegal(e.explanation) from None
+                raise illegal(for_players(e.explanation, names)) from None
         assert action is not None
         if action not in legal:
             try:
                 text = state.explain_illegal(seat, action)
             except Exception:
                 text = f"{action} is not one of the legal moves now."
-            raise illegal(text, legal=len(legal))
+            raise illegal(for_players(text, names), legal=len(legal))
         return action
 
     def _check_revision(self, table: LiveTable, revision: int) -> None:
