@@ -63,6 +63,8 @@ TEXT_JS = """
       where: e.closest(".seats .detail") ? "seat-detail" : e.closest(".item svg") ? "figure" : e.closest("svg") ? "board" : e.closest(".zones") ? "zones"
         : e.closest(".log") ? "log" : e.closest("header") ? "header" : "page"});
   }
+  // a piece's name on hover and long press is read too (its words, not its size)
+  for (const e of document.querySelectorAll("[data-name]")) out.push({text: e.getAttribute("data-name").slice(0, 60), px: 99, where: "tooltip"});
   const d = document.documentElement;
   return {texts: out, sideways: d.scrollWidth - d.clientWidth, view: window.boardlab.view};
 }
@@ -96,10 +98,11 @@ def problems(m: dict[str, Any], colours: list[str], where: str, excused: set[str
         if t["px"] < MIN_TEXT_PX and t["where"] not in SMALL_ALLOWED | excused:
             small.setdefault((t["where"], t["px"]), []).append(t["text"])
     out += [f"{where}: {w} text is {px} px: {texts[:3]}" for (w, px), texts in sorted(small.items())]
-    players = [t["text"] for t in m["texts"] if t["where"] != "seat-detail"]
+    players = [t["text"] for t in m["texts"] if t["where"] not in ("seat-detail", "tooltip")]
     text = "\n".join(players)
+    tooltips = "\n".join(t["text"] for t in m["texts"] if t["where"] == "tooltip")
     for pattern, what in CODE:
-        found = sorted(set(pattern.findall(text)))
+        found = sorted(set(pattern.findall(text + "\n" + tooltips)))
         if found:
             out.append(f"{where}: {what}: {found[:4]}")
     # a named seat is never called by the game's colour for it (the players list's detail says it, on purpose)

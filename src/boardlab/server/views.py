@@ -249,6 +249,8 @@ def scene_words(
     >>> s = {"status": ["seat 1: 2 rounds"], "zones": [{"id": "z", "title": "Seat 1's card", "items": []}]}
     >>> scene_words(s, [None, "Bo"])["zones"][0]["title"], scene_words(s, [None, "Bo"])["status"]
     ("Bo's card", ['Bo: 2 rounds'])
+    >>> scene_words({"players": [{"seat": 1, "name": "seat 1 (Orange)"}]}, ["Ann", "Bo"], ["Blue", "Orange"])["players"]
+    [{'seat': 1, 'name': 'Bo'}]
     >>> scene_words(s, [None, None]) is s
     True
     """
@@ -274,6 +276,8 @@ def scene_words(
         out["captions"] = [_words_of(c, ("text",), names, colours) for c in scene.get("captions") or []]
     if "pieces" in scene:  # a piece's tooltip: "White's Elephant"
         out["pieces"] = [_words_of(p, ("detail", "name"), names, colours) for p in scene.get("pieces") or []]
+    if "players" in scene:  # the seats as a piece's tooltip names its owner: "stone (Bo)", not "seat 1 (Orange)"
+        out["players"] = [_words_of(p, ("name", "detail"), names, colours) for p in scene.get("players") or []]
     return out
 
 
