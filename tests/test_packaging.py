@@ -18,9 +18,6 @@ from boardlab import docs, fast
 from boardlab.agents import level_ratings
 from generated_docs import need
 
-#: One xdist worker runs the module (``--dist loadgroup``), so the wheel below is built once, not once per worker.
-pytestmark = pytest.mark.xdist_group("packaging")
-
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BUILD_FILES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "src", "docs")
 

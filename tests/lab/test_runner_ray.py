@@ -6,8 +6,7 @@ thirty more to end (on SIGTERM it first waits up to ``RAY_GRACEFUL_SHUTDOWN_DRAI
 drain). So the module starts one head, with that wait off, and the tests that need a running instance share it:
 this process joins it for the simulation, the command-line runs join it as they would one someone keeps running.
 The test of a run that starts its own instance comes first, before the head is up. The module's tests run in one
-xdist worker (``xdist_group``; the Makefile runs ``--dist loadgroup``), one after another, so none of them meets
-another's instance.
+xdist worker, one after another (``--dist loadfile``, pyproject.toml), so none of them meets another's instance.
 """
 
 from __future__ import annotations
@@ -27,8 +26,6 @@ import pytest
 from boardlab.lab.simulate import simulate
 
 ray = pytest.importorskip("ray")
-
-pytestmark = pytest.mark.xdist_group("ray")
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 
