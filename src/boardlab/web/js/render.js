@@ -976,6 +976,20 @@ function roomBelow(root, wrap) {
   return Math.min(end - bottom, window.innerHeight * 0.45);
 }
 
+// The room kept under the board: the most it has needed (buttons, hands and piles, whether or not they can be
+// clicked now) since the page was drawn at this size, so the board keeps its size and place from turn to turn
+// while hands fill, buttons come and go and a hot seat passes the device.
+function reservedBelow(root, wrap) {
+  const key = `${window.innerWidth}x${window.innerHeight}`;
+  if (!root.reserved || root.reserved.key !== key) root.reserved = { key, px: 0 };
+  const bottom = wrap.getBoundingClientRect().bottom;
+  const zones = root.querySelector(".zones");
+  const held = zones && zones.querySelector(".item") ? zones.getBoundingClientRect().bottom - bottom : 0;
+  const need = Math.max(roomBelow(root, wrap), Math.min(held, window.innerHeight * 0.45));
+  root.reserved.px = Math.max(root.reserved.px, need);
+  return root.reserved.px;
+}
+
 // Size the drawn board to the screen (width and height): as wide as its column, never taller than the room left
 // below its top, then make every click target at least MIN_TARGET_PX across and every coordinate label at least
 // MIN_LABEL_PX high at that size. Called after each drawing and when the window changes size.
@@ -991,7 +1005,7 @@ export function fitBoard(root) {
   const width = wrap.clientWidth - padX;
   if (!(width > 0)) return;
   const top = wrap.getBoundingClientRect().top + window.scrollY + parseFloat(cs.paddingTop);
-  const room = window.innerHeight - top - parseFloat(cs.paddingBottom) - roomBelow(root, wrap) - 12;
+  const room = window.innerHeight - top - parseFloat(cs.paddingBottom) - reservedBelow(root, wrap) - 12;
   const height = Math.max(room, 180);
   const aspect = vb.width / vb.height;
   const w = Math.max(60, Math.min(width, height * aspect));
