@@ -90,6 +90,7 @@ exclusion zone), ``warning``, ``region0``…) or ``#rrggbb``.
 
 import functools
 import json
+import math
 import types
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -591,6 +592,29 @@ def caption(at: Point, text: str, *, size: float | None = None, anchor: str | No
     if anchor is not None:
         c["anchor"] = anchor
     return c
+
+
+#: Where a die's pips lie on a 6 x 6 grid, by face (1-6).
+_PIP_SPOTS = {
+    1: ((3, 3),),
+    2: ((1.5, 1.5), (4.5, 4.5)),
+    3: ((1.5, 1.5), (3, 3), (4.5, 4.5)),
+    4: ((1.5, 1.5), (4.5, 1.5), (1.5, 4.5), (4.5, 4.5)),
+    5: ((1.5, 1.5), (4.5, 1.5), (3, 3), (1.5, 4.5), (4.5, 4.5)),
+    6: ((1.5, 1.2), (4.5, 1.2), (1.5, 3), (4.5, 3), (1.5, 4.8), (4.5, 4.8)),
+}
+
+
+def die_picture(face: int, colour: str = "#ffffff") -> dict[str, Any]:
+    """A die's face as a :class:`Picture` (its pips, white by default), for a die standing on the board as a piece
+    (an item of kind ``die`` draws its own pips).
+
+    >>> len(die_picture(5)["fills"])
+    5
+    """
+    octagon = [(0.62 * math.cos(math.pi * k / 4), 0.62 * math.sin(math.pi * k / 4)) for k in range(8)]
+    spots = _PIP_SPOTS[int(face)]
+    return picture((6, 6), fills=[[(x + dx, y + dy) for dx, dy in octagon] for x, y in spots], colour=colour)
 
 
 def picture(

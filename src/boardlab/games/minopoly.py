@@ -21,7 +21,6 @@ counted.
 from __future__ import annotations
 
 import itertools
-import math
 from typing import Any
 
 from ..core import scene as sc
@@ -120,23 +119,6 @@ def _prefixes(card: int) -> dict[tuple[int, ...], tuple[tuple[int, int], ...]]:
 PREFIXES = tuple(_prefixes(k) for k in range(len(CARDS)))
 #: Per card, a picture of its shape (§1).
 PICTURES = tuple(sc.picture((1 + max(c for c, _ in cells), 1 + max(r for _, r in cells)), cells) for _, cells in CARDS)
-#: Where a die's pips lie (on a 6 x 6 grid), by face.
-PIP_SPOTS = {
-    1: ((3, 3),),
-    2: ((1.5, 1.5), (4.5, 4.5)),
-    3: ((1.5, 1.5), (3, 3), (4.5, 4.5)),
-    4: ((1.5, 1.5), (4.5, 1.5), (1.5, 4.5), (4.5, 4.5)),
-    5: ((1.5, 1.5), (4.5, 1.5), (3, 3), (1.5, 4.5), (4.5, 4.5)),
-    6: ((1.5, 1.2), (4.5, 1.2), (1.5, 3), (4.5, 3), (1.5, 4.8), (4.5, 4.8)),
-}
-
-
-def _pip(x: float, y: float, r: float = 0.62) -> list[tuple[float, float]]:
-    return [(x + r * math.cos(math.pi * k / 4), y + r * math.sin(math.pi * k / 4)) for k in range(8)]
-
-
-#: A die on the board (a building) drawn as a die: its pips in white, by face.
-PIPS = {f: sc.picture((6, 6), fills=[_pip(x, y) for x, y in spots], colour="#ffffff") for f, spots in PIP_SPOTS.items()}
 
 
 # -- scoring (§6) ---------------------------------------------------------------------------------
@@ -807,7 +789,7 @@ def _scene(game: MinopolyGame, obs: dict[str, Any], legal: list[tuple[int, str]]
                     label=str(face_of(d)),
                     shape="square",
                     colour=INKS[colour_of(d)],
-                    picture=PIPS[face_of(d)],
+                    picture=sc.die_picture(face_of(d)),
                     name=f"{die_name(d)} on {CELL_NAMES[i]}: a building {face_of(d)} high",
                 )
             )
