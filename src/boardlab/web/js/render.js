@@ -1054,18 +1054,26 @@ function roomBelow(root, wrap) {
   return Math.min(end - bottom, window.innerHeight * 0.45);
 }
 
-// The room kept under the board: the most it has needed (buttons, hands and piles, whether or not they can be
-// clicked now) since the page was drawn at this size, so the board keeps its size and place from turn to turn
+// The room kept under the board: the most it has needed (buttons, the hands and piles one can click, the viewer's
+// own whether or not they can be clicked now) since the page was drawn at this size, so the board keeps its size and place from turn to turn
 // while hands fill, buttons come and go and a hot seat passes the device.
 function reservedBelow(root, wrap) {
   const key = `${window.innerWidth}x${window.innerHeight}`;
   if (!root.reserved || root.reserved.key !== key) root.reserved = { key, px: 0 };
   const bottom = wrap.getBoundingClientRect().bottom;
-  const zones = root.querySelector(".zones");
-  const held = zones && zones.querySelector(".item") ? zones.getBoundingClientRect().bottom - bottom : 0;
-  const need = Math.max(roomBelow(root, wrap), Math.min(held, window.innerHeight * 0.45));
-  root.reserved.px = Math.max(root.reserved.px, need);
-  return root.reserved.px;
+  // the viewer's own hands and piles (every zone, where none is anyone's: a solo game's pool), not a legend
+  const all = [...root.querySelectorAll(".zones .zone")].filter((z) => z.querySelector(".item"));
+  const owned = all.some((z) => z.dataset.owner !== "");
+  const seat = root.dataset.seat ?? "";
+  const mine = all.filter((z) => (owned ? z.dataset.owner !== "" && z.dataset.owner === seat : true));
+  const held = mine.length ? Math.max(...mine.map((z) => z.getBoundingClientRect().bottom)) - bottom : 0;
+  const now = roomBelow(root, wrap);
+  const need = Math.max(now, Math.min(held, window.innerHeight * 0.45));
+  // on a wide screen the room kept for the whole game is at most 30% of its height, so one turn's long list of
+  // choices (Fences' ways to lay a card) does not keep the board small for good: that turn takes what it needs
+  const most = window.innerHeight * (window.matchMedia && window.matchMedia(NARROW).matches ? 0.45 : 0.3);
+  root.reserved.px = Math.min(Math.max(root.reserved.px, need), most);
+  return Math.max(root.reserved.px, now);
 }
 
 // Size the drawn board to the screen (width and height): as wide as its column, never taller than the room left
