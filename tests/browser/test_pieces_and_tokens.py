@@ -84,14 +84,19 @@ def click_until_revision_changes(page: Any, locator: Any) -> None:
 
 
 def play_some(page: Any, moves: int, seed: int) -> None:
-    """Click ``moves`` random legal targets (confirming any warning), past pass screens."""
+    """Click ``moves`` random legal targets (confirming any warning), past pass screens; a click that only begins a
+    move of several clicks counts as one."""
     rng = random.Random(seed)
     for _ in range(moves):
         if page.locator("#table-root[data-terminal='1']").count():
             return
         rev = page.get_attribute("#table-root", "data-revision")
         targets = page.locator("svg g.target, .zones button.item, .buttons button")
-        targets.nth(rng.randrange(targets.count())).dispatch_event("click")
+        target = targets.nth(rng.randrange(targets.count()))
+        first_of_several = target.get_attribute("data-pick")  # a click that only begins a move (Triad's setup)
+        target.dispatch_event("click")
+        if first_of_several:
+            continue
         menu = page.locator(".chooser button[role=menuitem]")
         if menu.count():
             menu.nth(rng.randrange(menu.count())).click()

@@ -1,6 +1,5 @@
 """The table page's layout stays put from turn to turn: hands, piles and pools keep the order the scene declares,
-whoever is to play and whatever can be clicked, and a zone the scene declares as a grid (``columns``) is drawn as
-one (Minopoly's city, 5 places by 5).
+whoever is to play and whatever can be clicked; Minopoly's city is a board, 5 lots by 5, with the dice on it.
 
 Each game is played a few turns through the page (hot seat, real clicks); after every turn the zones' on-screen
 order (by their boxes: top, then left) is recorded, with the seat whose view is shown.
@@ -25,17 +24,6 @@ ZONES_JS = """
   return {drawn: drawn.map((z) => z.dataset.zone), declared: zones.map((z) => z.dataset.zone),
     revision: document.getElementById("table-root").dataset.revision,
     seat: document.getElementById("table-root").dataset.seat};
-}
-"""
-
-#: How many distinct columns and rows the items of a zone take on the screen (layout offsets: an item arriving is
-#: drawn moving in for a moment).
-GRID_JS = """
-(id) => {
-  const items = [...document.querySelectorAll(`.zones .zone[data-zone="${id}"] .item`)];
-  const lefts = new Set(items.map((e) => e.offsetLeft));
-  const tops = new Set(items.map((e) => e.offsetTop));
-  return {items: items.length, columns: lefts.size, rows: tops.size};
 }
 """
 
@@ -82,15 +70,29 @@ def test_zones_keep_their_order_from_turn_to_turn(game_id: str, turns: int, serv
     assert order_problems(seen) == []
 
 
+#: The board's cells as drawn: how many, and how many distinct columns and rows their boxes take; the pieces on it.
+BOARD_GRID_JS = """
+() => {
+  const cells = [...document.querySelectorAll(".board-wrap svg .cell")].map((c) => c.getBoundingClientRect());
+  return {cells: cells.length, columns: new Set(cells.map((b) => Math.round(b.left))).size,
+    rows: new Set(cells.map((b) => Math.round(b.top))).size,
+    pieces: document.querySelectorAll(".board-wrap svg .layer-pieces .piece").length,
+    buttons: document.querySelectorAll(".zones .zone[data-zone='city']").length};
+}
+"""
+
+
 @pytest.mark.parametrize("size", [(1100, 900), (390, 844)])
-def test_minopolys_city_is_drawn_five_places_by_five(size: tuple[int, int], server: Any, new_page: Any) -> None:
+def test_minopolys_city_is_a_board_five_lots_by_five(size: tuple[int, int], server: Any, new_page: Any) -> None:
+    """The city is drawn as a board (cells, dice standing on them as pieces), not as a grid of buttons."""
     d = create(server, game="minopoly", mode="hotseat", seed=4, seats=[{"kind": "human"}] * 2)
     page = new_page(*size)
     page.goto(d["links"]["host"])
     page.wait_for_selector("#table-root[data-ready='1']")
-    assert page.evaluate(GRID_JS, "city") == {"items": 25, "columns": 5, "rows": 5}
-    play_turns(page, 8)  # dice in the city now
-    assert page.evaluate(GRID_JS, "city") == {"items": 25, "columns": 5, "rows": 5}
+    assert page.evaluate(BOARD_GRID_JS) == {"cells": 25, "columns": 5, "rows": 5, "pieces": 0, "buttons": 0}
+    play_turns(page, 14)  # dice in the city now
+    drawn = page.evaluate(BOARD_GRID_JS)
+    assert drawn["pieces"] >= 4 and (drawn["cells"], drawn["columns"], drawn["rows"]) == (25, 5, 5)
 
 
 #: Each zone's owner (blank: the table's) and box, in the page's order; and the seat whose view it is.

@@ -415,14 +415,18 @@ def test_hidden_hands_resample_is_fast_at_the_end_of_a_long_game() -> None:
 
 
 def test_the_scene_draws_dice_with_pips_and_marks_the_die_being_turned() -> None:
-    """§1, §4.2: pool and hands are dice with a face value and colour; the die being turned is marked."""
+    """§1, §4.2: the pool is a board of dice with their pips, hands are dice items; the die being turned is marked."""
     s = laid_out()
     play(s, "take a1", "take b1", "take c1", "give d1", "give e1", "give f1", "turn a die", "turn yellow 1")
     scene = s.scene(0)
     assert check_scene(scene, s.legal_moves()) == []
-    items = {it["id"]: it for z in scene["zones"] for it in z["items"]}
-    pool_die = items[f"p{at('h1')}"]
-    assert pool_die["kind"] == "die" and pool_die["value"] == 2 and pool_die["colour"] == "#1565C0"  # blue 2
+    # the pool is a board: each die stands on its place as a piece showing its pips
+    pieces = {p["at"]: p for p in scene["pieces"]}
+    pool_die = pieces[f"p{at('h1')}"]
+    assert pool_die["label"] == "2" and pool_die["colour"] == "#1565C0" and pool_die["name"] == "blue 2 on h1"
+    assert len(pool_die["picture"]["fills"]) == 2
+    assert f"p{at('a1')}" not in pieces and {c["id"] for c in scene["cells"]} >= {f"p{at('a1')}", f"p{at('i8')}"}
+    assert not [z for z in scene["zones"] if z["id"].startswith("row")]
     assert {"at": f"h0-{die(Y, 1)}-0", "kind": "selected"} in scene["highlights"]
     text = scene_text(scene, labels(s))
     assert "⟨⚀ 1⟩" in str(text)

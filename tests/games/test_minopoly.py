@@ -283,12 +283,27 @@ def test_the_scene_draws_dice_with_pips_held_dice_marked_and_cards_as_pictures()
     assert "⚀ 1" in text and "held" in text
 
 
-def test_the_city_is_one_zone_drawn_as_a_five_by_five_grid_north_at_the_top() -> None:
-    """§1: the city is declared as a grid 5 places wide, row 5 (North's side) first; the terminal draws it so."""
+def test_the_city_is_a_five_by_five_board_north_at_the_top_with_dice_as_buildings() -> None:
+    """§1: the city is drawn as a board of 25 lots (not a zone of buttons), row 5 (North's side) at the top; a die
+    put on a lot is a piece there in its colour showing its pips, and putting a die is a click on its lot."""
     s = dealt()
-    city = [z for z in s.scene(0)["zones"] if z["id"] == "city"]
-    assert len(city) == 1 and city[0]["columns"] == 5
-    assert [it["id"] for it in city[0]["items"][:6]] == ["c20", "c21", "c22", "c23", "c24", "c15"]
-    lines = scene_text(s.scene(0), labels(s)).splitlines()
-    rows = [line.split() for line in lines if line.strip().startswith(("a5", "a4", "a3", "a2", "a1"))]
-    assert rows == [[f"{c}{r}" for c in "abcde"] for r in (5, 4, 3, 2, 1)]
+    scene = s.scene(0)
+    assert not [z for z in scene["zones"] if z["id"] == "city"]
+    cells = {c["id"]: c for c in scene["cells"]}
+    assert len(cells) == 25 and all(c["polygon"] for c in cells.values())
+    assert cells["c20"]["label"] == "a5" and cells["c20"]["center"][1] < cells["c0"]["center"][1]  # a5 above a1
+    assert cells["c4"]["center"][0] > cells["c0"]["center"][0]  # e1 right of a1
+    lines = scene_text(scene, labels(s)).splitlines()
+    rows = [line.split()[0] for line in lines if line.strip()[:1] in "12345" and len(line.split()) > 5]
+    assert rows == ["5", "4", "3", "2", "1"]
+    thrown(s, die(R, 1), die(Y, 2), die(G, 3), die(B, 4))
+    play(s, "use these dice")
+    play(s, next(label for label in labels(s) if label.startswith("play")))
+    scene = s.scene(s.current_player())
+    assert check_scene(scene, s.legal_moves()) == []
+    puts = [t for t in scene["targets"] if t["label"].startswith("put")]
+    assert puts and all(t["at"] in cells for t in puts)
+    play(s, puts[0]["label"])
+    (building,) = s.scene(s.current_player())["pieces"]
+    assert building["at"] == puts[0]["at"] and building.get("picture") and building["colour"].startswith("#")
+    assert building["label"] in "1234" and building["name"].split(" on ")[0] in puts[0]["label"]

@@ -60,6 +60,11 @@ Keys of a :class:`Scene` (optional ones marked *):
     A target with *``with`` (a zone item's id) is played in two clicks: that
     item (a troop to deploy), then the place ``at``; the item picked first
     keeps only its own targets on the board.
+    A target with *``steps`` (ids of zone items and places) is played in
+    several clicks: each of them in turn, then ``at`` (placing five units on
+    five squares, one by one); after each click only the moves that began so
+    stay on offer, and an item picked and then a place is drawn on that place
+    until the move is played or begun again.
     *``confirm``: a warning; the front-end asks the player to confirm it first.
 ``buttons`` (:class:`Button`)
     ``{"action", "label"}`` and *``confirm``: legal actions with no place on the
@@ -99,6 +104,7 @@ exclusion zone), ``warning``, ``region0``…) or ``#rrggbb``.
 
 import functools
 import json
+import math
 import types
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -264,10 +270,17 @@ class Highlight(TypedDict):
 
 Target = TypedDict(
     "Target",
-    {"at": str, "action": int, "label": str, "with": NotRequired[str], "confirm": NotRequired[str]},
+    {
+        "at": str,
+        "action": int,
+        "label": str,
+        "with": NotRequired[str],
+        "steps": NotRequired[Annotated[list[str], Words(minItems=1)]],
+        "confirm": NotRequired[str],
+    },
 )
 Target.__doc__ = """A click target: the legal ``action`` played by clicking the place or item ``at`` (first the item
-``with``). ``confirm``: a warning the front-end shows, asking the player to confirm, before it plays the action (a
+``with``; or first each of ``steps`` in turn). ``confirm``: a warning the front-end shows, asking the player to confirm, before it plays the action (a
 move that loses at once)."""
 
 
@@ -608,6 +621,29 @@ def caption(at: Point, text: str, *, size: float | None = None, anchor: str | No
     return c
 
 
+#: Where a die's pips lie on a 6 x 6 grid, by face (1-6).
+_PIP_SPOTS = {
+    1: ((3, 3),),
+    2: ((1.5, 1.5), (4.5, 4.5)),
+    3: ((1.5, 1.5), (3, 3), (4.5, 4.5)),
+    4: ((1.5, 1.5), (4.5, 1.5), (1.5, 4.5), (4.5, 4.5)),
+    5: ((1.5, 1.5), (4.5, 1.5), (3, 3), (1.5, 4.5), (4.5, 4.5)),
+    6: ((1.5, 1.2), (4.5, 1.2), (1.5, 3), (4.5, 3), (1.5, 4.8), (4.5, 4.8)),
+}
+
+
+def die_picture(face: int, colour: str = "#ffffff") -> dict[str, Any]:
+    """A die's face as a :class:`Picture` (its pips, white by default), for a die standing on the board as a piece
+    (an item of kind ``die`` draws its own pips).
+
+    >>> len(die_picture(5)["fills"])
+    5
+    """
+    octagon = [(0.62 * math.cos(math.pi * k / 4), 0.62 * math.sin(math.pi * k / 4)) for k in range(8)]
+    spots = _PIP_SPOTS[int(face)]
+    return picture((6, 6), fills=[[(x + dx, y + dy) for dx, dy in octagon] for x, y in spots], colour=colour)
+
+
 def picture(
     grid: tuple[int, int],
     cells: Iterable[tuple[int, int]] = (),
@@ -753,6 +789,9 @@ def check_scene(scene: dict[str, Any], legal: Sequence[tuple[int, str]]) -> list
             problems.append(f"target {t} names no cell, edge or item")
         if "with" in t and t["with"] not in item_ids:
             problems.append(f"target {t} is played with no zone item")
+        for step in t.get("steps", ()):
+            if step not in places and step not in item_ids:
+                problems.append(f"target {t['label']!r} has a step {step!r} that names no cell, edge or item")
         if t["action"] not in legal_actions:
             problems.append(f"target {t} is not a legal action")
         reachable.add(t["action"])

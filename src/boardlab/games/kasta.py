@@ -40,7 +40,7 @@ from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
 from ..core.wording import said
 from . import _tensors as tz
-from ._dice import COLOURS, DICE, FACES, colour_of, die_item, die_name, face_of
+from ._dice import COLOURS, DICE, FACES, INKS, colour_of, die_item, die_name, face_of
 
 # -- the dice and the pool (§1, §2) -------------------------------------------------------------
 
@@ -1135,18 +1135,30 @@ def _scene(game: KastaGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -
     viewer = obs["viewer"]
     layer = obs["layer"]
     pool = obs["pool"]
-    for r in range(ROWS):
-        items = []
-        for c in range(COLS):
-            i = r * COLS + c
-            d = pool[i]
-            if d >= 0:
-                items.append(die_item(f"p{i}", d, PLACE_NAMES[i]))
-                if LAYER[i] == layer and phase in (TAKE, GIVE):
-                    s["highlights"].append({"at": f"p{i}", "kind": "hint"})
-            else:
-                items.append(sc.item(f"p{i}", PLACE_NAMES[i], "counter", detail="taken"))
-        s["zones"].append(sc.zone(f"row{r + 1}", f"Pool, row {r + 1}", items))
+    # §1.2-§2: the pool is drawn as a board of 8 rows of 9 places, a1 at the top left, its layers (rings) shaded
+    # in turn; a die in the pool stands on its place as a piece (its colour, its pips)
+    s["viewbox"] = [-0.1, -0.1, COLS + 0.2, ROWS + 0.2]
+    for i in range(PLACES):
+        r, c = divmod(i, COLS)
+        poly = [(c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1)]
+        fill = "#f4efe3" if LAYER[i] % 2 == 0 else "#e4dac3"
+        s["cells"].append(sc.cell(f"p{i}", (c + 0.5, r + 0.5), poly, label=PLACE_NAMES[i], fill=fill))
+        d = pool[i]
+        if d >= 0:
+            s["pieces"].append(
+                sc.piece(
+                    f"p{i}",
+                    None,
+                    "die",
+                    label=str(face_of(d)),
+                    shape="square",
+                    colour=INKS[colour_of(d)],
+                    picture=sc.die_picture(face_of(d)),
+                    name=f"{die_name(d)} on {PLACE_NAMES[i]}",
+                )
+            )
+            if LAYER[i] == layer and phase in (TAKE, GIVE):
+                s["highlights"].append({"at": f"p{i}", "kind": "hint"})
     first_item: dict[tuple[int, int], str] = {}
     for k in range(obs["num_players"]):
         hand = obs["hands"][k]

@@ -35,7 +35,7 @@ from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
 from ..core.wording import said, third_person
 from . import _tensors as tz
-from ._dice import COLOURS, DICE, FACES, colour_of, die_item, die_name, face_of
+from ._dice import COLOURS, DICE, FACES, INKS, colour_of, die_item, die_name, face_of
 
 # -- components (§1) ----------------------------------------------------------------------------
 
@@ -736,18 +736,34 @@ def _scene(game: MinopolyGame, obs: dict[str, Any], legal: list[tuple[int, str]]
     s = sc.new_scene(PHASES[phase].prompt(game, obs, legal), (0, 0, 1, 1))  # type: ignore[misc]
     viewer = obs["viewer"]
     board = obs["board"]
-    city = []
-    for r in range(SIZE - 1, -1, -1):
-        for c in range(SIZE):
-            i = r * SIZE + c
-            if board[i] >= 0:
-                city.append(die_item(f"c{i}", board[i], CELL_NAMES[i]))
-            else:
-                city.append(sc.item(f"c{i}", CELL_NAMES[i], "counter"))
-            if i in obs["last_cells"] or i in obs["placed"]:
-                s["highlights"].append({"at": f"c{i}", "kind": "last"})
-    title = f"The city: row {SIZE} (North's side) at the top, row 1 (South's side) at the bottom"
-    s["zones"].append(sc.zone("city", title, city, columns=SIZE))
+    # §1: the city is a board of 5 x 5 lots, row 5 (North's side) at the top; a die on a lot is a building,
+    # drawn as the die itself (its colour, its pips), with its name (and height) as its tooltip
+    s["viewbox"] = [-0.15, -0.5, SIZE + 0.3, SIZE + 0.95]
+    for i in range(CELLS):
+        r, c = divmod(i, SIZE)
+        x, y = c, SIZE - 1 - r
+        poly = [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)]
+        s["cells"].append(sc.cell(f"c{i}", (x + 0.5, y + 0.5), poly, label=CELL_NAMES[i], fill="light"))
+        if board[i] >= 0:
+            d = board[i]
+            s["pieces"].append(
+                sc.piece(
+                    f"c{i}",
+                    None,
+                    "building",
+                    label=str(face_of(d)),
+                    shape="square",
+                    colour=INKS[colour_of(d)],
+                    picture=sc.die_picture(face_of(d)),
+                    name=f"{die_name(d)} on {CELL_NAMES[i]}: a building {face_of(d)} high",
+                )
+            )
+        if i in obs["last_cells"] or i in obs["placed"]:
+            s["highlights"].append({"at": f"c{i}", "kind": "last"})
+    s["captions"] = [
+        sc.caption((SIZE / 2, -0.27), f"{SEATS[1]}'s side", size=0.24),
+        sc.caption((SIZE / 2, SIZE + 0.26), f"{SEATS[0]}'s side", size=0.24),
+    ]
     dice = []
     for k, d in enumerate(obs["dice"]):
         if k in obs["slots_used"]:

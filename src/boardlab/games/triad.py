@@ -1015,7 +1015,7 @@ def _prompt(kind: str) -> Callable[[Any, dict[str, Any], list[tuple[int, str]]],
             return f"Waiting for {NAMES[obs['to_move']]}." if obs["to_move"] in (0, 1) else "Waiting."
         return {
             "split": "Share your two ammunition cards between your Defence Centres (left is b, right is d).",
-            "deploy": f"Place your five units on your home row, a to e (you hold {', '.join(obs['hand'])}).",
+            "deploy": "Place your five units on your home row, from left to right: click a unit, then its square.",
             "turn": "Your turn: click a square to move a unit there, attack or fire at it; a Submarine's square flips it.",
             "probe": "An enemy Spy probed your unit: pay an ammunition to destroy it, or let it go.",
         }[kind]
@@ -1084,6 +1084,27 @@ def _cell(sq: int) -> str:
     return f"sq-{SQUARES[sq]}"
 
 
+def _tray(viewer: int, k: int, flip: bool) -> int:
+    """§3c: where the viewer's ``k``-th unit to place waits: the row in front of its home row, left to right as the
+    viewer sees it (the ocean is empty until both sides have set up)."""
+    return (home_row(viewer) + forward(viewer)) * SIZE + (SIZE - 1 - k if flip else k)
+
+
+def _deploy_target(
+    obs: dict[str, Any], viewer: int, action: int, kinds: tuple[int, ...], label: str, flip: bool
+) -> dict[str, Any]:
+    """§3c: a deployment played as placements, left to right as the viewer sees the home row: a waiting unit (the
+    first one of its type not yet placed), then its square, five times (the last square plays it)."""
+    hand = [UNITS.index(n) for n in obs["hand"]]
+    used: set[int] = set()
+    clicks: list[str] = []
+    for col in range(SIZE - 1, -1, -1) if flip else range(SIZE):
+        k = next(j for j, kind in enumerate(hand) if kind == kinds[col] and j not in used)
+        used.add(k)
+        clicks += [_cell(_tray(viewer, k, flip)), _cell(home_row(viewer) * SIZE + col)]
+    return {"at": clicks[-1], "action": action, "label": label, "steps": clicks[:-1]}
+
+
 @TriadGame.draws_scene
 def _scene(game: TriadGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     viewer = obs["viewer"]
@@ -1140,15 +1161,22 @@ def _scene(game: TriadGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -
             s["targets"].append({"at": _cell(idx[1]), "action": a, "label": label})
         elif seg == "flip":
             s["targets"].append({"at": _cell(idx[0]), "action": a, "label": label})
+        elif seg == "deploy" and viewer is not None and obs["hand"]:
+            s["targets"].append(_deploy_target(obs, viewer, a, idx, label, flip))
     if viewer is not None and obs["hand"]:
-        s["zones"].append(
-            sc.zone(
-                "hand",
-                "Your units to place",
-                [sc.item(f"hand{k}", n, icon=UNIT_ICONS[UNITS.index(n)], name=n) for k, n in enumerate(obs["hand"])],
-                owner=viewer,
+        # the units still to place wait in front of the home row, drawn there until placed (§3c)
+        for k, n in enumerate(obs["hand"]):
+            s["pieces"].append(
+                sc.piece(
+                    _cell(_tray(viewer, k, flip)),
+                    viewer,
+                    n,
+                    label=SHORT[UNITS.index(n)],
+                    shape="square",
+                    icon=UNIT_ICONS[UNITS.index(n)],
+                    name=f"Your {n}, to place on your home row",
+                )
             )
-        )
     for p in (0, 1):
         items = []
         for d in DC_SQUARES[p]:

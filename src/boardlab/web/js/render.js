@@ -183,7 +183,7 @@ function itemBack(it, zoneOwner) {
 }
 
 function drawPiece(layer, p, cx, cy, r, u) {
-  const g = svg("g", { class: p.face_down ? "piece face-down" : "piece", "data-at": p.at, "data-owner": p.owner ?? "" });
+  const g = svg("g", { class: `${p.face_down ? "piece face-down" : "piece"}${p.placing ? " placing" : ""}`, "data-at": p.at, "data-owner": p.owner ?? "" });
   const fill = p.face_down ? backColour(p.owner) : colour(p.colour, ownerColour(p.owner));
   const stroke = "#2b2823";
   const height = Math.max(1, Number(p.height) || 1);
@@ -439,6 +439,8 @@ export function renderScene(root, scene, opts = {}) {
   closeChooser(root);
   const before = root.renderedScene;
   root.renderedScene = scene; // the scene drawn last, for tests and tools
+  const original = scene;
+  scene = withSteps(root, scene, !!opts.interactive);
   // what changed since the view drawn before (only between consecutive views of one seat: opts.animate)
   const changes = opts.animate
     ? boardChanges(root, before, scene)
@@ -456,8 +458,9 @@ export function renderScene(root, scene, opts = {}) {
   root.dataset.pick = pick || "";
   const targets = allTargets.filter((t) => !t.with || !pick || t.with === pick);
   const byPlace = groupBy(targets, "at");
-  const rerender = () => renderScene(root, scene, { ...opts, animate: false, keepMarks: true });
-  const act = (action) => opts.onAction(action);
+  const rerender = () => renderScene(root, original, { ...opts, animate: false, keepMarks: true });
+  // a click of a move played in several clicks (``steps``) is kept here, and the scene drawn again
+  const act = (action) => (isStep(action) ? (takeStep(root, action), rerender()) : opts.onAction(action));
   // a target or button that carries a warning (a move that loses at once) is played only once confirmed
   const play = (t, ev, host) => (t.confirm ? openConfirm(root, host || root, ev, t, act) : act(t.action));
   const warnings = new Map([...targets, ...(scene.buttons || [])].filter((t) => t.confirm).map((t) => [t.action, t.confirm]));
@@ -718,6 +721,8 @@ export function renderScene(root, scene, opts = {}) {
   if (statusBox) {
     statusBox.replaceChildren(...(scene.status || []).map((s) => el("li", {}, s)));
   }
+  // a click that only begins a move (one of its steps) is marked so (data-pick), like an item picked first
+  for (const node of root.querySelectorAll("[data-actions^='step:'], .buttons button[data-action^='step:']")) node.dataset.pick = "step";
   fitBoard(root); // once the buttons and hands under the board are drawn
   if (reopen) {
     const list = byPlace.get(reopen.at) || [];
@@ -729,6 +734,79 @@ export function renderScene(root, scene, opts = {}) {
       openChooser(root, host, null, list, play, reopen.at, { left: reopen.left, top: reopen.top });
     }
   }
+}
+
+// Moves played in several clicks (a target's ``steps``: items and places clicked in turn, then ``at``): only the
+// next click of the moves still open is offered (one target per place, whatever the moves it leads to); an item
+// (or a piece on the board) picked and then a place is drawn on that place, lightly, until the move is played; a
+// button begins it again. root.steps holds the clicks made so far, forgotten when the moves on offer change.
+const STEP = "step:";
+const STEP_AGAIN = `${STEP}again`;
+
+function isStep(action) {
+  return typeof action === "string" && action.startsWith(STEP);
+}
+
+function takeStep(root, action) {
+  root.steps = action === STEP_AGAIN ? [] : [...(root.steps || []), action.slice(STEP.length)];
+}
+
+function withSteps(root, scene, interactive) {
+  const all = scene.targets || [];
+  const multi = all.filter((t) => Array.isArray(t.steps) && t.steps.length);
+  const key = multi.map((t) => t.action).join(",");
+  if (root.stepsKey !== key) {
+    root.stepsKey = key;
+    root.steps = [];
+  }
+  if (!multi.length || !interactive) return scene;
+  let done = root.steps || [];
+  let open = multi.filter((t) => done.every((id, k) => t.steps[k] === id));
+  if (!open.length) {
+    done = root.steps = [];
+    open = multi;
+  }
+  const items = new Map();
+  for (const z of scene.zones || []) for (const it of z.items || []) items.set(it.id, { it, z });
+  const cells = new Map((scene.cells || []).map((c) => [c.id, c]));
+  const name = (id) => (items.has(id) ? items.get(id).it.label : cells.has(id) ? `on ${cells.get(id).label || id}` : id);
+  const targets = all.filter((t) => !multi.includes(t));
+  const next = new Set();
+  for (const t of open) {
+    if (t.steps.length > done.length) {
+      const id = t.steps[done.length];
+      if (!next.has(id)) targets.push({ at: id, action: STEP + id, label: name(id) });
+      next.add(id);
+    } else {
+      const { steps, ...rest } = t;
+      targets.push(rest);
+    }
+  }
+  let pieces = [...(scene.pieces || [])];
+  const highlights = [...(scene.highlights || [])];
+  // the clicks go in pairs where a pick is followed by a place: the thing picked is drawn there
+  for (let k = 0; k < done.length; k++) {
+    const id = done[k];
+    const then = done[k + 1];
+    const moving = !items.has(id) && then && !items.has(then) ? pieces.find((p) => p.at === id) : null;
+    if (moving) {
+      // a piece picked on the board, then a place: it is drawn there
+      pieces = pieces.filter((p) => p !== moving);
+      pieces.push({ ...moving, at: then, placing: true });
+      k++;
+      continue;
+    }
+    highlights.push({ at: id, kind: "selected" });
+    if (items.has(id) && then && !items.has(then)) {
+      const { it, z } = items.get(id);
+      const owner = it.owner ?? z.owner ?? null;
+      pieces.push({ at: then, owner, kind: it.label, label: it.label, height: 1, facing: null, face_down: false, shape: it.kind === "token" || it.kind === "coin" ? "disc" : "square", ...(it.icon ? { icon: it.icon } : {}), ...(it.colour ? { colour: it.colour } : {}), name: `${it.name || it.label} (placed, not yet played)`, placing: true });
+      k++;
+    }
+  }
+  const buttons = [...(scene.buttons || [])];
+  if (done.length) buttons.unshift({ action: STEP_AGAIN, label: "Begin this move again" });
+  return { ...scene, targets, pieces, highlights, buttons };
 }
 
 // On a phone (a narrow screen) the viewer's own zones come first, right under the board (their hand, their city),
@@ -1136,6 +1214,28 @@ function roomBelow(root, wrap) {
   return Math.min(end - bottom, window.innerHeight * 0.45);
 }
 
+// The room kept under the board: the most it has needed (buttons, the hands and piles one can click, the viewer's
+// own whether or not they can be clicked now) since the page was drawn at this size, so the board keeps its size and place from turn to turn
+// while hands fill, buttons come and go and a hot seat passes the device.
+function reservedBelow(root, wrap) {
+  const key = `${window.innerWidth}x${window.innerHeight}`;
+  if (!root.reserved || root.reserved.key !== key) root.reserved = { key, px: 0 };
+  const bottom = wrap.getBoundingClientRect().bottom;
+  // the viewer's own hands and piles (every zone, where none is anyone's: a solo game's pool), not a legend
+  const all = [...root.querySelectorAll(".zones .zone")].filter((z) => z.querySelector(".item"));
+  const owned = all.some((z) => z.dataset.owner !== "");
+  const seat = root.dataset.seat ?? "";
+  const mine = all.filter((z) => (owned ? z.dataset.owner !== "" && z.dataset.owner === seat : true));
+  const held = mine.length ? Math.max(...mine.map((z) => z.getBoundingClientRect().bottom)) - bottom : 0;
+  const now = roomBelow(root, wrap);
+  const need = Math.max(now, Math.min(held, window.innerHeight * 0.45));
+  // on a wide screen the room kept for the whole game is at most 30% of its height, so one turn's long list of
+  // choices (Fences' ways to lay a card) does not keep the board small for good: that turn takes what it needs
+  const most = window.innerHeight * (window.matchMedia && window.matchMedia(NARROW).matches ? 0.45 : 0.3);
+  root.reserved.px = Math.min(Math.max(root.reserved.px, need), most);
+  return Math.max(root.reserved.px, now);
+}
+
 // Size the drawn board to the screen (width and height): as wide as its column, never taller than the room left
 // below its top, then make every click target at least MIN_TARGET_PX across and every coordinate label at least
 // MIN_LABEL_PX high at that size. Called after each drawing and when the window changes size.
@@ -1151,7 +1251,7 @@ export function fitBoard(root) {
   const width = wrap.clientWidth - padX;
   if (!(width > 0)) return;
   const top = wrap.getBoundingClientRect().top + window.scrollY + parseFloat(cs.paddingTop);
-  const room = window.innerHeight - top - parseFloat(cs.paddingBottom) - roomBelow(root, wrap) - 12;
+  const room = window.innerHeight - top - parseFloat(cs.paddingBottom) - reservedBelow(root, wrap) - 12;
   const height = Math.max(room, 180);
   const aspect = vb.width / vb.height;
   let w = Math.max(60, Math.min(width, height * aspect));

@@ -42,8 +42,15 @@ function setBanner(kind, title, detail, colour) {
   const b = $("banner");
   b.dataset.kind = kind;
   $("banner-title").textContent = title;
-  $("banner-detail").textContent = detail || "";
+  const d = $("banner-detail");
+  // the prompt keeps a fixed number of lines (the board below stays put); a longer one is cut short, and shown
+  // whole on hover (its title) or by a click on the banner, until the next prompt
+  if (d.textContent !== (detail || "")) b.classList.remove("open");
+  d.textContent = detail || "";
+  d.title = detail || "";
+  b.title = title;
   b.style.borderLeftColor = colour || "";
+  requestAnimationFrame(() => b.classList.toggle("clamped", d.scrollHeight > d.clientHeight + 1));
 }
 
 function setConn(state) {
@@ -605,6 +612,11 @@ function connect() {
 async function init() {
   // the text list of moves starts folded (one click opens it): the board comes first
   window.addEventListener("resize", () => fitBoard(root));
+  // a prompt cut short is shown whole by a click on the banner (and folded again by another)
+  $("banner").addEventListener("click", () => {
+    const b = $("banner");
+    if (b.classList.contains("clamped") || b.classList.contains("open")) b.classList.toggle("open");
+  });
   // crossing from a wide screen to a narrow one (a phone turned, a window narrowed) reorders the zones: draw again
   if (typeof window.matchMedia === "function") window.matchMedia(NARROW).addEventListener("change", () => draw());
   const tokens = readTokens();
