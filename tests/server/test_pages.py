@@ -52,6 +52,11 @@ def test_a_page_not_in_the_page_form_is_refused_not_served_half() -> None:
         '<head>\n  <title>T</title>\n</head>\n<body>\n  <header class="top">\n  </header>\n  <main></main>\n</body>\n'
     )
     assert "<title>T</title>" in fill(layout, good) and "<title>boardlab</title>" not in fill(layout, good)
+    # a page's own parts are never taken for the layout's places, even where they hold the same lines
+    odd = good.replace(
+        "  <main></main>\n", "  <main>\n  </header>\n<body>\n</head>\n  <title>boardlab</title>\n</main>\n"
+    )
+    assert fill(layout, odd).count("<main>\n  </header>\n<body>\n</head>\n  <title>boardlab</title>\n</main>") == 1
     for bad in (good.replace("<head>\n", ""), good.replace('  <header class="top">\n', ""), "<p>hello</p>"):
         with pytest.raises(ValueError):
             fill(layout, bad)

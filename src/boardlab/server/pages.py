@@ -36,12 +36,7 @@ _PAGE = re.compile(
     r"  <header class=\"top\">\n(?P<bar>.*?)  </header>\n(?P<main>.*)</body>\n?",
     re.DOTALL,
 )
-# where the page's parts go in the layout: after (or instead of) these lines
-_TITLE = "  <title>boardlab</title>\n"
-_HEAD_END = "</head>\n"
-_BODY = "<body>\n"
 _BRAND = '    <a class="brand" href="/">boardlab</a>\n'
-_BAR_END = "  </header>\n"
 
 
 def fill(layout: str, page: str) -> str:
@@ -49,16 +44,19 @@ def fill(layout: str, page: str) -> str:
     parts = _PAGE.fullmatch(page)
     if parts is None:
         raise ValueError('a page must be <head> with its <title> first, then <body>, its <header class="top">, …')
-    for line in (_TITLE, _HEAD_END, _BODY, _BRAND, _BAR_END):
+    # each line of the layout where a part of the page goes, and what takes the line's place
+    slots = {
+        "  <title>boardlab</title>\n": parts["title"],
+        "</head>\n": parts["head"] + "</head>\n",
+        "<body>\n": parts["body"] + "\n",
+        _BRAND: _BRAND + parts["bar"],
+        "  </header>\n": "  </header>\n" + parts["main"],
+    }
+    for line in slots:
         if layout.count(line) != 1:
             raise ValueError(f"the layout must have the line {line.strip()!r} once")
-    return (
-        layout.replace(_TITLE, parts["title"])
-        .replace(_HEAD_END, parts["head"] + _HEAD_END)
-        .replace(_BODY, parts["body"] + "\n")
-        .replace(_BRAND, _BRAND + parts["bar"])
-        .replace(_BAR_END, _BAR_END + parts["main"])
-    )
+    # one pass over the layout: a part that holds such a line itself stays as it is
+    return re.sub("|".join(map(re.escape, slots)), lambda line: slots[line[0]], layout)
 
 
 def layout_text() -> str:
