@@ -43,8 +43,8 @@ def test_one_game_and_its_rules(client) -> None:
 
 def test_pages_have_an_icon(client) -> None:
     """The rules pages name the icon as the app's pages do, and /favicon.ico answers (no 404 in any browser)."""
-    page = client.get("/rules/blast-radius").text
-    assert "<link rel='icon' href='/static/favicon.svg' type='image/svg+xml'>" in page
+    icon_link = '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
+    assert icon_link in client.get("/rules/blast-radius").text and icon_link in client.get("/").text
     assert client.get("/static/favicon.svg").status_code == 200
     icon = client.get("/favicon.ico")
     assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")

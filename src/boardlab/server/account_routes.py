@@ -28,7 +28,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request, Response
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -428,18 +428,18 @@ def _title(game: str) -> str:
 
 
 def account_routes(
-    platform: Platform, page: Callable[[str], FileResponse], client: Callable[[Request], str]
+    platform: Platform, page: Callable[[str], HTMLResponse], client: Callable[[Request], str]
 ) -> tuple[APIRouter, Players]:
     """The router (pages and API) and the :class:`Players` the table routes consult."""
     players = Players(platform, client)
     router = APIRouter()
 
     @router.get("/players/{name}", include_in_schema=False)
-    async def profile_page(name: str) -> FileResponse:
+    async def profile_page(name: str) -> HTMLResponse:
         return page("profile.html")
 
     @router.get("/leaderboard", include_in_schema=False)
-    async def leaderboard_page() -> FileResponse:
+    async def leaderboard_page() -> HTMLResponse:
         return page("leaderboard.html")
 
     @router.get("/api/account", response_model=AccountOut)

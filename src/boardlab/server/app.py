@@ -83,6 +83,7 @@ from .chance import SEEDED_NOTICE
 from .errors import ApiError, bad_request, forbidden, not_found
 from .lab import lab_routes
 from .markdown import to_html
+from .pages import WEB_DIR, made_page, page_response
 from .pictures import diagram_html, game_picture
 from .replay import ReplayCache
 from .schemas import (
@@ -114,7 +115,6 @@ from .views import geometry_text, position_view
 
 log = logging.getLogger("boardlab.server")
 
-WEB_DIR = pathlib.Path(__file__).resolve().parent.parent / "web"
 MAX_BODY = 2_000_000
 MAX_WS_MESSAGE = 4096
 #: Sent with every HTTP response. The pages run only the app's own scripts and styles, connect only to their own
@@ -275,13 +275,12 @@ def missing_page(message: str) -> HTMLResponse:
     """A browser's 404: a page in the site's frame saying what is missing, with the way back to the lobby."""
     text = html.escape(message[:1].upper() + message[1:])
     return HTMLResponse(
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-        "<title>Not found · boardlab</title><link rel='icon' href='/static/favicon.svg' type='image/svg+xml'>"
-        "<link rel='stylesheet' href='/static/style.css'></head>"
-        "<body><header class='top'><a class='brand' href='/'>boardlab</a><span class='crumb'>not found</span>"
-        f"</header><main class='rules'><h1>Page not found</h1><p>{text}.</p>"
-        "<p><a href='/'>Back to the lobby</a>, where every game and its rules are listed.</p></main></body></html>",
+        made_page(
+            "Not found · boardlab",
+            "not found",
+            f"<main class='rules'><h1>Page not found</h1><p>{text}.</p>"
+            "<p><a href='/'>Back to the lobby</a>, where every game and its rules are listed.</p></main>",
+        ),
         status_code=404,
     )
 
@@ -455,7 +454,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     replays = ReplayCache()
     lab_router, lab = lab_routes(  # /lab (server/lab.py)
         platform.settings.db_url,
-        lambda name: page(name),
+        page_response,
         _client,
         platform.settings.ai_move_seconds,
         platform.settings.quotas,
@@ -516,19 +515,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse(body, status_code=exc.status_code, headers=headers)  # 405 keeps its Allow
 
     # -- pages ------------------------------------------------------------------
-    def page(name: str) -> FileResponse:
-        return FileResponse(WEB_DIR / name, media_type="text/html", headers={"Cache-Control": "no-cache"})
+    page = page_response  # web/<name> inside web/layout.html (server/pages.py)
 
     @app.get("/", include_in_schema=False)
-    async def lobby_page() -> FileResponse:
+    async def lobby_page() -> HTMLResponse:
         return page("index.html")
 
     @app.get("/table/{table_id}", include_in_schema=False)
-    async def table_page(table_id: str) -> FileResponse:
+    async def table_page(table_id: str) -> HTMLResponse:
         return page("table.html")
 
     @app.get("/replay", include_in_schema=False)
-    async def replay_page() -> FileResponse:
+    async def replay_page() -> HTMLResponse:
         return page("replay.html")
 
     @app.get("/favicon.ico", include_in_schema=False)
@@ -547,16 +545,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title = html.escape(game_class(game_id).title)
         body = rules_html(game_id, text)
         return HTMLResponse(
-            "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-            f"<title>{title} · rules · boardlab</title><link rel='icon' href='/static/favicon.svg' type='image/svg+xml'>"
-            "<link rel='stylesheet' href='/static/style.css'></head>"
-            "<body class='rules-page'><header class='top'><a class='brand' href='/'>boardlab</a>"
-            f"<span class='crumb'>{title} · rules</span></header><main class='rules'>{body}</main>"
-            "<script type='module' src='/static/js/rules.js'></script></body></html>"
+            made_page(
+                f"{title} · rules · boardlab",
+                f"{title} · rules",
+                f"<main class='rules'>{body}</main>",
+                body='<body class="rules-page">',
+                end="  <script type='module' src='/static/js/rules.js'></script>\n",
+            )
         )
 
-    accounts_router, players = account_routes(platform, lambda name: page(name), _client)  # server/account_routes.py
+    accounts_router, players = account_routes(platform, page_response, _client)  # server/account_routes.py
     seeks_router, app.state.seeks = seek_routes(platform, players, _client)  # quick play: server/seek_routes.py
     included.extend([lab_router, accounts_router, seeks_router])  # (no prefix: their paths are the app's)
     for router in included:

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..agents import make_agent
@@ -581,7 +581,7 @@ def lab_routes(
         return sorted((r for r in runs if shown(r)), key=lambda r: -r.created_at)[:50]
 
     @router.get("/lab", include_in_schema=False)
-    async def lab_page() -> FileResponse:
+    async def lab_page() -> HTMLResponse:
         return page("lab.html")
 
     @router.get("/api/lab", response_model=LabOut)

@@ -1060,15 +1060,8 @@ function openConfirm(root, host, ev, t, act, where) {
   const yes = el("button", { type: "button", class: "confirm-yes danger", onclick: (e) => { e.stopPropagation(); closeChooser(root); act(t.action); } }, "Play it anyway");
   const no = el("button", { type: "button", class: "confirm-no", onclick: (e) => { e.stopPropagation(); closeChooser(root); } }, "Cancel");
   box.append(el("div", { class: "confirm-row" }, yes, no));
-  host.style.position = "relative";
-  host.append(box);
-  if (where) {
-    box.style.left = where.left;
-    box.style.top = where.top;
-  } else {
-    placeChooser(box, host, ev);
-    no.focus();
-  }
+  showChooser(box, host, ev, where);
+  if (!where) no.focus();
   closeOnEscape(root);
 }
 
@@ -1080,6 +1073,14 @@ function openChooser(root, host, ev, list, act, at, where) {
     box.append(el("button", { type: "button", role: "menuitem", "data-action": t.action, onclick: (e) => { e.stopPropagation(); closeChooser(root); act(t, e, host); } }, t.label));
   }
   box.append(el("button", { type: "button", class: "small", onclick: (e) => { e.stopPropagation(); closeChooser(root); } }, "Cancel"));
+  showChooser(box, host, ev, where);
+  const first = box.querySelector("button[role=menuitem]");
+  if (first && !where) first.focus();
+  closeOnEscape(root);
+}
+
+// Shows a chooser (the menu of moves or a confirmation) in its host: where it stood before a redraw, or by the click.
+function showChooser(box, host, ev, where) {
   host.style.position = "relative";
   host.append(box);
   if (where) {
@@ -1088,9 +1089,6 @@ function openChooser(root, host, ev, list, act, at, where) {
   } else {
     placeChooser(box, host, ev);
   }
-  const first = box.querySelector("button[role=menuitem]");
-  if (first && !where) first.focus();
-  closeOnEscape(root);
 }
 
 let escListener = null;
