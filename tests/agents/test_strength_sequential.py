@@ -134,3 +134,18 @@ def test_where_no_level_beats_random_and_the_game_has_luck_the_menu_says_luck_de
     )
     # without luck the same games say only which levels were not told apart
     assert level_note("x", luck=False, docs=tmp_path).startswith("Easy and random moves play about alike here (40")
+
+
+def test_the_stored_games_alone_make_a_table_even_where_a_pairing_has_none(tmp_path: pathlib.Path) -> None:
+    game, path = DuelGame(), tmp_path / "g.jsonl"
+    play_pairing(game, ("random", "easy"), 2, seed=1, games=6, store=GameStore(path))
+    report = measure_strength(game, ["easy", "hard"], games=2, seed=1, max_games=20, store=path, play_new=False)
+    assert [(p.stronger, p.games, p.stopped) for p in report.pairs] == [
+        ("easy", 6, "stored"),
+        ("hard", 0, "stored"),
+        ("hard", 0, "stored"),
+    ]
+    assert report.ceiling is None and report.target_vs_random is None  # nothing was played
+    block = strength_markdown(report)
+    assert "| `hard` against `easy` | 0 | – | – | not played | stored |" in block
+    assert len(path.read_text().splitlines()) == 6

@@ -421,10 +421,10 @@ def measure_strength(
             say(f"{pair[1]} against {pair[0]}: {pr.score.words()}, {pr.stopped}, {pr.reused} reused")
         report.tournament = result.to_json()
         report.schedule = schedule
-        if target in levels:
-            cell = report.tournament["pairwise"][f"random vs {target}"]
+        cell = report.tournament["pairwise"].get(f"random vs {target}")
+        if target in levels and cell is not None:
             report.target_vs_random = Score(cell["games"] - cell["points"], cell["games"])
-        if ceiling and not game.perfect_information:
+        if ceiling and play_new and not game.perfect_information:
             if workers <= 1:  # in this process (also a game that is not registered)
                 points = [ceiling_game(game, n, seed, i, target) for i in range(games)]
             else:
@@ -554,6 +554,12 @@ def strength_markdown(report: StrengthReport) -> str:
                 sc = pr.score
                 lo, hi = sc.ci95
                 reused = f" ({pr.reused} stored)" if pr.reused else ""
+                if not pr.games:
+                    lines.append(
+                        f"| `{level_name(pr.stronger)}` against `{level_name(pr.weaker)}` | 0 | – | – | not played "
+                        f"| {pr.stopped} |"
+                    )
+                    continue
                 lines.append(
                     f"| `{level_name(pr.stronger)}` against `{level_name(pr.weaker)}` | {pr.games}{reused} "
                     f"| {sc.rate:.3f} ({sc.points:g} of {sc.games}) | {lo:.3f}–{hi:.3f} | {pr.verdict()} | {pr.stopped} |"
@@ -599,7 +605,13 @@ def _no_ceiling_words(report: StrengthReport, t: dict[str, Any]) -> str:
     )
     if report.hidden:
         return (
-            "**Ceiling:** not measured in this run (`--no-ceiling`). The game hides information, so an agent "
+            "**Ceiling:** not measured in this run"
+            + (
+                " (the stored games alone, `--stored-only`)"
+                if "--stored-only" in report.command
+                else " (`--no-ceiling`)"
+            )
+            + ". The game hides information, so an agent "
             "that sees everything may do better than the fair levels; what caps them is what they cannot see"
             + (" and the draws still to come." if report.chance else ".")
             + top
