@@ -149,3 +149,11 @@ def test_the_stored_games_alone_make_a_table_even_where_a_pairing_has_none(tmp_p
     block = strength_markdown(report)
     assert "| `hard` against `easy` | 0 | – | – | not played | stored |" in block
     assert len(path.read_text().splitlines()) == 6
+
+
+def test_a_pairing_s_cpu_budget_stops_it_at_a_whole_round_and_the_store_plays_on_later(tmp_path: pathlib.Path) -> None:
+    game, store = DuelGame(), GameStore(tmp_path / "g.jsonl")
+    _, pr = play_pairing(game, ("easy", "medium"), 2, seed=1, games=2, max_games=40, store=store, cpu_budget=0.0)
+    assert (pr.stopped, pr.games) == ("budget", 2)  # the fewest games, then the spent budget stops it
+    _, more = play_pairing(game, ("easy", "medium"), 2, seed=1, games=2, max_games=6, store=store, cpu_budget=60.0)
+    assert (more.stopped, more.games, more.reused) == ("cap", 6, 2)

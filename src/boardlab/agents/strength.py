@@ -77,7 +77,8 @@ class PairResult:
     points: float
     games: int
     #: Why the pairing stopped: ``separated`` (its stopping interval excluded an even score), ``cap`` (the most
-    #: games allowed), ``fixed`` (the games asked for), ``stored`` (the stored games alone, none played).
+    #: games allowed), ``budget`` (this run's CPU seconds for it were spent), ``fixed`` (the games asked for),
+    #: ``stored`` (the stored games alone, none played).
     stopped: str = "fixed"
     #: Of its games, how many were read from the store rather than played by this run.
     reused: int = 0
@@ -124,6 +125,8 @@ class StrengthReport:
     pairs: list[PairResult] = field(default_factory=list)
     #: Sequential pairings: ``(fewest games, most games, confidence of the stopping interval)``; ``None``: fixed.
     sequential: tuple[int, int, float] | None = None
+    #: Sequential pairings: the CPU seconds each might spend in the run (``None``: no bound).
+    pair_cpu_seconds: float | None = None
     #: The file the games are stored in and reused from (``None``: not stored).
     store: str | None = None
 
@@ -295,6 +298,7 @@ def play_pairing(
     confidence: float = 0.99,
     store: GameStore | None = None,
     play_new: bool = True,
+    cpu_budget: float | None = None,
 ) -> tuple[list[GameResult], PairResult]:
     """One pairing (``pair`` = weaker-named, stronger-named), game ``i`` seated and seeded as
     :func:`~boardlab.lab.tournament.run_tournament` seats and seeds it.
@@ -303,7 +307,9 @@ def play_pairing(
     round after round (``num_players`` games, the seats rotated) until the Wilson interval at ``confidence`` of the
     head-to-head score excludes 0.5, or ``max_games`` are played. Games in ``store`` are reused first (all of them
     up to the cap count, stored earlier by whatever rule); new games are appended to it as they end.
-    ``play_new=False`` plays none: the stored games alone.
+    ``play_new=False`` plays none: the stored games alone. ``cpu_budget``: a sequential pairing also stops, at a
+    whole round, once the games this run played for it took so many CPU seconds (an expensive pairing then gets
+    what the budget buys, and a later run with the store plays on from there).
     """
     weaker, stronger = pair
     cap = max(games, max_games or 0)
@@ -312,6 +318,7 @@ def play_pairing(
     results = store.games(key)[:cap] if store is not None else []
     reused = len(results)
     stopped = "fixed"
+    spent = 0.0
     while True:
         points, count = head_to_head(results, weaker, stronger)
         whole_round = len(results) % num_players == 0
@@ -324,10 +331,14 @@ def play_pairing(
         if not play_new:
             stopped = "stored"
             break
+        if sequential and cpu_budget is not None and whole_round and spent >= cpu_budget and len(results) >= games:
+            stopped = "budget"
+            break
         i = len(results)
         seats = schedule(list(pair), num_players, i + 1, False)[i][2]
         t0 = time.process_time()
         r = play_one(game, num_players, seed, 0, i, seats, False)
+        spent += time.process_time() - t0
         if store is not None:
             store.add(key, r, time.process_time() - t0)
         results.append(r)
@@ -351,6 +362,7 @@ def measure_strength(
     stop_confidence: float = 0.99,
     store: pathlib.Path | str | None = None,
     play_new: bool = True,
+    pair_cpu_seconds: float | None = None,
 ) -> StrengthReport:
     """Measure ``levels`` in ``game`` (see the module documentation); ``games`` per pairing.
 
@@ -365,7 +377,8 @@ def measure_strength(
     ``max_games`` above ``games`` makes each pairing sequential (:func:`play_pairing`): from ``games`` on, it stops
     once its head-to-head interval at ``stop_confidence`` excludes an even score, else at ``max_games``; so close
     pairings get many games and lopsided ones few. ``store`` (a ``.jsonl`` file, :class:`GameStore`) keeps every
-    game and a later run reuses them; ``play_new=False`` measures the stored games alone. (Co-operative games
+    game and a later run reuses them; ``play_new=False`` measures the stored games alone; ``pair_cpu_seconds``
+    bounds the CPU seconds a sequential pairing may spend in this run (:func:`play_pairing`). (Co-operative games
     play ``games`` per level as before.)
     """
     say = log or (lambda _line: None)
@@ -406,6 +419,7 @@ def measure_strength(
         if sequential:
             z_value(stop_confidence)  # refuse a confidence outside (0, 1) before playing
             report.sequential = (games, int(max_games or games), stop_confidence)
+            report.pair_cpu_seconds = pair_cpu_seconds
         report.store = str(store) if store is not None else None
         for pair in pairings(specs, target, schedule):
             if workers > 1 and kept is None and not sequential:
@@ -414,7 +428,16 @@ def measure_strength(
                 pr = PairResult(pair[0], pair[1], pts, cnt)
             else:
                 part_results, pr = play_pairing(
-                    game, (pair[0], pair[1]), n, seed, games, max_games, stop_confidence, kept, play_new
+                    game,
+                    (pair[0], pair[1]),
+                    n,
+                    seed,
+                    games,
+                    max_games,
+                    stop_confidence,
+                    kept,
+                    play_new,
+                    pair_cpu_seconds,
                 )
             result.results += part_results
             report.pairs.append(pr)
@@ -528,6 +551,11 @@ def strength_markdown(report: StrengthReport) -> str:
             how = (
                 f"each played until the {conf * 100:g}% interval of its head-to-head score excluded an even score "
                 f"(checked after every round of seats from {least} games on) or {most} games were played"
+                + (
+                    f" or the run had spent {report.pair_cpu_seconds / 60:g} CPU minutes on it (*budget*)"
+                    if report.pair_cpu_seconds
+                    else ""
+                )
             )
         else:
             how = f"{report.games} games each"

@@ -56,6 +56,14 @@ def strength_command(
     stop_confidence: Annotated[
         float, typer.Option("--stop-confidence", help="With --max-games: the interval that stops a pairing.")
     ] = 0.99,
+    pair_minutes: Annotated[
+        float | None,
+        typer.Option(
+            "--pair-minutes",
+            min=0.0,
+            help="With --max-games: a pairing also stops once this run spent so many CPU minutes on it.",
+        ),
+    ] = None,
     store: Annotated[
         bool,
         typer.Option("--store", help="Keep every game in docs/ai/games/GAME.jsonl and reuse the games stored there."),
@@ -96,6 +104,7 @@ def strength_command(
             stop_confidence=stop_confidence,
             store=kept,
             play_new=not stored_only,
+            pair_cpu_seconds=pair_minutes * 60 if pair_minutes is not None else None,
         )
         if kept is not None:
             report.store = f"docs/ai/games/{game.id}.jsonl" if docs is None else str(kept)
@@ -104,6 +113,8 @@ def strength_command(
             parts.append(f"--max-games {max_games}")
             if stop_confidence != 0.99:
                 parts.append(f"--stop-confidence {stop_confidence:g}")
+            if pair_minutes is not None:
+                parts.append(f"--pair-minutes {pair_minutes:g}")
         parts += [f"--seed {seed}"] + ([f"--schedule {schedule}"] if schedule != "ladder" else [])
         parts += [f"--option {o}" for o in option or []]
         if cpu_clock:
