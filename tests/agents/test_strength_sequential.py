@@ -77,7 +77,10 @@ def test_the_written_block_decides_the_figures_and_the_menu_s_words(tmp_path: pa
     report.command = "boardlab strength test-duel --levels easy,medium --games 2 --max-games 40 --store"
     block = strength_markdown(report)
     assert "until the 99% interval of its head-to-head score excluded an even score" in block
-    assert "| `medium` against `easy` | 40 | 0.500 (20 of 40) | 0.352–0.648 | no | cap |" in block
+    assert (
+        "| `medium` against `easy` | 40 | 0.500 (20 of 40) | 0.352–0.648 | no | cap |" in block
+        and "CPU minutes" in block in block
+    )
     write_strength(tmp_path / "test-duel.md", block)
     rows = level_head_to_head("test-duel", docs=tmp_path)
     assert rows[("medium", "easy")] == (0.5, 40, 0.352, 0.648) and rows[("easy", "random")][2] > 0.5
@@ -147,7 +150,7 @@ def test_the_stored_games_alone_make_a_table_even_where_a_pairing_has_none(tmp_p
     ]
     assert report.ceiling is None and report.target_vs_random is None  # nothing was played
     block = strength_markdown(report)
-    assert "| `hard` against `easy` | 0 | – | – | not played | stored |" in block
+    assert "| `hard` against `easy` | 0 | – | – | not played | stored | – |" in block
     assert len(path.read_text().splitlines()) == 6
 
 

@@ -195,7 +195,7 @@ def level_note(game_id: str, luck: bool = False, docs: pathlib.Path | None = Non
     if luck and against_random and all(r[2] <= 0.5 for _lv, r in against_random):
         best, (score, games, _lo, _hi) = against_random[0]
         parts.append(
-            f"In this game luck decides more than skill: in {games} measured games against random moves, "
+            f"In this game luck decides more than skill: in {_games(games)} against random moves, "
             f"{best} scored {score:.0%}, not clearly better, so the levels play about alike."
         )
         return " ".join(parts)
@@ -210,12 +210,16 @@ def level_note(game_id: str, luck: bool = False, docs: pathlib.Path | None = Non
             else f"{stronger.capitalize()} and random moves"
         )
         if hi < 0.5:
-            parts.append(f"{them}: {weaker} won more often in {games} measured games.")
+            parts.append(f"{them}: {weaker} won more often in {_games(games)}.")
         elif lo >= 0.3 and hi <= 0.7:
-            parts.append(f"{them} play about alike here ({games} measured games, no clear winner).")
+            parts.append(f"{them} play about alike here ({_games(games)}, no clear winner).")
         else:
-            parts.append(f"{them}: not told apart yet ({games} measured games).")
+            parts.append(f"{them}: not told apart yet ({_games(games)}).")
     return " ".join(parts)
+
+
+def _games(n: int) -> str:
+    return f"{n} measured game" + ("" if n == 1 else "s")
 
 
 def _notes_text(game_id: str, docs: pathlib.Path | None) -> str:

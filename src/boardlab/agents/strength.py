@@ -82,6 +82,8 @@ class PairResult:
     stopped: str = "fixed"
     #: Of its games, how many were read from the store rather than played by this run.
     reused: int = 0
+    #: The CPU seconds its games took (stored ones as the store records them; ``None``: not counted).
+    cpu_seconds: float | None = None
 
     @property
     def score(self) -> Score:
@@ -216,7 +218,11 @@ class GameStore:
 
     def games(self, key: dict[str, Any]) -> list[GameResult]:
         """The stored games of ``key``: indices 0, 1, … as far as they run without a gap."""
-        found: dict[int, GameResult] = {}
+        return [r for r, _cpu in self.games_and_seconds(key)]
+
+    def games_and_seconds(self, key: dict[str, Any]) -> list[tuple[GameResult, float]]:
+        """:meth:`games`, each with the CPU seconds it took."""
+        found: dict[int, tuple[GameResult, float]] = {}
         want = json.dumps(key, sort_keys=True, default=str)
         if self.path.exists():
             for line in self.path.read_text(encoding="utf-8").splitlines():
@@ -228,16 +234,19 @@ class GameStore:
                 g = row["game"]
                 found.setdefault(
                     int(g["index"]),
-                    GameResult(
-                        0,
-                        int(g["index"]),
-                        list(g["seats"]),
-                        [float(x) for x in g["returns"]],
-                        int(g["length"]),
-                        bool(g["capped"]),
+                    (
+                        GameResult(
+                            0,
+                            int(g["index"]),
+                            list(g["seats"]),
+                            [float(x) for x in g["returns"]],
+                            int(g["length"]),
+                            bool(g["capped"]),
+                        ),
+                        float(g.get("cpu_seconds", 0.0)),
                     ),
                 )
-        out: list[GameResult] = []
+        out: list[tuple[GameResult, float]] = []
         while len(out) in found:
             out.append(found[len(out)])
         return out
@@ -315,7 +324,9 @@ def play_pairing(
     cap = max(games, max_games or 0)
     sequential = cap > games
     key = GameStore.key(game, num_players, seed, pair)
-    results = store.games(key)[:cap] if store is not None else []
+    stored = store.games_and_seconds(key)[:cap] if store is not None else []
+    results = [r for r, _cpu in stored]
+    seconds = sum(cpu for _r, cpu in stored)
     reused = len(results)
     stopped = "fixed"
     spent = 0.0
@@ -338,12 +349,14 @@ def play_pairing(
         seats = schedule(list(pair), num_players, i + 1, False)[i][2]
         t0 = time.process_time()
         r = play_one(game, num_players, seed, 0, i, seats, False)
-        spent += time.process_time() - t0
+        took = time.process_time() - t0
+        spent += took
+        seconds += took
         if store is not None:
-            store.add(key, r, time.process_time() - t0)
+            store.add(key, r, took)
         results.append(r)
     points, count = head_to_head(results, weaker, stronger)
-    return results, PairResult(weaker, stronger, points, count, stopped, reused)
+    return results, PairResult(weaker, stronger, points, count, stopped, reused, seconds)
 
 
 def measure_strength(
@@ -514,7 +527,14 @@ def strength_markdown(report: StrengthReport) -> str:
         "## Measured strength",
         "",
         f"Measured with `{report.command or 'boardlab strength ' + report.game_id}` "
-        f"({report.seconds / 60:.1f} minutes of wall time; options: {opts}; "
+        f"({report.seconds / 60:.1f} minutes of wall time"
+        + (
+            f", the pairings' games {sum(p.cpu_seconds or 0.0 for p in report.pairs) / 60:.1f} CPU minutes "
+            "(stored ones included)"
+            if report.store and report.pairs
+            else ""
+        )
+        + f"; options: {opts}; "
         f"Python {platform.python_version()}; {os.cpu_count()} CPUs"
         + (f", load average {report.load:.1f} at the end" if report.load is not None else "")
         + "). "
@@ -575,8 +595,8 @@ def strength_markdown(report: StrengthReport) -> str:
                 "*told apart* is `yes` where the interval lies wholly above 0.5 (the lobby shows a level's Elo only "
                 "where it is told apart from the levels beside it).",
                 "",
-                "| pairing | games | score | 95% CI | told apart | stopped |",
-                "|---------|------:|------:|-------:|------------|---------|",
+                "| pairing | games | score | 95% CI | told apart | stopped | CPU s a game |",
+                "|---------|------:|------:|-------:|------------|---------|-------------:|",
             ]
             for pr in report.pairs:
                 sc = pr.score
@@ -585,12 +605,13 @@ def strength_markdown(report: StrengthReport) -> str:
                 if not pr.games:
                     lines.append(
                         f"| `{level_name(pr.stronger)}` against `{level_name(pr.weaker)}` | 0 | – | – | not played "
-                        f"| {pr.stopped} |"
+                        f"| {pr.stopped} | – |"
                     )
                     continue
                 lines.append(
                     f"| `{level_name(pr.stronger)}` against `{level_name(pr.weaker)}` | {pr.games}{reused} "
-                    f"| {sc.rate:.3f} ({sc.points:g} of {sc.games}) | {lo:.3f}–{hi:.3f} | {pr.verdict()} | {pr.stopped} |"
+                    f"| {sc.rate:.3f} ({sc.points:g} of {sc.games}) | {lo:.3f}–{hi:.3f} | {pr.verdict()} | {pr.stopped} "
+                    + (f"| {pr.cpu_seconds / pr.games:.1f} |" if pr.cpu_seconds is not None else "| – |")
                 )
             lines.append("")
     lines += [
