@@ -126,17 +126,38 @@ def test_figures_follow_the_head_to_head_games_not_the_ratings_intervals(tmp_pat
     )
 
 
-def test_where_no_level_beats_random_and_the_game_has_luck_the_menu_says_luck_decides(tmp_path: pathlib.Path) -> None:
-    (tmp_path / "x.md").write_text(
-        BLOCK.format(n=40, easy="0.420–0.700", hard="0.550 (33 of 60)", hardci="0.424–0.670"), encoding="utf-8"
-    )
+LUCK = """<!-- strength:begin (written by `boardlab strength`) -->
+| pairing | games | score | 95% CI | told apart | stopped |
+|---------|------:|------:|-------:|------------|---------|
+| `easy` against `random` | 100 | 0.590 (59 of 100) | 0.492–0.681 | no | cap |
+| `medium` against `easy` | 100 | 0.500 (50 of 100) | 0.404–0.596 | no | cap |
+| `hard` against `medium` | 56 | 0.482 (27 of 56) | 0.357–0.610 | no | budget |
+| `expert` against `hard` | 6 | 0.500 (3 of 6) | 0.188–0.812 | no | budget |
+| `hard` against `random` | 78 | {hard} | {hardci} | yes | budget |
+
+| level | spec | Elo | Elo 95% CI | score | score 95% CI |
+|-------|------|----:|-----------:|------:|-------------:|
+| easy | `e` | +60 | -10 … +130 | 0.5 | 0–1 |
+<!-- strength:end -->
+"""
+
+
+def test_where_luck_caps_every_level_and_none_beats_the_one_below_the_menu_says_luck_decides(
+    tmp_path: pathlib.Path,
+) -> None:
+    (tmp_path / "x.md").write_text(LUCK.format(hard="0.622 (48.5 of 78)", hardci="0.511–0.721"), encoding="utf-8")
     assert level_figures("x", docs=tmp_path) == {}
     assert level_note("x", luck=True, docs=tmp_path) == (
-        "In this game luck decides more than skill: in 60 measured games against random moves, hard scored 55%, "
-        "not clearly better, so the levels play about alike."
+        "In this game luck decides more than skill: hard won 62% of 78 measured games against random moves, "
+        "and no level clearly beat the level below it (6 to 100 games a pairing)."
     )
-    # without luck the same games say only which levels were not told apart
-    assert level_note("x", luck=False, docs=tmp_path).startswith("Easy and random moves play about alike here (40")
+    # without luck the same games say only which levels were not told apart, pair by pair
+    note = level_note("x", luck=False, docs=tmp_path)
+    assert note.startswith("Easy and random moves play about alike here (100 measured games, no clear winner).")
+    assert note.endswith("Hard and expert: not told apart yet (6 measured games).")
+    # a strongest level that surely wins more than the cap against random: the game is not called one of luck
+    (tmp_path / "x.md").write_text(LUCK.format(hard="0.900 (70 of 78)", hardci="0.810–0.950"), encoding="utf-8")
+    assert not level_note("x", luck=True, docs=tmp_path).startswith("In this game luck")
 
 
 def test_the_stored_games_alone_make_a_table_even_where_a_pairing_has_none(tmp_path: pathlib.Path) -> None:

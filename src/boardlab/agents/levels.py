@@ -183,7 +183,8 @@ def level_note(game_id: str, luck: bool = False, docs: pathlib.Path | None = Non
     Each pair of neighbouring levels that the block's head-to-head games did not tell apart is named with its
     number of games: "play about alike" where the interval confines the stronger-named's score to 0.3–0.7 (a gap
     of at most about 150 Elo either way), else "not told apart yet". Where the game has luck and even the
-    strongest level measured did not beat random play clearly, the note says that luck decides more than skill.
+    strongest level measured scores surely below :data:`LUCK_CAP` against random moves (or not clearly above
+    0.5), and no level clearly beat the level below it, the note says that luck decides more than skill.
     """
     rows = level_head_to_head(game_id, docs)
     if not rows:
@@ -191,14 +192,18 @@ def level_note(game_id: str, luck: bool = False, docs: pathlib.Path | None = Non
     measured = [lv for lv in LEVELS if any(lv in pair for pair in rows)]
     chain = ["random", *measured]
     against_random = [(lv, rows[(lv, "random")]) for lv in reversed(measured) if (lv, "random") in rows]
+    level_pairs = [rows.get((b, a)) for a, b in itertools.pairwise(measured)]
+    alike = bool(level_pairs) and all(r is None or r[2] <= 0.5 for r in level_pairs)
+    if luck and against_random and alike:
+        best, (score, games, lo, hi) = against_random[0]  # the strongest-named level that played random
+        if lo <= 0.5 or hi < LUCK_CAP:
+            counts = sorted(r[1] for r in level_pairs if r is not None)
+            span = f"{counts[0]}" if counts[0] == counts[-1] else f"{counts[0]} to {counts[-1]}"
+            return (
+                f"In this game luck decides more than skill: {best} won {score:.0%} of {_games(games)} against "
+                f"random moves, and no level clearly beat the level below it ({span} games a pairing)."
+            )
     parts: list[str] = []
-    if luck and against_random and all(r[2] <= 0.5 for _lv, r in against_random):
-        best, (score, games, _lo, _hi) = against_random[0]
-        parts.append(
-            f"In this game luck decides more than skill: in {_games(games)} against random moves, "
-            f"{best} scored {score:.0%}, not clearly better, so the levels play about alike."
-        )
-        return " ".join(parts)
     for weaker, stronger in itertools.pairwise(chain):
         row = rows.get((stronger, weaker))
         if row is None or row[2] > 0.5:
@@ -216,6 +221,11 @@ def level_note(game_id: str, luck: bool = False, docs: pathlib.Path | None = Non
         else:
             parts.append(f"{them}: not told apart yet ({_games(games)}).")
     return " ".join(parts)
+
+
+#: Where even the strongest level's score against random moves is surely below this (its 95% interval ends
+#: below it) and no level beat the one below it, the level note says that luck decides more than skill.
+LUCK_CAP = 0.75
 
 
 def _games(n: int) -> str:
