@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from boardlab.agents import level_names, level_seconds
+from boardlab.agents import level_figures, level_names, level_note, level_seconds
 
 pytestmark = pytest.mark.browser
 
@@ -36,7 +36,9 @@ def open_new_table(page: Any, url: str, game_id: str) -> None:
     page.wait_for_selector("#seat-1")
 
 
-def test_cirque_s_level_menu_shows_think_times_and_no_contradicting_figures(server: Any, new_page: Any) -> None:
+def test_cirque_s_level_menu_shows_think_times_figures_in_order_and_what_plays_alike(
+    server: Any, new_page: Any
+) -> None:
     page = new_page(1280, 800)
     open_new_table(page, server.url, "cirque")
     menus = level_menus(page)
@@ -46,7 +48,10 @@ def test_cirque_s_level_menu_shows_think_times_and_no_contradicting_figures(serv
             assert f"{level} · up to {level_seconds(level):g} s a move" in menu[level], menu[level]
         shown = figures(menu)
         assert shown == sorted(shown) and len(set(shown)) == len(shown), menu
-        assert not shown, menu  # Cirque's measured intervals all overlap: no level gets a number
+        # only expert is told apart from its neighbours in Cirque's measured games
+        assert shown == [round(v) for v in level_figures("cirque").values()] and "Elo" in menu["expert"], menu
+    # and the levels its games did not tell apart are named under the menu
+    assert page.inner_text("#level-note") == level_note("cirque") and "play about alike" in level_note("cirque")
 
 
 def test_figures_that_separate_the_levels_are_shown_beside_them(server: Any, new_page: Any) -> None:

@@ -8,7 +8,17 @@ built with :func:`make_agent`. Every agent sees only a
 
 from .base import Agent, RandomAgent, agent_names, make_agent, parse_agent_spec, register_agent
 from .greedy import GreedyAgent
-from .levels import LEVELS, level_figures, level_intervals, level_names, level_ratings, level_seconds, level_spec
+from .levels import (
+    LEVELS,
+    level_figures,
+    level_head_to_head,
+    level_intervals,
+    level_names,
+    level_note,
+    level_ratings,
+    level_seconds,
+    level_spec,
+)
 from .mcts import MCTSAgent
 
 __all__ = [
@@ -19,8 +29,10 @@ __all__ = [
     "RandomAgent",
     "agent_names",
     "level_figures",
+    "level_head_to_head",
     "level_intervals",
     "level_names",
+    "level_note",
     "level_ratings",
     "level_seconds",
     "level_spec",

@@ -35,6 +35,7 @@ the lobby shows.
 
 from __future__ import annotations
 
+import itertools
 import math
 import pathlib
 import re
@@ -117,26 +118,160 @@ def level_intervals(game_id: str, docs: pathlib.Path | None = None) -> dict[str,
 def level_figures(game_id: str, docs: pathlib.Path | None = None) -> dict[str, float]:
     """The Elo figures the lobby may show beside the levels: only those the measurement separates.
 
-    A measured level keeps its figure only when its 95% interval lies wholly
-    above the interval of the next weaker measured level and wholly below the
-    next stronger one's. Where two neighbours' intervals overlap, or the
-    weaker-named level measured stronger, neither shows a number: the data do not
-    order them, and a figure would claim an order (or contradict the names).
-    The figures kept therefore rise with the levels.
-
-    >>> level_figures("cirque")  # every interval overlaps its neighbours'
-    {}
+    Where the file's ``boardlab strength`` block has a head-to-head table (:func:`level_head_to_head`), two
+    neighbouring levels (``random`` below ``easy``, or the weakest level measured) are told apart when the
+    stronger-named one's head-to-head score interval lies wholly above 0.5; a level keeps its figure (from the
+    block's own Elo table) only when it is told apart from the level below it and from the level above it (if
+    that one was measured). This judges the difference the two played out, not two ratings whose intervals both
+    carry the uncertainty of every link down to ``random``. Without such a table (older runs), a level keeps
+    its figure only when its 95% Elo interval lies wholly above the next weaker measured level's and wholly below
+    the next stronger one's. Either way, where the data do not order two neighbours, neither shows a number (a
+    figure would claim an order, or contradict the names), and a figure that would not rise above the one shown
+    below it is dropped: the figures kept rise with the levels.
     """
-    measured = level_intervals(game_id, docs)
-    order = [lv for lv in LEVELS if lv in measured]
+    text = _notes_text(game_id, docs)
+    block = _block(text)
+    duels = _head_to_head_rows(block)
     figures: dict[str, float] = {}
-    for i, level in enumerate(order):
-        _elo, lo, hi = measured[level]
-        below = i == 0 or measured[order[i - 1]][2] < lo
-        above = i == len(order) - 1 or hi < measured[order[i + 1]][1]
-        if below and above:
-            figures[level] = measured[level][0]
-    return figures
+    if duels:
+        tables = _level_tables(block)
+        ratings = tables[0] if tables else {}
+        order = [lv for lv in LEVELS if lv in ratings]
+        chain = ["random", *order]
+
+        def apart(weaker: str, stronger: str) -> bool:
+            row = duels.get((stronger, weaker))
+            return row is not None and row[2] > 0.5
+
+        for i, level in enumerate(order, start=1):
+            above = i == len(chain) - 1 or apart(level, chain[i + 1])
+            if apart(chain[i - 1], level) and above:
+                figures[level] = ratings[level][0]
+    else:
+        measured = level_intervals(game_id, docs)
+        order = [lv for lv in LEVELS if lv in measured]
+        for i, level in enumerate(order):
+            _elo, lo, hi = measured[level]
+            below = i == 0 or measured[order[i - 1]][2] < lo
+            above = i == len(order) - 1 or hi < measured[order[i + 1]][1]
+            if below and above:
+                figures[level] = measured[level][0]
+    rising: dict[str, float] = {}
+    for level in LEVELS:
+        if level in figures and all(figures[level] > v for v in rising.values()):
+            rising[level] = figures[level]
+    return rising
+
+
+def level_head_to_head(
+    game_id: str, docs: pathlib.Path | None = None
+) -> dict[tuple[str, str], tuple[float, int, float, float]]:
+    """The head-to-head rows of the file's ``boardlab strength`` block: ``(stronger, weaker) -> (score, games, low,
+    high)``, the stronger-named level's score against the other with its 95% interval (``{}`` without such rows).
+
+    >>> row = level_head_to_head("cirque")[("easy", "random")]
+    >>> row[0] > 0.5 and row[2] > 0.5
+    True
+    """
+    return _head_to_head_rows(_block(_notes_text(game_id, docs)))
+
+
+def level_note(game_id: str, luck: bool = False, docs: pathlib.Path | None = None) -> str:
+    """Words for the level menu where the measurement does not tell levels apart (``""`` where it does, or has no
+    head-to-head table). ``luck``: whether the game has chance or hidden information.
+
+    Each pair of neighbouring levels that the block's head-to-head games did not tell apart is named with its
+    number of games: "play about alike" where the interval confines the stronger-named's score to 0.3–0.7 (a gap
+    of at most about 150 Elo either way), else "not told apart yet". Where the game has luck and even the
+    strongest level measured scores surely below :data:`LUCK_CAP` against random moves (or not clearly above
+    0.5), and no level clearly beat the level below it, the note says that luck decides more than skill.
+    """
+    rows = level_head_to_head(game_id, docs)
+    if not rows:
+        return ""
+    measured = [lv for lv in LEVELS if any(lv in pair for pair in rows)]
+    chain = ["random", *measured]
+    against_random = [(lv, rows[(lv, "random")]) for lv in reversed(measured) if (lv, "random") in rows]
+    level_pairs = [rows.get((b, a)) for a, b in itertools.pairwise(measured)]
+    alike = bool(level_pairs) and all(r is None or r[2] <= 0.5 for r in level_pairs)
+    if luck and against_random and alike:
+        best, (score, games, lo, hi) = against_random[0]  # the strongest-named level that played random
+        if lo <= 0.5 or hi < LUCK_CAP:
+            counts = sorted(r[1] for r in level_pairs if r is not None)
+            span = f"{counts[0]}" if counts[0] == counts[-1] else f"{counts[0]} to {counts[-1]}"
+            return (
+                f"In this game luck decides more than skill: {best} won {score:.0%} of {_games(games)} against "
+                f"random moves, and no level clearly beat the level below it ({span} games a pairing)."
+            )
+    parts: list[str] = []
+    for weaker, stronger in itertools.pairwise(chain):
+        row = rows.get((stronger, weaker))
+        if row is None or row[2] > 0.5:
+            continue
+        score, games, lo, hi = row
+        them = (
+            f"{weaker.capitalize()} and {stronger}"
+            if weaker != "random"
+            else f"{stronger.capitalize()} and random moves"
+        )
+        if hi < 0.5:
+            parts.append(f"{them}: {weaker} won more often in {_games(games)}.")
+        elif lo >= 0.3 and hi <= 0.7:
+            parts.append(f"{them} play about alike here ({_games(games)}, no clear winner).")
+        else:
+            parts.append(f"{them}: not told apart yet ({_games(games)}).")
+    return " ".join(parts)
+
+
+#: Where even the strongest level's score against random moves is surely below this (its 95% interval ends
+#: below it) and no level beat the one below it, the level note says that luck decides more than skill.
+LUCK_CAP = 0.75
+
+
+def _games(n: int) -> str:
+    return f"{n} measured game" + ("" if n == 1 else "s")
+
+
+def _notes_text(game_id: str, docs: pathlib.Path | None) -> str:
+    path = docs / f"{game_id}.md" if docs is not None else ai_notes_path(game_id)
+    try:
+        return path.read_text(encoding="utf-8") if path is not None else ""
+    except OSError:
+        return ""
+
+
+#: The markers of the block ``boardlab strength`` writes (:mod:`boardlab.agents.strength`).
+_BLOCK_BEGIN, _BLOCK_END = "<!-- strength:begin", "<!-- strength:end -->"
+
+
+def _block(text: str) -> str:
+    """The ``boardlab strength`` block of a notes file (``""`` without one)."""
+    start = text.find(_BLOCK_BEGIN)
+    end = text.find(_BLOCK_END, start + 1)
+    return text[start:end] if start >= 0 and end > start else ""
+
+
+def _head_to_head_rows(text: str) -> dict[tuple[str, str], tuple[float, int, float, float]]:
+    """Rows ``| `hard` against `medium` | 24 | 0.708 (17 of 24) | 0.508–0.851 | …``: (stronger, weaker) -> row."""
+    out: dict[tuple[str, str], tuple[float, int, float, float]] = {}
+    for line in text.splitlines():
+        if not line.lstrip().startswith("|"):
+            continue
+        cells = [c.strip().replace("`", "") for c in line.strip().strip("|").split("|")]
+        if len(cells) < 4:
+            continue
+        m = re.fullmatch(r"([\w-]+) against ([\w-]+)", cells[0])
+        games = re.match(r"(\d+)", cells[1])
+        score = re.match(r"(\d+(?:\.\d+)?)", cells[2])
+        ci = re.fullmatch(r"(\d+(?:\.\d+)?)\s*[–-]\s*(\d+(?:\.\d+)?)", cells[3])
+        if m and games and score and ci:
+            out[(m.group(1), m.group(2))] = (
+                float(score.group(1)),
+                int(games.group(1)),
+                float(ci.group(1)),
+                float(ci.group(2)),
+            )
+    return out
 
 
 def _level_tables(text: str) -> list[dict[str, tuple[float, float, float]]]:

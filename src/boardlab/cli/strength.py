@@ -42,6 +42,33 @@ def strength_command(
             help="Count the levels' time caps in CPU seconds of their process (they do so already; kept for old commands).",
         ),
     ] = False,
+    max_games: Annotated[
+        int | None,
+        typer.Option(
+            "--max-games",
+            min=1,
+            help="Sequential: play each pairing on from --games until its head-to-head interval excludes an even "
+            "score, at most this many games.",
+        ),
+    ] = None,
+    stop_confidence: Annotated[
+        float, typer.Option("--stop-confidence", help="With --max-games: the interval that stops a pairing.")
+    ] = 0.99,
+    pair_minutes: Annotated[
+        float | None,
+        typer.Option(
+            "--pair-minutes",
+            min=0.0,
+            help="With --max-games: a pairing also stops once this run spent so many CPU minutes on it.",
+        ),
+    ] = None,
+    store: Annotated[
+        bool,
+        typer.Option("--store", help="Keep every game in docs/ai/games/GAME.jsonl and reuse the games stored there."),
+    ] = False,
+    stored_only: Annotated[
+        bool, typer.Option("--stored-only", help="With --store: measure the stored games alone, play none.")
+    ] = False,
     write: Annotated[
         bool, typer.Option("--write", help="Write the table into docs/ai/GAME.md (between its markers).")
     ] = False,
@@ -53,6 +80,13 @@ def strength_command(
     with cli_errors():
         game = load_game(game_id, option or [])
         counts = [int(x) for x in players.split(",") if x.strip()] if players else None
+        folder = docs or DOCS_AI
+        if not folder.is_dir():
+            found = ai_notes_path(game.id)
+            folder = found.parent if found is not None else folder
+        if stored_only and not store:
+            raise ValueError("--stored-only measures the stored games: name --store too")
+        kept = folder / "games" / f"{game.id}.jsonl" if store else None
         report = measure_strength(
             game,
             levels.split(","),
@@ -64,8 +98,21 @@ def strength_command(
             schedule=schedule,
             cpu_clock=cpu_clock,
             log=lambda line: typer.echo(line, err=True),
+            max_games=max_games,
+            stop_confidence=stop_confidence,
+            store=kept,
+            play_new=not stored_only,
+            pair_cpu_seconds=pair_minutes * 60 if pair_minutes is not None else None,
         )
+        if kept is not None:
+            report.store = f"docs/ai/games/{game.id}.jsonl" if docs is None else str(kept)
         parts = [f"boardlab strength {game.id}", f"--levels {','.join(report.levels)}", f"--games {games}"]
+        if max_games is not None and max_games > games:
+            parts.append(f"--max-games {max_games}")
+            if stop_confidence != 0.99:
+                parts.append(f"--stop-confidence {stop_confidence:g}")
+            if pair_minutes is not None:
+                parts.append(f"--pair-minutes {pair_minutes:g}")
         parts += [f"--seed {seed}"] + ([f"--schedule {schedule}"] if schedule != "ladder" else [])
         parts += [f"--option {o}" for o in option or []]
         if cpu_clock:
@@ -74,13 +121,13 @@ def strength_command(
             parts.append("--no-ceiling")
         if counts:
             parts.append(f"--players {','.join(map(str, counts))}")
+        if store:
+            parts.append("--store")
+        if stored_only:
+            parts.append("--stored-only")
         report.command = " ".join(parts)
         block = strength_markdown(report)
         if write:
-            folder = docs or DOCS_AI
-            if not folder.is_dir():
-                found = ai_notes_path(game.id)
-                folder = found.parent if found is not None else folder
             path = folder / f"{game.id}.md"
             if not path.exists():
                 path.write_text(f"# {game.id}: AI strength\n", encoding="utf-8")

@@ -73,7 +73,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
 
-from ..agents import level_figures
+from ..agents import level_figures, level_note
 from ..core.wording import for_players
 from ..docs import balance_verdict, typical_moves
 from ..games import game_class, make_cached
@@ -344,6 +344,16 @@ def level_elo(game_id: str) -> dict[str, float]:
         return {}
 
 
+def level_words(game: Any) -> str:
+    """Where the measured games do not tell the levels apart, the level menu's words saying so (``""`` otherwise;
+    :func:`boardlab.agents.level_note`, generic from the head-to-head table in ``docs/ai/<game>.md``)."""
+    luck = game.game_type.chance.value != "none" or not game.perfect_information
+    try:
+        return level_note(game.id, luck=luck)
+    except Exception:  # measurements are optional
+        return ""
+
+
 def game_listing(game_id: str) -> dict[str, Any]:
     """A game's metadata for the lobby (computed once per server process)."""
     if game_id not in _LISTINGS:
@@ -360,6 +370,7 @@ def game_listing(game_id: str) -> dict[str, Any]:
         game = make_cached(game_id)
         meta["seat_names"] = [base_name(game, s) for s in range(game.max_players)]
         meta["level_elo"] = level_elo(game_id)
+        meta["level_note"] = level_words(game)
         meta["balance_verdict"] = balance_verdict(game_id)  # docs/balance/<id>.md, written by the lab
         meta["typical_moves"] = typical_moves(game_id)  # measured there too: the lobby's length filter
         _LISTINGS[game_id] = meta

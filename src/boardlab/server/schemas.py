@@ -50,6 +50,8 @@ class GameOut(_Out):
     has_rules: bool
     #: Each level's measured Elo (``random`` = 0), only where its interval separates it from the levels beside it.
     level_elo: dict[str, float]
+    #: Where the measurement does not tell levels apart, words for players saying so ("" where it does).
+    level_note: str = ""
     #: What the table calls each seat nobody names: the game's colour for it ("Red"), else "Player 1".
     seat_names: list[str]
 

@@ -235,6 +235,9 @@ function drawSeats() {
   }
   if (agents.only_random) {
     rows.push(el("p", { class: "small muted" }, "Only the random AI exists so far; stronger levels appear here once installed."));
+  } else if (current && current.level_note) {
+    // where the measured games do not tell the levels apart, the server says so in players' words
+    rows.push(el("p", { class: "small muted", id: "level-note" }, current.level_note));
   }
   $("seats").replaceChildren(...rows);
 }
