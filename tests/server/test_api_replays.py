@@ -11,6 +11,7 @@ import pytest
 import boardlab
 from boardlab.core.play import random_playout
 from boardlab.core.record import GameRecord
+from boardlab.server.views import scene_words
 
 
 def record(game: str = "blast-radius", seed: int = 1, **options: Any) -> dict[str, Any]:
@@ -80,7 +81,8 @@ def test_frames_match_a_direct_replay_across_checkpoints(client) -> None:
     for k in (0, 31, 32, 33, 64, 65, s["steps"]):
         frame = client.get(f"/api/replays/{s['id']}/{k}").json()
         state = full.replay(upto=k)
-        assert frame["scene"] == state.game.scene(state.observation(None), []), k
+        # the game's scene, in the record's names ("Ann (Red)" in the players list, not "seat 0 (Red)")
+        assert frame["scene"] == scene_words(state.game.scene(state.observation(None), []), ["Ann", "Bo"]), k
 
 
 def test_a_replay_log_is_what_the_chosen_viewer_read_then(client) -> None:

@@ -324,7 +324,7 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
     thinking = sorted(table.thinking)
     chosen, colour_words = table_names(table, scene)
     listed = [listed_name(table, s, chosen) for s in range(state.num_players)]
-    scene = scene_words(scene, chosen, colour_words)
+    game_scene, scene = scene, scene_words(scene, chosen, colour_words)
     seats = [
         {
             "seat": s,
@@ -337,7 +337,7 @@ def build_view(table: LiveTable, seat: int | None, *, can_undo: bool = False) ->
             "to_act": s in acting,
             "submitted": s in pending,
             "you": s == seat,
-            "detail": seat_detail(scene, s, chosen[s], chosen, colour_words),
+            "detail": seat_detail(game_scene, s, chosen[s], chosen, colour_words),  # the game's own words for the seat
         }
         for s, spec in enumerate(table.seats)
     ]
