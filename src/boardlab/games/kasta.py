@@ -39,6 +39,7 @@ from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
 from ..core.wording import said
+from ..geometry.squaregrid import SquareGrid
 from . import _tensors as tz
 from ._dice import COLOURS, DICE, FACES, INKS, colour_of, die_item, die_name, face_of
 
@@ -51,6 +52,10 @@ LETTERS = "abcdefghi"
 PLACE_NAMES = tuple(f"{LETTERS[i % COLS]}{i // COLS + 1}" for i in range(PLACES))
 #: §2: the layer of each place: 0 the border ring, 1 the ring inside it, ... 3 the 2 × 3 centre.
 LAYER = tuple(min(i // COLS, i % COLS, ROWS - 1 - i // COLS, COLS - 1 - i % COLS) for i in range(PLACES))
+#: The pool as drawn: 8 rows of 9 places, a1 at the top left, its layers (rings) shaded in turn.
+POOL = SquareGrid(COLS, ROWS)
+POOL_IDS = tuple(f"p{i}" for i in range(PLACES))
+LAYER_FILLS = tuple("#f4efe3" if LAYER[i] % 2 == 0 else "#e4dac3" for i in range(PLACES))
 LAYERS = max(LAYER) + 1
 LAYER_SIZES = tuple(LAYER.count(k) for k in range(LAYERS))  # 30, 22, 14, 6
 LAYER_PLACES = tuple(tuple(i for i in range(PLACES) if LAYER[i] == k) for k in range(LAYERS))
@@ -1138,11 +1143,8 @@ def _scene(game: KastaGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -
     # §1.2-§2: the pool is drawn as a board of 8 rows of 9 places, a1 at the top left, its layers (rings) shaded
     # in turn; a die in the pool stands on its place as a piece (its colour, its pips)
     s["viewbox"] = [-0.1, -0.1, COLS + 0.2, ROWS + 0.2]
+    s["cells"] = POOL.scene_cells(ids=POOL_IDS, label=PLACE_NAMES, fill=LAYER_FILLS)
     for i in range(PLACES):
-        r, c = divmod(i, COLS)
-        poly = [(c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1)]
-        fill = "#f4efe3" if LAYER[i] % 2 == 0 else "#e4dac3"
-        s["cells"].append(sc.cell(f"p{i}", (c + 0.5, r + 0.5), poly, label=PLACE_NAMES[i], fill=fill))
         d = pool[i]
         if d >= 0:
             s["pieces"].append(

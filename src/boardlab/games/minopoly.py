@@ -34,6 +34,7 @@ from ..core.options import Option
 from ..core.phases import Phase, PhasedState, phase_table
 from ..core.tensor import Tensor
 from ..core.wording import said, third_person
+from ..geometry.squaregrid import SquareGrid
 from . import _tensors as tz
 from ._dice import COLOURS, DICE, FACES, INKS, colour_of, die_item, die_name, face_of
 
@@ -41,6 +42,9 @@ from ._dice import COLOURS, DICE, FACES, INKS, colour_of, die_item, die_name, fa
 
 SIZE = 5
 CELLS = SIZE * SIZE
+#: The city as drawn: row 5 (North's side) at the top; a lot's id names its index in the game (row 1 first).
+CITY = SquareGrid(SIZE, SIZE)
+CITY_IDS = tuple(f"c{(SIZE - 1 - j // SIZE) * SIZE + j % SIZE}" for j in range(CELLS))
 CELL_NAMES = tuple(f"{'abcde'[i % SIZE]}{i // SIZE + 1}" for i in range(CELLS))
 PER_COLOUR = 6  # §1: 24 dice, 6 of each colour
 ROUNDS = 4  # §7
@@ -739,11 +743,8 @@ def _scene(game: MinopolyGame, obs: dict[str, Any], legal: list[tuple[int, str]]
     # §1: the city is a board of 5 x 5 lots, row 5 (North's side) at the top; a die on a lot is a building,
     # drawn as the die itself (its colour, its pips), with its name (and height) as its tooltip
     s["viewbox"] = [-0.15, -0.5, SIZE + 0.3, SIZE + 0.95]
+    s["cells"] = CITY.scene_cells(ids=CITY_IDS, fill=lambda j: "light")
     for i in range(CELLS):
-        r, c = divmod(i, SIZE)
-        x, y = c, SIZE - 1 - r
-        poly = [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)]
-        s["cells"].append(sc.cell(f"c{i}", (x + 0.5, y + 0.5), poly, label=CELL_NAMES[i], fill="light"))
         if board[i] >= 0:
             d = board[i]
             s["pieces"].append(

@@ -100,16 +100,21 @@ class SquareGrid:
         """``"dark"`` or ``"light"``, as a chessboard (a1 dark): a ``fill`` for :meth:`scene_cells`."""
         return "dark" if self.is_dark(i) else "light"
 
-    def scene_cells(self, size: float = 1.0, *, label: PerCell = None, fill: PerCell = None) -> list[dict[str, Any]]:
-        """The scene's cells, squares of ``size``, ids and default labels the chess coordinates.
+    def scene_cells(
+        self, size: float = 1.0, *, label: PerCell = None, fill: PerCell = None, ids: PerCell = None
+    ) -> list[dict[str, Any]]:
+        """The scene's cells, squares of ``size``, ids (unless ``ids`` names them) and default labels the chess
+        coordinates; cell ``i`` is drawn at column ``i % cols`` of row ``i // cols`` from the top.
 
         >>> g = SquareGrid(2, 2)
         >>> [(c["id"], c["fill"]) for c in g.scene_cells(fill=g.chess_fill)]
         [('a2', 'light'), ('b2', 'dark'), ('a1', 'dark'), ('b1', 'light')]
+        >>> [(c["id"], c["label"]) for c in g.scene_cells(ids=["p0", "p1", "p2", "p3"], label="wxyz")][:2]
+        [('p0', 'w'), ('p1', 'x')]
         """
         return [
             cell(
-                self.label(i),
+                per_cell(ids, i, self.label) or self.label(i),
                 self.center(i, size),
                 self.cell_polygon(i, size),
                 label=per_cell(label, i, self.label),
