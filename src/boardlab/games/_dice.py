@@ -33,3 +33,18 @@ def die_name(die: int) -> str:
 def die_item(id: str, die: int, detail: str | None = None) -> dict[str, Any]:
     """The die as a scene item: its number on a die in its colour."""
     return sc.item(id, die_name(die), "die", value=face_of(die), colour=INKS[colour_of(die)], detail=detail)
+
+
+def die_piece(at: str, die: int, name: str, kind: str = "die") -> dict[str, Any]:
+    """The die standing on the board's place ``at`` as a piece: its colour, its pips, ``name`` on hover."""
+    face = face_of(die)
+    return sc.piece(
+        at,
+        None,
+        kind,
+        label=str(face),
+        shape="square",
+        colour=INKS[colour_of(die)],
+        picture=sc.die_picture(face),
+        name=name,
+    )

@@ -41,7 +41,7 @@ from ..core.tensor import Tensor
 from ..core.wording import said
 from ..geometry.squaregrid import SquareGrid
 from . import _tensors as tz
-from ._dice import COLOURS, DICE, FACES, INKS, colour_of, die_item, die_name, face_of
+from ._dice import COLOURS, DICE, FACES, colour_of, die_item, die_name, die_piece, face_of
 
 # -- the dice and the pool (§1, §2) -------------------------------------------------------------
 
@@ -1147,18 +1147,7 @@ def _scene(game: KastaGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -
     for i in range(PLACES):
         d = pool[i]
         if d >= 0:
-            s["pieces"].append(
-                sc.piece(
-                    f"p{i}",
-                    None,
-                    "die",
-                    label=str(face_of(d)),
-                    shape="square",
-                    colour=INKS[colour_of(d)],
-                    picture=sc.die_picture(face_of(d)),
-                    name=f"{die_name(d)} on {PLACE_NAMES[i]}",
-                )
-            )
+            s["pieces"].append(die_piece(f"p{i}", d, f"{die_name(d)} on {PLACE_NAMES[i]}"))
             if LAYER[i] == layer and phase in (TAKE, GIVE):
                 s["highlights"].append({"at": f"p{i}", "kind": "hint"})
     first_item: dict[tuple[int, int], str] = {}

@@ -36,7 +36,7 @@ from ..core.tensor import Tensor
 from ..core.wording import said, third_person
 from ..geometry.squaregrid import SquareGrid
 from . import _tensors as tz
-from ._dice import COLOURS, DICE, FACES, INKS, colour_of, die_item, die_name, face_of
+from ._dice import COLOURS, DICE, FACES, colour_of, die_item, die_name, die_piece, face_of
 
 # -- components (§1) ----------------------------------------------------------------------------
 
@@ -747,18 +747,8 @@ def _scene(game: MinopolyGame, obs: dict[str, Any], legal: list[tuple[int, str]]
     for i in range(CELLS):
         if board[i] >= 0:
             d = board[i]
-            s["pieces"].append(
-                sc.piece(
-                    f"c{i}",
-                    None,
-                    "building",
-                    label=str(face_of(d)),
-                    shape="square",
-                    colour=INKS[colour_of(d)],
-                    picture=sc.die_picture(face_of(d)),
-                    name=f"{die_name(d)} on {CELL_NAMES[i]}: a building {face_of(d)} high",
-                )
-            )
+            name = f"{die_name(d)} on {CELL_NAMES[i]}: a building {face_of(d)} high"
+            s["pieces"].append(die_piece(f"c{i}", d, name, kind="building"))
         if i in obs["last_cells"] or i in obs["placed"]:
             s["highlights"].append({"at": f"c{i}", "kind": "last"})
     s["captions"] = [
