@@ -135,3 +135,57 @@ def test_common_cold_war_squares_stay_readable_on_a_phone(server: Any, new_page:
             scrolled = True
             assert across * MIN_CELL_PX > m["frame"][1] - 10, "the board scrolls though it would fit"
     assert widest > 16 and scrolled, f"the tiles never spread far (at most {widest} squares across)"
+
+
+#: Each visible cell name's colour and its cell's colour, as drawn (computed styles: rgb(...)).
+LABEL_INK_JS = """
+() => {
+  const board = document.querySelector(".board-wrap > svg");
+  if (!board) return null;
+  const out = [];
+  for (const t of board.querySelectorAll("text.coord[data-cell]")) {
+    if (getComputedStyle(t).display === "none") continue;
+    const cell = [...board.querySelectorAll(".cell")].find((c) => c.getAttribute("data-id") === t.getAttribute("data-cell"));
+    if (!cell || cell.classList.contains("area")) continue;
+    out.push({name: t.textContent, ink: getComputedStyle(t).fill, ground: getComputedStyle(cell).fill});
+  }
+  return out;
+}
+"""
+#: The least contrast (WCAG's ratio) a cell's name keeps against its cell: 3 is WCAG's bar for large text.
+MIN_LABEL_CONTRAST = 3.0
+
+
+def _luminance(rgb: str) -> float:
+    r, g, b = (int(x) / 255 for x in re.findall(r"\d+", rgb)[:3])
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG's contrast ratio of two CSS ``rgb(...)`` colours.
+
+    >>> round(contrast("rgb(0, 0, 0)", "rgb(255, 255, 255)"), 1)
+    21.0
+    """
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+@pytest.mark.parametrize("game_id", boardlab.games())
+def test_cell_names_stand_out_from_their_cells(game_id: str, server: Any, new_page: Any) -> None:
+    """A cell's name is drawn light on a dark cell and dark on a light one (Train Boiler's "Coldest" and "Hottest"
+    were grey on deep blue and red)."""
+    page = new_page(*SIZES["laptop"])
+    take(page, server, game_id, "laptop")
+    labels = page.evaluate(LABEL_INK_JS)
+    if not labels:
+        pytest.skip(f"{game_id} names no cells")
+    faint = sorted(
+        {
+            f"{x['name']} ({contrast(x['ink'], x['ground']):.1f})"
+            for x in labels
+            if contrast(x["ink"], x["ground"]) < MIN_LABEL_CONTRAST
+        }
+    )
+    assert faint == [], f"cell names too faint on their cells: {faint[:8]}"

@@ -39,6 +39,25 @@ export function colour(name, fallback) {
   return PALETTE[name] || fallback;
 }
 
+// A cell's name in the board's quiet grey where that stands out from the cell (a contrast of at least 3, WCAG's bar
+// for large text), else near-black on a light cell and white on a dark one (Train Boiler's deep blue and red).
+const COORD_INK = "#8a8170";
+function luminance(hex) {
+  const m = /^#([0-9a-f]{6})$/i.exec(hex || "");
+  if (!m) return null;
+  const v = parseInt(m[1], 16);
+  const lin = [16, 8, 0].map((k) => { const c = ((v >> k) & 255) / 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; });
+  return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
+}
+export function coordInk(ground) {
+  const g = luminance(ground);
+  if (g === null) return COORD_INK;
+  const grey = luminance(COORD_INK);
+  const ratio = (Math.max(g, grey) + 0.05) / (Math.min(g, grey) + 0.05);
+  if (ratio >= 3) return COORD_INK;
+  return g > 0.257 ? "#3d372e" : "#ffffff";
+}
+
 let seatColours = SEAT_COLOURS;
 let playerNames = [];
 
@@ -500,7 +519,7 @@ export function renderScene(root, scene, opts = {}) {
         (c.polygon ? L.cells : L.points).append(shape);
         if (c.label && c.polygon) {
           // placed along the square's bottom by placeCellLabels, the pieces on it above (never over it)
-          const t = svg("text", { x: c.center[0], y: c.center[1] + u * 0.3, "font-size": u * 0.2, "text-anchor": "middle", "dominant-baseline": "central", fill: "#8a8170", class: "coord", "data-size": u * 0.2, "data-room": u * 0.92, "data-cell": c.id });
+          const t = svg("text", { x: c.center[0], y: c.center[1] + u * 0.3, "font-size": u * 0.2, "text-anchor": "middle", "dominant-baseline": "central", fill: coordInk(colour(c.fill, CELL_FILL)), class: "coord", "data-size": u * 0.2, "data-room": u * 0.92, "data-cell": c.id });
           t.cellBox = labelBand(c);
           t.textContent = c.label;
           L.labels.append(t);
