@@ -153,6 +153,19 @@ def wait_ready(page: Any) -> None:
     page.wait_for_selector("#table-root[data-ready='1']")
 
 
+def settle(page: Any, paint: bool = True) -> None:
+    """Past a pass-the-device screen, and until the page is not waiting on a move (or the game is over); with
+    ``paint``, also until the browser has drawn what it shows (two animation frames)."""
+    page.wait_for_selector(
+        "#pass:not(.hidden), #table-root[data-terminal='1'], #table-root[data-your-turn='1'][data-busy='0']"
+    )
+    if page.locator("#pass:not(.hidden)").count():
+        page.click("#pass-go")
+        page.wait_for_selector("#table-root[data-terminal='1'], #table-root[data-your-turn='1'][data-busy='0']")
+    if paint:
+        page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
 def autoplay(page: Any, seed: int = 1, max_clicks: int = 2000, timeout_ms: int = 20000) -> dict[str, Any]:
     return page.evaluate(AUTOPLAY_JS, {"seed": seed, "maxClicks": max_clicks, "timeoutMs": timeout_ms})
 

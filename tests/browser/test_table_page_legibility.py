@@ -16,8 +16,8 @@ import re
 from typing import Any
 
 import pytest
-from browser_helpers import autoplay, create, shot
-from test_table_page_screenshots import SIZES, settle, take
+from browser_helpers import autoplay, create, settle, shot
+from test_table_page_screenshots import SIZES, take
 
 import boardlab
 
@@ -121,11 +121,11 @@ def test_common_cold_war_squares_stay_readable_on_a_phone(server: Any, new_page:
     d = create(server, game="common-cold-war", mode="hotseat", seed=1, seats=[{"kind": "human"}] * game.min_players)
     page.goto(d["links"]["host"])
     page.wait_for_selector("#table-root[data-ready='1']")
-    settle(page)
+    settle(page, paint=False)
     widest, scrolled = 0.0, False
     for k in range(6):
         autoplay(page, seed=k + 1, max_clicks=6)
-        settle(page)
+        settle(page, paint=False)
         m = page.evaluate(BOARD_JS)
         across = page.evaluate("() => document.querySelector('.board-wrap > svg').viewBox.baseVal.width")
         widest = max(widest, across)

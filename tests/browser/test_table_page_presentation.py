@@ -21,7 +21,7 @@ from typing import Any
 
 import httpx
 import pytest
-from browser_helpers import autoplay, create, shot, small_options
+from browser_helpers import autoplay, create, settle, shot, small_options
 from test_table_page_layout import ZONES_JS, order_problems
 
 import boardlab
@@ -77,16 +77,6 @@ CODE = [
     (re.compile("§"), "a clause sign"),
     (re.compile(r"\bPlayer \d\b"), "a seat called by its number"),
 ]
-
-
-def settle(page: Any) -> None:
-    page.wait_for_selector(
-        "#pass:not(.hidden), #table-root[data-terminal='1'], #table-root[data-your-turn='1'][data-busy='0']"
-    )
-    if page.locator("#pass:not(.hidden)").count():
-        page.click("#pass-go")
-        page.wait_for_selector("#table-root[data-terminal='1'], #table-root[data-your-turn='1'][data-busy='0']")
-    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 def problems(m: dict[str, Any], colours: list[str], where: str, excused: set[str]) -> list[str]:

@@ -14,7 +14,7 @@ import struct
 from typing import Any
 
 import pytest
-from browser_helpers import ARTIFACTS, autoplay, create
+from browser_helpers import ARTIFACTS, autoplay, create, settle
 
 import boardlab
 
@@ -54,16 +54,6 @@ def small_png(source: pathlib.Path, target: pathlib.Path) -> None:
         im.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(target, optimize=True)
 
 
-def settle(page: Any) -> None:
-    """Past a pass-the-device screen, and until the page is not waiting on a move (or the game is over)."""
-    page.wait_for_selector(
-        "#pass:not(.hidden), #table-root[data-terminal='1'], #table-root[data-your-turn='1'][data-busy='0']"
-    )
-    if page.locator("#pass:not(.hidden)").count():
-        page.click("#pass-go")
-        page.wait_for_selector("#table-root[data-terminal='1'], #table-root[data-your-turn='1'][data-busy='0']")
-
-
 def take(page: Any, server: Any, game_id: str, size: str) -> pathlib.Path:
     """A hot-seat table of ``game_id`` (its standard options), a few seeded clicks in, photographed at ``size``."""
     seed, clicks = GAMES.get(game_id, (1, 6))
@@ -73,10 +63,10 @@ def take(page: Any, server: Any, game_id: str, size: str) -> pathlib.Path:
     page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
     page.goto(d["links"]["host"])
     page.wait_for_selector("#table-root[data-ready='1']")
-    settle(page)
+    settle(page, paint=False)
     if clicks:
         autoplay(page, seed=seed, max_clicks=clicks)
-    settle(page)
+    settle(page, paint=False)
     page.evaluate("() => window.scrollTo(0, 0)")
     page.wait_for_timeout(700)  # let the last move's animation finish
     ARTIFACTS.mkdir(exist_ok=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_helpers import autoplay, create, shot
+from browser_helpers import autoplay, create, settle, shot
 
 import boardlab
 
@@ -41,16 +41,6 @@ BOARD_JS = """
     terminal: document.getElementById("table-root").dataset.terminal === "1"};
 }
 """
-
-
-def settle(page: Any) -> None:
-    page.wait_for_selector(
-        "#pass:not(.hidden), #table-root[data-terminal='1'], #table-root[data-your-turn='1'][data-busy='0']"
-    )
-    if page.locator("#pass:not(.hidden)").count():
-        page.click("#pass-go")
-        page.wait_for_selector("#table-root[data-terminal='1'], #table-root[data-your-turn='1'][data-busy='0']")
-    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 @pytest.mark.parametrize("size", list(SIZES))
