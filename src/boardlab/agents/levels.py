@@ -240,14 +240,14 @@ def _notes_text(game_id: str, docs: pathlib.Path | None) -> str:
         return ""
 
 
-#: The markers of the block ``boardlab strength`` writes (:mod:`boardlab.agents.strength`).
-_BLOCK_BEGIN, _BLOCK_END = "<!-- strength:begin", "<!-- strength:end -->"
+#: The markers of the block ``boardlab strength`` writes (:mod:`boardlab.agents.strength` writes them from these).
+BLOCK_BEGIN, BLOCK_END = "<!-- strength:begin", "<!-- strength:end -->"
 
 
 def _block(text: str) -> str:
     """The ``boardlab strength`` block of a notes file (``""`` without one)."""
-    start = text.find(_BLOCK_BEGIN)
-    end = text.find(_BLOCK_END, start + 1)
+    start = text.find(BLOCK_BEGIN)
+    end = text.find(BLOCK_END, start + 1)
     return text[start:end] if start >= 0 and end > start else ""
 
 

@@ -39,10 +39,10 @@ from ..lab.stats import wilson
 from ..lab.tournament import GameResult, TournamentResult, play_one, run_tournament, schedule, stable_seed
 from .base import make_agent
 from .cheating import CheatingMCTS
-from .levels import LEVELS, level_spec
+from .levels import BLOCK_BEGIN, BLOCK_END, LEVELS, level_spec
 
-BEGIN = "<!-- strength:begin (written by `boardlab strength`; edit the prose outside these markers) -->"
-END = "<!-- strength:end -->"
+BEGIN = BLOCK_BEGIN + " (written by `boardlab strength`; edit the prose outside these markers) -->"
+END = BLOCK_END
 
 #: The levels measured by default, weakest first.
 DEFAULT_LEVELS = ("easy", "medium", "hard", "expert")
