@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_helpers import autoplay, create
+from browser_helpers import autoplay, create, settle
 
 pytestmark = pytest.mark.browser
 
@@ -113,9 +113,7 @@ def test_on_a_phone_your_own_hand_comes_first(server: Any, new_page: Any) -> Non
     page.goto(d["links"]["host"])
     page.wait_for_selector("#pass:not(.hidden), #table-root[data-your-turn='1'][data-ready='1']")
     for _turn in range(3):
-        if page.locator("#pass:not(.hidden)").count():
-            page.click("#pass-go")
-        page.wait_for_selector("#table-root[data-your-turn='1'][data-busy='0']")
+        settle(page)  # past the pass-the-device screen, and the next seat's zones drawn (not the last seat's)
         m = page.evaluate(OWNERS_JS)
         rank = [0 if z["owner"] == m["seat"] else 1 if z["owner"] == "" else 2 for z in m["zones"]]
         assert rank == sorted(rank), [(z["title"], z["owner"]) for z in m["zones"]]
