@@ -210,3 +210,22 @@ def test_searches_share_the_quota(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         )
         r = c.post("/api/lab/sweeps", json=SEARCH)
         assert r.status_code == 429 and "lab runs" in r.json()["message"]
+
+
+def test_a_run_that_ends_between_its_read_and_its_description_is_described_as_it_ended(tmp_path: Path) -> None:
+    """The page polls: the server reads a run (still playing), then its worker stores the result and ends, then the
+    server describes it. It must say finished with the verdict, not "stopped" with none (a race CI once hit)."""
+    from boardlab.server.lab import Lab
+
+    lab = Lab(f"sqlite:///{tmp_path}/lab.db")
+    try:
+        lab.store.open_run("k", kind="balance", params={"game": "blast-radius"}, total=1)
+        read = lab.store.get("k")
+        assert read is not None and read.status == "running"
+        lab.store.finish("k", {"report": {"verdict": "fine", "title": "Blast Radius"}})  # the worker, meanwhile
+        d = lab.describe(read)
+        assert (d["status"], d["verdict"]) == ("finished", "fine")
+        lab.store.restart("k")  # a run nobody plays any more (the server stopped during it) is still "stopped"
+        assert lab.describe(lab.store.get("k"))["status"] == "stopped"  # type: ignore[arg-type]
+    finally:
+        lab.close()

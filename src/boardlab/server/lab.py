@@ -537,6 +537,9 @@ class Lab:
         return info, True
 
     def describe(self, info: RunInfo, *, full: bool = False, client: str | None = None) -> dict[str, Any]:
+        if info.status == "running" and not self.holds(info.key):
+            # read while it ran, its worker may have ended since (it stores its result before it ends): read again
+            info = self.store.get(info.key) or info
         d = info.to_dict()
         if info.status == "running" and not self.holds(info.key):
             d["status"] = "stopped"  # the server stopped during the run: asking for it again starts it again
