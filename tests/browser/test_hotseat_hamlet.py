@@ -22,6 +22,13 @@ def test_hotseat_hamlet(server, new_page) -> None:
     page = new_page()
     page.goto(d["links"]["host"])
     root = page.locator("#table-root")
+    # the log as it stands the moment a pass screen opens (before the public view comes): nothing private in it
+    page.evaluate(
+        """() => { window.passLogs = []; const pass = document.getElementById('pass');
+        new MutationObserver(() => { if (!pass.classList.contains('hidden')) window.passLogs.push(
+          [...document.querySelectorAll('#log li')].map((li) => li.innerText)); })
+        .observe(pass, { attributes: true, attributeFilter: ['class'] }); }"""
+    )
     rng = random.Random(3)
     passes = {0: 0, 1: 0}
     moved = False  # a public move seen in the public log
@@ -71,6 +78,9 @@ def test_hotseat_hamlet(server, new_page) -> None:
             " return r.dataset.revision !== rev || !document.getElementById('pass').classList.contains('hidden'); }",
             arg=rev,
         )
+    at_pass = page.evaluate("window.passLogs")
+    assert len(at_pass) >= 2
+    assert not [line for log in at_pass for line in log if ": dealt" in line and "dealt a card" not in line]
     assert page.get_attribute("#banner", "data-kind") == "result"
     assert passes[0] >= 1 and passes[1] >= 1
     assert moved

@@ -148,11 +148,15 @@ $("pass-go").addEventListener("click", () => {
 
 function clearBoard() {
   closeChooser(root);
+  stopLooking(false);
   drawnFor = undefined;
   root.querySelector(".board-wrap").replaceChildren();
   root.querySelector(".zones").replaceChildren();
   root.querySelector(".buttons").replaceChildren();
   root.querySelector(".legal-list").replaceChildren();
+  $("log").replaceChildren(); // the log said what that seat may know: none of it stays behind the pass screen
+  $("log").dataset.seat = "";
+  shownLog = [];
   root.dataset.seat = ""; // no seat's view is shown until the next one is drawn
 }
 
