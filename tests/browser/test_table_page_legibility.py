@@ -131,9 +131,23 @@ def test_common_cold_war_squares_stay_readable_on_a_phone(server: Any, new_page:
         widest = max(widest, across)
         assert m["cell"] >= MIN_CELL_PX - 0.5, f"squares are {m['cell']:.1f} px ({across} squares across)"
         assert m["sideways"] <= 0, "the page scrolls sideways"
+        more = page.get_attribute(".board-wrap", "data-more") or ""
         if m["frame"][0] > m["frame"][1] + 1:
             scrolled = True
             assert across * MIN_CELL_PX > m["frame"][1] - 10, "the board scrolls though it would fit"
+            # the board says there is more of it, on the side there is, and says it again when scrolled to an end
+            assert more and page.get_attribute(".board-wrap", "aria-label"), "a board that scrolls gives no hint"
+            for end, side in (("0", "right"), ("wrap.scrollWidth", "left")):
+                page.evaluate(
+                    f"() => {{ const wrap = document.querySelector('.board-wrap'); wrap.scrollLeft = {end}; }}"
+                )
+                page.wait_for_function(
+                    "side => document.querySelector('.board-wrap').dataset.more === side", arg=side, timeout=3000
+                )
+            shot_mask = page.evaluate("() => getComputedStyle(document.querySelector('.board-wrap')).maskImage")
+            assert "gradient" in shot_mask  # the edge with more beyond it is faded
+        else:
+            assert more == "", "a board that fits says it scrolls"
     assert widest > 16 and scrolled, f"the tiles never spread far (at most {widest} squares across)"
 
 

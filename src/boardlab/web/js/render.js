@@ -1253,6 +1253,20 @@ function reservedBelow(root, wrap) {
   return Math.max(root.reserved.px, now);
 }
 
+// A board wider than its frame says which way there is more of it: ``data-more`` "left", "right", "left right" or
+// "" (style.css fades that edge), and its label says it scrolls, for a screen reader.
+function markMore(wrap) {
+  const more = [];
+  if (wrap.classList.contains("wide")) {
+    if (wrap.scrollLeft > 1) more.push("left");
+    if (wrap.scrollLeft + wrap.clientWidth < wrap.scrollWidth - 1) more.push("right");
+  }
+  const said = more.join(" ");
+  if ((wrap.dataset.more ?? "") !== said) wrap.dataset.more = said;
+  if (more.length) wrap.setAttribute("aria-label", "The board is wider than the screen: scroll sideways to see the rest");
+  else wrap.removeAttribute("aria-label");
+}
+
 // Size the drawn board to the screen (width and height): as wide as its column, never taller than the room left
 // below its top, then make every click target at least MIN_TARGET_PX across and every coordinate label at least
 // MIN_LABEL_PX high at that size. Called after each drawing and when the window changes size.
@@ -1281,6 +1295,11 @@ export function fitBoard(root) {
   board.style.width = `${w}px`;
   board.style.height = `${w / aspect}px`;
   board.style.maxHeight = "none";
+  markMore(wrap);
+  if (!wrap.moreWatched) {
+    wrap.moreWatched = true;
+    wrap.addEventListener("scroll", () => markMore(wrap), { passive: true });
+  }
   const scale = w / vb.width; // CSS pixels per board unit
   const need = MIN_TARGET_PX / scale;
   for (const g of board.querySelectorAll("g.target")) {
