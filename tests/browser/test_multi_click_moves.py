@@ -26,18 +26,54 @@ OFFER_JS = """
 """
 
 
+def past_pass(page: Any) -> dict[str, Any]:
+    """Past a pass-the-device screen, if one is up: what the seat to move is offered."""
+    page.wait_for_selector("#pass:not(.hidden), #table-root[data-your-turn='1'][data-busy='0']")
+    if page.locator("#pass:not(.hidden)").count():
+        page.click("#pass-go")
+        page.wait_for_selector("#table-root[data-your-turn='1'][data-busy='0']")
+    return page.evaluate(OFFER_JS)
+
+
+def share(page: Any, first: str, second: str) -> None:
+    """The ammunition split: a Defence Centre for each card, played at the second click."""
+    rev = page.evaluate(OFFER_JS)["revision"]
+    page.click(f"svg g.target[data-at='{first}']")
+    page.click(f"svg g.target[data-at='{second}']")
+    page.wait_for_function(f"() => document.getElementById('table-root').dataset.revision !== '{rev}'")
+
+
 def to_deploy(page: Any) -> None:
-    """Past the pass screen and the ammunition split (a button), to the deployment."""
+    """Past the pass screen and the ammunition split (a Defence Centre twice), to the deployment."""
     for _ in range(6):
-        page.wait_for_selector("#pass:not(.hidden), #table-root[data-your-turn='1'][data-busy='0']")
-        if page.locator("#pass:not(.hidden)").count():
-            page.click("#pass-go")
-            continue
-        if "home row" in page.evaluate(OFFER_JS)["prompt"]:
+        m = past_pass(page)
+        if "home row" in m["prompt"]:
             return
-        page.click(".buttons button >> nth=0")
-        page.wait_for_timeout(200)
+        share(page, m["places"][0], m["places"][0])
     raise AssertionError("never reached the deployment")
+
+
+@pytest.mark.parametrize(
+    ("clicks", "said"),
+    [(("sq-b1", "sq-d1"), "one ammunition behind each"), (("sq-d1", "sq-d1"), "both ammunition behind the right")],
+)
+def test_triads_ammunition_is_shared_by_clicking_its_defence_centres(
+    clicks: tuple[str, str], said: str, server: Any, new_page: Any
+) -> None:
+    d = create(server, game="triad", mode="hotseat", seed=2, seats=[{"kind": "human"}] * 2)
+    page = new_page(1280, 800)
+    page.goto(d["links"]["host"])
+    page.wait_for_selector("#table-root[data-ready='1']")
+    m = past_pass(page)
+    assert "Defence Centres" in m["prompt"] and m["buttons"] == [], "the split is worded buttons"
+    assert sorted(m["places"]) == ["sq-b1", "sq-d1"], "Orange's two Defence Centres, and nothing else"
+    page.click(f"svg g.target[data-at='{clicks[0]}']")
+    after = page.evaluate(OFFER_JS)
+    assert sorted(after["places"]) == ["sq-b1", "sq-d1"], "the second card may go to either"
+    assert after["revision"] == m["revision"] and "Begin this move again" in after["buttons"]
+    page.click(f"svg g.target[data-at='{clicks[1]}']")
+    page.wait_for_function("said => document.getElementById('log').textContent.includes(said)", arg=said)
+    assert "home row" in past_pass(page)["prompt"]
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])

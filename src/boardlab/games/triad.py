@@ -1014,7 +1014,7 @@ def _prompt(kind: str) -> Callable[[Any, dict[str, Any], list[tuple[int, str]]],
         if not legal:
             return f"Waiting for {NAMES[obs['to_move']]}." if obs["to_move"] in (0, 1) else "Waiting."
         return {
-            "split": "Share your two ammunition cards between your Defence Centres (left is b, right is d).",
+            "split": "Share your two ammunition cards between your Defence Centres (left is b, right is d): click one for each card.",
             "deploy": "Place your five units on your home row, from left to right: click a unit, then its square.",
             "turn": "Your turn: click a square to move a unit there, attack or fire at it; a Submarine's square flips it.",
             "probe": "An enemy Spy probed your unit: pay an ammunition to destroy it, or let it go.",
@@ -1105,6 +1105,13 @@ def _deploy_target(
     return {"at": clicks[-1], "action": action, "label": label, "steps": clicks[:-1]}
 
 
+def _split_targets(viewer: int, action: int, k: int, label: str) -> list[dict[str, Any]]:
+    """§3b: the ammunition shared in two clicks, a Defence Centre for each card (one each: either way round)."""
+    left, right = (_cell(sq) for sq in DC_SQUARES[viewer])
+    clicks = {(2, 0): [(left, left)], (1, 1): [(left, right), (right, left)], (0, 2): [(right, right)]}
+    return [{"at": b, "action": action, "label": label, "steps": [a]} for a, b in clicks[SPLIT_AMMO[k]]]
+
+
 @TriadGame.draws_scene
 def _scene(game: TriadGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -> dict[str, Any]:
     viewer = obs["viewer"]
@@ -1163,6 +1170,8 @@ def _scene(game: TriadGame, obs: dict[str, Any], legal: list[tuple[int, str]]) -
             s["targets"].append({"at": _cell(idx[0]), "action": a, "label": label})
         elif seg == "deploy" and viewer is not None and obs["hand"]:
             s["targets"].append(_deploy_target(obs, viewer, a, idx, label, flip))
+        elif seg == "split" and viewer is not None:
+            s["targets"] += _split_targets(viewer, a, idx[0], label)
     if viewer is not None and obs["hand"]:
         # the units still to place wait in front of the home row, drawn there until placed (§3c)
         for k, n in enumerate(obs["hand"]):
